@@ -1,0 +1,39 @@
+#pragma once
+// Frame and point kinematics. Call forwardKinematics first (positions only for poses and
+// Jacobians; with velocities for frameVelocity; with accelerations for frameAcceleration).
+#include "grbda/data.hpp"
+
+namespace grbda {
+
+/// Axes in which 6-D frame quantities are expressed; the reference point is always the frame
+/// point. Local: the frame's own axes. LocalWorldAligned: world axes.
+enum class ReferenceFrame { Local, LocalWorldAligned };
+
+/// Forward kinematics on the model's (spanning) coordinates: poses; + velocities; + true
+/// accelerations (gravity not included). Inputs are validated.
+void forwardKinematics(const Model& model, Data& data, const VecX& q);
+void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX& v);
+void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd);
+
+/// ^F X_0 of frame F (world -> frame coordinates).
+Transform frameTransform(const Model& model, const Data& data, int frame);
+/// Position in world coordinates of `point` (frame coordinates) of frame F.
+Vec3 framePosition(const Model& model, const Data& data, int frame, const Vec3& point = Vec3::Zero());
+/// Rotation frame -> world (columns are the frame axes in world coordinates).
+Mat3 frameRotation(const Model& model, const Data& data, int frame);
+/// [angular velocity; linear velocity of the point].
+Vec6 frameVelocity(const Model& model, const Data& data, int frame, const Vec3& point = Vec3::Zero(),
+                   ReferenceFrame axes = ReferenceFrame::LocalWorldAligned);
+/// [angular acceleration; classical linear acceleration of the point] (true accelerations).
+Vec6 frameAcceleration(const Model& model, const Data& data, int frame, const Vec3& point = Vec3::Zero(),
+                       ReferenceFrame axes = ReferenceFrame::LocalWorldAligned);
+
+/// 6 x nv Jacobian J with J v = frameVelocity(frame, point, axes). J must be 6 x nv (resized
+/// otherwise). Uses the poses of the last forwardKinematics call.
+void frameJacobian(const Model& model, const Data& data, int frame, const Vec3& point, ReferenceFrame axes,
+                   Mat6X& J);
+/// Convenience: runs forward kinematics at q and returns a new Jacobian.
+Mat6X frameJacobian(const Model& model, Data& data, const VecX& q, int frame, const Vec3& point = Vec3::Zero(),
+                    ReferenceFrame axes = ReferenceFrame::LocalWorldAligned);
+
+}  // namespace grbda

@@ -1,0 +1,26 @@
+#pragma once
+// URDF / URDF+ loading: urdfdom reads the kinematic tree, tinyxml2 reads what urdfdom does not
+// (line numbers for error messages, the URDF+ `independent` attribute, <loop> and <coupling>).
+// Every problem raises ModelError naming the file, the line and the element.
+#include <string>
+#include <vector>
+
+#include "grbda/builder.hpp"
+#include "grbda/model.hpp"
+
+namespace grbda {
+
+/// Parse a URDF file into a builder (nothing validated beyond syntax yet).
+ModelBuilder parseUrdfFile(const std::string& path);
+/// Parse URDF text; `sourceName` is used in error messages in place of a file name.
+ModelBuilder parseUrdfString(const std::string& xml, const std::string& sourceName = "<string>");
+
+/// Load, validate and compile a model from one URDF file.
+Model loadUrdf(const std::string& path);
+/// Load several URDF files describing one robot (union of links, joints and constraints; a name
+/// defined twice is an error naming both files).
+Model loadUrdf(const std::vector<std::string>& paths);
+/// Load from URDF text.
+Model loadUrdfString(const std::string& xml, const std::string& sourceName = "<string>");
+
+}  // namespace grbda

@@ -1,0 +1,46 @@
+#pragma once
+// Internal: argument validation shared by the public algorithm entry points. O(n), no allocation.
+#include <cmath>
+#include <string>
+
+#include "grbda/errors.hpp"
+#include "grbda/data.hpp"
+
+namespace grbda::detail {
+
+inline void checkVector(const VecX& x, Eigen::Index expected, const char* what, const char* algorithm) {
+  if (x.size() != expected)
+    throw InputError(std::string(algorithm) + ": " + what + " has " + std::to_string(x.size()) +
+                     " entries, expected " + std::to_string(expected));
+  if (!x.allFinite()) {
+    Eigen::Index i = 0;
+    while (i < x.size() && std::isfinite(x[i])) ++i;
+    throw InputError(std::string(algorithm) + ": " + what + "[" + std::to_string(i) + "] is not finite");
+  }
+}
+
+inline void checkConfiguration(const Model& m, const VecX& q, const char* algorithm) {
+  checkVector(q, m.nq(), "q", algorithm);
+  for (const auto& b : m.bodies())
+    if (b.joint.type == JointType::Free && q.segment<4>(b.qIndex + 3).squaredNorm() < 1e-12)
+      throw InputError(std::string(algorithm) + ": quaternion of joint '" + b.jointName + "' is zero");
+}
+
+inline void checkExternalForces(const Model& m, const ExternalForces* fext, const char* algorithm) {
+  if (!fext || fext->empty()) return;
+  if (static_cast<int>(fext->size()) != m.numBodies())
+    throw InputError(std::string(algorithm) + ": external forces given for " + std::to_string(fext->size()) +
+                     " bodies, the model has " + std::to_string(m.numBodies()));
+  for (size_t i = 0; i < fext->size(); ++i)
+    if (!(*fext)[i].allFinite())
+      throw InputError(std::string(algorithm) + ": external force on body '" + m.body(static_cast<int>(i)).name +
+                       "' is not finite");
+}
+
+/// Every entry of a result must be finite; otherwise the state was singular for this model.
+inline void checkResult(const VecX& x, const char* what, const char* algorithm) {
+  if (!x.allFinite())
+    throw NumericalError(std::string(algorithm) + ": " + what + " is not finite (singular configuration or inertia)");
+}
+
+}  // namespace grbda::detail

@@ -1,0 +1,81 @@
+// Articulated-body algorithm on the spanning tree (RBDA Table 7.1; spec §6.3 with one body per
+// cluster). D_i = S^T IA S is a scalar for 1-DoF joints and IA itself for the free joint.
+#include <Eigen/Cholesky>
+
+#include "grbda/algorithms/tree.hpp"
+#include "grbda/spatial/cross.hpp"
+#include "tree_joint.hpp"
+
+namespace grbda::tree {
+
+const VecX& aba(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau,
+                const ExternalForces* fext, const VecX* armature) {
+  const bool hasFext = fext && !fext->empty();
+  const int nb = model.numBodies();
+  for (int i = 0; i < nb; ++i) {  // outward pass 1: kinematics, IA = I, pA = v ×* I v
+    const Body& b = model.body(i);
+    const Transform& X = data.Xup[i] = b.joint.transform(q.data() + b.qIndex) * b.Xtree;
+    const Vec6 vJ = detail::jointVelocity(b, v);
+    if (b.parent < 0) {
+      data.Xa[i] = X;
+      data.v[i] = vJ;
+    } else {
+      data.Xa[i] = X * data.Xa[b.parent];
+      data.v[i] = X.apply(data.v[b.parent]) + vJ;
+    }
+    data.c[i] = crossMotion(data.v[i], vJ);
+    data.IA[i] = b.inertia;
+    data.f[i] = crossForce(data.v[i], b.inertia * data.v[i]);
+    if (hasFext) data.f[i] -= data.Xa[i].applyForce((*fext)[i]);
+  }
+  for (int i = nb - 1; i >= 0; --i) {  // inward pass: articulated inertias and bias forces
+    const Body& b = model.body(i);
+    const Mat6& IA = data.IA[i];
+    const Vec6& pA = data.f[i];
+    Mat6 Ia;
+    Vec6 pa;
+    if (b.joint.type == JointType::Free) {
+      // S = 1: D = IA; U = IA; u = tau - pA. The parent is the ground, nothing to pass on.
+      Eigen::LLT<Mat6> llt(IA);
+      if (llt.info() != Eigen::Success) {
+        data.qdd.setConstant(std::numeric_limits<double>::quiet_NaN());
+        return data.qdd;
+      }
+      data.Dinv[i] = llt.solve(Mat6::Identity());
+      data.u[i] = tau.segment<6>(b.vIndex) - pA;
+      continue;
+    }
+    const Vec6 S = b.joint.subspace();
+    Vec6 U = IA * S;
+    double D = S.dot(U);
+    if (armature) D += (*armature)[b.vIndex];
+    const double Dinv = 1.0 / D;
+    const double u = tau[b.vIndex] - S.dot(pA);
+    data.U[i].col(0) = U;
+    data.Dinv[i](0, 0) = Dinv;
+    data.u[i][0] = u;
+    if (b.parent < 0) continue;
+    Ia.noalias() = IA - (Dinv * U) * U.transpose();
+    pa = pA + Ia * data.c[i] + (u * Dinv) * U;
+    data.IA[b.parent] += data.Xup[i].transformInertia(Ia);
+    data.f[b.parent] += data.Xup[i].applyTranspose(pa);
+  }
+  const Vec6 a0 = detail::baseAcceleration(model);
+  for (int i = 0; i < nb; ++i) {  // outward pass 2: accelerations
+    const Body& b = model.body(i);
+    const Vec6 aParent = b.parent < 0 ? a0 : data.a[b.parent];
+    const Vec6 ap = data.Xup[i].apply(aParent) + data.c[i];
+    if (b.joint.type == JointType::Free) {
+      const Vec6 qdd = data.Dinv[i] * (data.u[i] - data.IA[i] * ap);
+      data.qdd.segment<6>(b.vIndex) = qdd;
+      data.a[i] = ap + qdd;
+    } else {
+      const double qdd = data.Dinv[i](0, 0) * (data.u[i][0] - data.U[i].col(0).dot(ap));
+      data.qdd[b.vIndex] = qdd;
+      data.a[i] = ap + b.joint.subspace() * qdd;
+    }
+  }
+  return data.qdd;
+}
+
+}  // namespace grbda::tree

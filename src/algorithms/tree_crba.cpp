@@ -1,0 +1,46 @@
+// Composite-rigid-body algorithm on the spanning tree (RBDA Table 6.2; spec §6.4).
+#include "grbda/algorithms/tree.hpp"
+#include "tree_joint.hpp"
+
+namespace grbda::tree {
+
+namespace {
+/// F = Ic S for body i; returns the number of columns used (1 or 6).
+int compositeForce(const Body& b, const Mat6& Ic, Mat6& F) {
+  if (b.joint.type == JointType::Free) {
+    F = Ic;
+    return 6;
+  }
+  F.col(0) = Ic * b.joint.subspace();
+  return 1;
+}
+/// H block rows of body j: S_j^T F (n columns of F).
+void writeBlock(const Body& bj, const Mat6& F, int n, int colStart, MatX& H) {
+  if (bj.joint.type == JointType::Free) H.block(bj.vIndex, colStart, 6, n) = F.leftCols(n);
+  else
+    for (int c = 0; c < n; ++c) H(bj.vIndex, colStart + c) = bj.joint.subspace().dot(F.col(c));
+}
+}  // namespace
+
+const MatX& crba(const Model& model, Data& data, const VecX& q) {
+  forwardKinematics(model, data, q);
+  for (int i = 0; i < model.numBodies(); ++i) data.Ic[i] = model.body(i).inertia;
+  for (int i = model.numBodies() - 1; i >= 0; --i) {
+    const Body& b = model.body(i);
+    if (b.parent >= 0) data.Ic[b.parent] += data.Xup[i].transformInertia(data.Ic[i]);
+    Mat6 F;
+    const int n = compositeForce(b, data.Ic[i], F);
+    writeBlock(b, F, n, b.vIndex, data.H);  // H_ii = S_i^T Ic_i S_i
+    for (int j = i; model.body(j).parent >= 0;) {
+      for (int c = 0; c < n; ++c) F.col(c) = data.Xup[j].applyTranspose(F.col(c));
+      j = model.body(j).parent;
+      writeBlock(model.body(j), F, n, b.vIndex, data.H);  // H_ji
+    }
+  }
+  // mirror: the loops above filled rows of ancestors j for columns of i (j < i): H(j, i)
+  for (Eigen::Index c = 0; c < data.H.cols(); ++c)
+    for (Eigen::Index r = c + 1; r < data.H.rows(); ++r) data.H(r, c) = data.H(c, r);
+  return data.H;
+}
+
+}  // namespace grbda::tree

@@ -1,0 +1,41 @@
+// Spanning-tree forward kinematics (RBDA §4, spec §6.1 with one body per cluster).
+#include "grbda/algorithms/tree.hpp"
+#include "grbda/spatial/cross.hpp"
+#include "tree_joint.hpp"
+
+namespace grbda::tree {
+
+void forwardKinematics(const Model& model, Data& data, const VecX& q) {
+  for (int i = 0; i < model.numBodies(); ++i) {
+    const Body& b = model.body(i);
+    data.Xup[i] = b.joint.transform(q.data() + b.qIndex) * b.Xtree;
+    data.Xa[i] = b.parent < 0 ? data.Xup[i] : data.Xup[i] * data.Xa[b.parent];
+  }
+}
+
+void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX& v) {
+  for (int i = 0; i < model.numBodies(); ++i) {
+    const Body& b = model.body(i);
+    data.Xup[i] = b.joint.transform(q.data() + b.qIndex) * b.Xtree;
+    const Vec6 vJ = detail::jointVelocity(b, v);
+    if (b.parent < 0) {
+      data.Xa[i] = data.Xup[i];
+      data.v[i] = vJ;
+    } else {
+      data.Xa[i] = data.Xup[i] * data.Xa[b.parent];
+      data.v[i] = data.Xup[i].apply(data.v[b.parent]) + vJ;
+    }
+    data.c[i] = crossMotion(data.v[i], vJ);  // c_i = v_i × S_i qd_i
+  }
+}
+
+void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd) {
+  forwardKinematics(model, data, q, v);
+  for (int i = 0; i < model.numBodies(); ++i) {
+    const Body& b = model.body(i);
+    const Vec6 aJ = detail::jointVelocity(b, qdd) + data.c[i];
+    data.a[i] = b.parent < 0 ? aJ : Vec6(data.Xup[i].apply(data.a[b.parent]) + aJ);
+  }
+}
+
+}  // namespace grbda::tree

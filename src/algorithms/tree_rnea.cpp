@@ -1,0 +1,48 @@
+// Recursive Newton-Euler on the spanning tree (RBDA Table 5.1; spec §6.2 with one body per cluster).
+#include "grbda/algorithms/tree.hpp"
+#include "grbda/spatial/cross.hpp"
+#include "tree_joint.hpp"
+
+namespace grbda::tree {
+
+const VecX& rnea(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd,
+                 const ExternalForces* fext) {
+  const Vec6 a0 = detail::baseAcceleration(model);
+  const bool hasFext = fext && !fext->empty();
+  for (int i = 0; i < model.numBodies(); ++i) {  // outward
+    const Body& b = model.body(i);
+    const Transform& X = data.Xup[i] = b.joint.transform(q.data() + b.qIndex) * b.Xtree;
+    const Vec6 vJ = detail::jointVelocity(b, v);
+    const Vec6 aJ = detail::jointVelocity(b, qdd);
+    if (b.parent < 0) {
+      data.Xa[i] = X;
+      data.v[i] = vJ;
+      data.a[i] = X.apply(a0) + aJ;
+    } else {
+      data.Xa[i] = X * data.Xa[b.parent];
+      data.v[i] = X.apply(data.v[b.parent]) + vJ;
+      data.a[i] = X.apply(data.a[b.parent]) + aJ;
+    }
+    data.c[i] = crossMotion(data.v[i], vJ);
+    data.a[i] += data.c[i];
+    const Vec6 Iv = b.inertia * data.v[i];
+    data.f[i] = b.inertia * data.a[i] + crossForce(data.v[i], Iv);  // f = I a + v ×* I v
+    if (hasFext) data.f[i] -= data.Xa[i].applyForce((*fext)[i]);      // world force -> body
+  }
+  for (int i = model.numBodies() - 1; i >= 0; --i) {  // inward
+    const Body& b = model.body(i);
+    if (b.joint.type == JointType::Free) data.tau.segment<6>(b.vIndex) = data.f[i];
+    else data.tau[b.vIndex] = b.joint.subspace().dot(data.f[i]);
+    if (b.parent >= 0) data.f[b.parent] += data.Xup[i].applyTranspose(data.f[i]);
+  }
+  return data.tau;
+}
+
+const VecX& nonLinearEffects(const Model& model, Data& data, const VecX& q, const VecX& v,
+                             const ExternalForces* fext) {
+  rnea(model, data, q, v, data.zeroV, fext);
+  data.C = data.tau;
+  return data.C;
+}
+
+}  // namespace grbda::tree

@@ -1,0 +1,220 @@
+#include "grbda/builder.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "grbda/errors.hpp"
+#include "log.hpp"
+
+namespace grbda {
+namespace {
+
+std::string fmt(double x) {
+  std::ostringstream s;
+  s << x;
+  return s.str();
+}
+
+bool finite(const Eigen::Ref<const MatX>& m) { return m.allFinite(); }
+
+[[noreturn]] void fail(const std::string& msg, const SourceLocation& at, const std::string& element) {
+  throw ModelError(msg, at.file, at.line, element);
+}
+
+std::string linkElement(const std::string& name) { return "link '" + name + "'"; }
+std::string jointElement(const std::string& name) { return "joint '" + name + "'"; }
+
+void validateLink(const LinkSpec& l) {
+  const std::string el = linkElement(l.name);
+  if (l.name.empty()) fail("link has no name", l.where, "link");
+  if (!std::isfinite(l.mass) || l.mass < 0.0)
+    fail("mass must be finite and non-negative (got " + fmt(l.mass) + ")", l.where, el);
+  if (!finite(l.com)) fail("centre of mass is not finite", l.where, el);
+  if (!finite(l.inertia)) fail("inertia has a non-finite entry", l.where, el);
+  if ((l.inertia - l.inertia.transpose()).norm() > 1e-12 * (1.0 + l.inertia.norm()))
+    fail("inertia matrix is not symmetric", l.where, el);
+  const Eigen::SelfAdjointEigenSolver<Mat3> eig(l.inertia);
+  const Vec3 ev = eig.eigenvalues();
+  const double tol = 1e-12 * (1.0 + ev.cwiseAbs().maxCoeff());
+  if (ev.minCoeff() < -tol)
+    fail("rotational inertia is not positive semi-definite (eigenvalues " + fmt(ev[0]) + ", " + fmt(ev[1]) +
+             ", " + fmt(ev[2]) + ")",
+         l.where, el);
+  if (ev[0] + ev[1] < ev[2] - 1e-9 * (1.0 + ev[2]))
+    detail::log().warn("{}: principal moments ({}, {}, {}) violate the triangle inequality; accepted",
+                       el, ev[0], ev[1], ev[2]);
+}
+
+void validateJoint(JointSpec& j, const std::map<std::string, size_t>& linkIndex) {
+  const std::string el = jointElement(j.name);
+  if (j.name.empty()) fail("joint has no name", j.where, "joint");
+  if (!linkIndex.count(j.parent)) fail("unknown parent link '" + j.parent + "'", j.where, el);
+  if (!linkIndex.count(j.child)) fail("unknown child link '" + j.child + "'", j.where, el);
+  if (j.parent == j.child) fail("parent and child are the same link '" + j.child + "'", j.where, el);
+  if (!finite(j.origin.E) || !finite(j.origin.r)) fail("origin is not finite", j.where, el);
+  if (j.kind == JointKind::Revolute || j.kind == JointKind::Continuous || j.kind == JointKind::Prismatic) {
+    if (!finite(j.axis)) fail("axis is not finite", j.where, el);
+    const double n = j.axis.norm();
+    if (n < 1e-9) fail("axis has zero length", j.where, el);
+    if (std::abs(n - 1.0) > 1e-6)
+      detail::log().warn("{}: axis ({} {} {}) is not unit length; normalised", el, j.axis.x(), j.axis.y(),
+                         j.axis.z());
+    j.axis /= n;
+  }
+}
+
+}  // namespace
+
+ModelBuilder::ModelBuilder(std::string robotName, std::string sourceFile)
+    : name_(std::move(robotName)), sourceFile_(std::move(sourceFile)) {}
+
+void ModelBuilder::addLink(LinkSpec link) {
+  if (link.where.file.empty()) link.where.file = sourceFile_;
+  links_.push_back(std::move(link));
+}
+
+void ModelBuilder::addJoint(JointSpec joint) {
+  if (joint.where.file.empty()) joint.where.file = sourceFile_;
+  joints_.push_back(std::move(joint));
+}
+
+Model ModelBuilder::build() const {
+  if (links_.empty()) throw ModelError("model has no links", sourceFile_, 0, "robot '" + name_ + "'");
+
+  // --- links ---
+  std::map<std::string, size_t> linkIndex;
+  for (size_t i = 0; i < links_.size(); ++i) {
+    validateLink(links_[i]);
+    if (!linkIndex.emplace(links_[i].name, i).second)
+      fail("duplicate link name", links_[i].where, linkElement(links_[i].name));
+  }
+
+  // --- joints ---
+  std::vector<JointSpec> joints = joints_;
+  std::map<std::string, size_t> jointIndex;
+  std::vector<int> parentJointOf(links_.size(), -1);
+  for (size_t j = 0; j < joints.size(); ++j) {
+    validateJoint(joints[j], linkIndex);
+    if (!jointIndex.emplace(joints[j].name, j).second)
+      fail("duplicate joint name", joints[j].where, jointElement(joints[j].name));
+    const size_t c = linkIndex.at(joints[j].child);
+    if (parentJointOf[c] >= 0)
+      fail("link '" + joints[j].child + "' is already the child of joint '" +
+               joints[static_cast<size_t>(parentJointOf[c])].name + "'",
+           joints[j].where, jointElement(joints[j].name));
+    parentJointOf[c] = static_cast<int>(j);
+  }
+
+  // --- root ---
+  std::vector<size_t> roots;
+  for (size_t i = 0; i < links_.size(); ++i)
+    if (parentJointOf[i] < 0) roots.push_back(i);
+  if (roots.empty())
+    throw ModelError("no root link: every link is the child of a joint, so the joints form a cycle", sourceFile_,
+                     0, "robot '" + name_ + "'");
+  if (roots.size() > 1) {
+    std::string names;
+    for (size_t r : roots) names += (names.empty() ? "'" : ", '") + links_[r].name + "'";
+    throw ModelError("more than one root link (" + names + "); every link but one needs a parent joint",
+                     sourceFile_, links_[roots[1]].where.line, linkElement(links_[roots[1]].name));
+  }
+  const size_t root = roots[0];
+
+  // children lists in declaration order
+  std::vector<std::vector<size_t>> childJoints(links_.size());
+  for (size_t j = 0; j < joints.size(); ++j) childJoints[linkIndex.at(joints[j].parent)].push_back(j);
+
+  // --- depth-first compilation: regular numbering, fixed joints merged ---
+  Model model;
+  model.name_ = name_;
+  model.sourceFile_ = sourceFile_;
+  model.gravity_ = gravity_;
+  std::vector<int> linkBody(links_.size(), -2);          // -2 = not reached yet
+  std::vector<Transform> linkPlacement(links_.size());   // ^link X_body
+  linkBody[root] = -1;
+  if (links_[root].mass > 0.0)
+    detail::log().info("root link '{}' is the fixed ground; its inertia is ignored", links_[root].name);
+  model.frames_.push_back(Frame{links_[root].name, -1, Transform()});
+
+  std::vector<size_t> stack;  // link indices; process children in declaration order
+  stack.push_back(root);
+  std::vector<size_t> order;
+  while (!stack.empty()) {
+    const size_t link = stack.back();
+    stack.pop_back();
+    order.push_back(link);
+    const auto& kids = childJoints[link];
+    for (auto it = kids.rbegin(); it != kids.rend(); ++it) stack.push_back(linkIndex.at(joints[*it].child));
+  }
+  for (size_t link : order) {
+    if (link == root) continue;
+    const JointSpec& j = joints[static_cast<size_t>(parentJointOf[link])];
+    const size_t p = linkIndex.at(j.parent);
+    const int parentBody = linkBody[p];
+    const Transform XtoJoint = j.origin * linkPlacement[p];  // parent body -> joint frame
+    const LinkSpec& L = links_[link];
+    const Mat6 I = spatialInertia(L.mass, L.com, L.inertia);
+    if (j.kind == JointKind::Fixed) {
+      linkBody[link] = parentBody;
+      linkPlacement[link] = XtoJoint;
+      if (parentBody >= 0) {
+        auto& B = model.bodies_[static_cast<size_t>(parentBody)];
+        B.inertia += XtoJoint.transformInertia(I);
+      } else if (L.mass > 0.0) {
+        detail::log().info("link '{}' is welded to the ground; its inertia is ignored", L.name);
+      }
+      model.frames_.push_back(Frame{L.name, parentBody, XtoJoint});
+      continue;
+    }
+    Body b;
+    b.name = L.name;
+    b.jointName = j.name;
+    b.parent = parentBody;
+    b.Xtree = XtoJoint;
+    b.inertia = I;
+    switch (j.kind) {
+      case JointKind::Revolute:
+      case JointKind::Continuous: b.joint = Joint{JointType::Revolute, j.axis}; break;
+      case JointKind::Prismatic: b.joint = Joint{JointType::Prismatic, j.axis}; break;
+      case JointKind::Floating:
+        if (parentBody != -1)
+          fail("a floating joint must connect the root (ground) to the base; its parent '" + j.parent +
+                   "' moves",
+               j.where, jointElement(j.name));
+        b.joint = Joint{JointType::Free, Vec3::UnitX()};
+        model.floatingBase_ = true;
+        break;
+      case JointKind::Fixed: break;
+    }
+    linkBody[link] = static_cast<int>(model.bodies_.size());
+    linkPlacement[link] = Transform();
+    model.frames_.push_back(Frame{L.name, linkBody[link], Transform()});
+    model.bodies_.push_back(std::move(b));
+  }
+  for (size_t i = 0; i < links_.size(); ++i) {
+    if (linkBody[i] == -2)
+      fail("link '" + links_[i].name + "' is not connected to the root '" + links_[root].name +
+               "' (its joints form a cycle)",
+           links_[i].where, linkElement(links_[i].name));
+  }
+
+  // --- coordinates ---
+  for (auto& b : model.bodies_) {
+    b.qIndex = model.nq_;
+    b.vIndex = model.nv_;
+    model.nq_ += b.joint.nq();
+    model.nv_ += b.joint.nv();
+    if (b.joint.type == JointType::Free) {
+      for (const char* s : {"x", "y", "z", "qw", "qx", "qy", "qz"}) model.positionNames_.push_back(b.jointName + ":" + s);
+      for (const char* s : {"wx", "wy", "wz", "vx", "vy", "vz"}) model.velocityNames_.push_back(b.jointName + ":" + s);
+    } else {
+      model.positionNames_.push_back(b.jointName);
+      model.velocityNames_.push_back(b.jointName);
+    }
+  }
+  return model;
+}
+
+}  // namespace grbda

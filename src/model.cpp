@@ -1,0 +1,26 @@
+#include "grbda/model.hpp"
+
+#include "grbda/errors.hpp"
+
+namespace grbda {
+
+int Model::bodyIndex(const std::string& linkName) const {
+  for (int i = 0; i < numBodies(); ++i)
+    if (bodies_[static_cast<size_t>(i)].name == linkName) return i;
+  throw InputError("unknown body '" + linkName + "' in model '" + name_ + "'");
+}
+
+int Model::frameIndex(const std::string& name) const {
+  for (size_t i = 0; i < frames_.size(); ++i)
+    if (frames_[i].name == name) return static_cast<int>(i);
+  throw InputError("unknown frame (link) '" + name + "' in model '" + name_ + "'");
+}
+
+VecX Model::neutralConfiguration() const {
+  VecX q = VecX::Zero(nq_);
+  for (const auto& b : bodies_)
+    if (b.joint.type == JointType::Free) q[b.qIndex + 3] = 1.0;
+  return q;
+}
+
+}  // namespace grbda
