@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "grbda/errors.hpp"
+#include "cluster/model_compiler.hpp"
 #include "log.hpp"
 
 namespace grbda {
@@ -21,6 +22,11 @@ bool finite(const Eigen::Ref<const MatX>& m) { return m.allFinite(); }
 
 [[noreturn]] void fail(const std::string& msg, const SourceLocation& at, const std::string& element) {
   throw ModelError(msg, at.file, at.line, element);
+}
+
+std::string where(const SourceLocation& at) {
+  if (at.file.empty()) return "line " + std::to_string(at.line);
+  return at.line > 0 ? at.file + ":" + std::to_string(at.line) : at.file;
 }
 
 std::string linkElement(const std::string& name) { return "link '" + name + "'"; }
@@ -80,6 +86,29 @@ void ModelBuilder::addJoint(JointSpec joint) {
   joints_.push_back(std::move(joint));
 }
 
+void ModelBuilder::addLoop(LoopSpec loop) {
+  if (loop.where.file.empty()) loop.where.file = sourceFile_;
+  loops_.push_back(std::move(loop));
+}
+
+void ModelBuilder::addCoupling(CouplingSpec coupling) {
+  if (coupling.where.file.empty()) coupling.where.file = sourceFile_;
+  couplings_.push_back(std::move(coupling));
+}
+
+void ModelBuilder::addConstraint(ConstraintSpec constraint) {
+  if (constraint.where.file.empty()) constraint.where.file = sourceFile_;
+  constraints_.push_back(std::move(constraint));
+}
+
+void ModelBuilder::merge(const ModelBuilder& other) {
+  links_.insert(links_.end(), other.links_.begin(), other.links_.end());
+  joints_.insert(joints_.end(), other.joints_.begin(), other.joints_.end());
+  loops_.insert(loops_.end(), other.loops_.begin(), other.loops_.end());
+  couplings_.insert(couplings_.end(), other.couplings_.begin(), other.couplings_.end());
+  constraints_.insert(constraints_.end(), other.constraints_.begin(), other.constraints_.end());
+}
+
 Model ModelBuilder::build() const {
   if (links_.empty()) throw ModelError("model has no links", sourceFile_, 0, "robot '" + name_ + "'");
 
@@ -87,8 +116,10 @@ Model ModelBuilder::build() const {
   std::map<std::string, size_t> linkIndex;
   for (size_t i = 0; i < links_.size(); ++i) {
     validateLink(links_[i]);
-    if (!linkIndex.emplace(links_[i].name, i).second)
-      fail("duplicate link name", links_[i].where, linkElement(links_[i].name));
+    const auto [it, fresh] = linkIndex.emplace(links_[i].name, i);
+    if (!fresh)
+      fail("duplicate link name (first defined at " + where(links_[it->second].where) + ")", links_[i].where,
+           linkElement(links_[i].name));
   }
 
   // --- joints ---
@@ -97,8 +128,10 @@ Model ModelBuilder::build() const {
   std::vector<int> parentJointOf(links_.size(), -1);
   for (size_t j = 0; j < joints.size(); ++j) {
     validateJoint(joints[j], linkIndex);
-    if (!jointIndex.emplace(joints[j].name, j).second)
-      fail("duplicate joint name", joints[j].where, jointElement(joints[j].name));
+    const auto [it, fresh] = jointIndex.emplace(joints[j].name, j);
+    if (!fresh)
+      fail("duplicate joint name (first defined at " + where(joints[it->second].where) + ")", joints[j].where,
+           jointElement(joints[j].name));
     const size_t c = linkIndex.at(joints[j].child);
     if (parentJointOf[c] >= 0)
       fail("link '" + joints[j].child + "' is already the child of joint '" +
@@ -118,7 +151,7 @@ Model ModelBuilder::build() const {
     std::string names;
     for (size_t r : roots) names += (names.empty() ? "'" : ", '") + links_[r].name + "'";
     throw ModelError("more than one root link (" + names + "); every link but one needs a parent joint",
-                     sourceFile_, links_[roots[1]].where.line, linkElement(links_[roots[1]].name));
+                     links_[roots[1]].where.file, links_[roots[1]].where.line, linkElement(links_[roots[1]].name));
   }
   const size_t root = roots[0];
 
@@ -200,20 +233,9 @@ Model ModelBuilder::build() const {
            links_[i].where, linkElement(links_[i].name));
   }
 
-  // --- coordinates ---
-  for (auto& b : model.bodies_) {
-    b.qIndex = model.nq_;
-    b.vIndex = model.nv_;
-    model.nq_ += b.joint.nq();
-    model.nv_ += b.joint.nv();
-    if (b.joint.type == JointType::Free) {
-      for (const char* s : {"x", "y", "z", "qw", "qx", "qy", "qz"}) model.positionNames_.push_back(b.jointName + ":" + s);
-      for (const char* s : {"wx", "wy", "wz", "vx", "vy", "vz"}) model.velocityNames_.push_back(b.jointName + ":" + s);
-    } else {
-      model.positionNames_.push_back(b.jointName);
-      model.velocityNames_.push_back(b.jointName);
-    }
-  }
+  std::vector<const JointSpec*> bodyJoint;
+  for (const auto& b : model.bodies_) bodyJoint.push_back(&joints[jointIndex.at(b.jointName)]);
+  detail::ModelCompiler::formClusters(model, *this, linkIndex, linkBody, linkPlacement, bodyJoint);
   return model;
 }
 

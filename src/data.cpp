@@ -1,11 +1,14 @@
 #include "grbda/data.hpp"
 
+#include "cluster/cluster_joint.hpp"
+
 namespace grbda {
 
 Data::Data(const Model& model) {
   const auto n = static_cast<size_t>(model.numBodies());
   Xup.resize(n);
   Xa.resize(n);
+  Xout.resize(n);
   v.assign(n, Vec6::Zero());
   a.assign(n, Vec6::Zero());
   c.assign(n, Vec6::Zero());
@@ -15,11 +18,48 @@ Data::Data(const Model& model) {
   Dinv.assign(n, Mat6::Zero());
   u.assign(n, Vec6::Zero());
   Ic.assign(n, Mat6::Zero());
+
+  clusters.resize(static_cast<size_t>(model.numClusters()));
+  for (int k = 0; k < model.numClusters(); ++k) {
+    const Cluster& cl = model.cluster(k);
+    ClusterData& cd = clusters[static_cast<size_t>(k)];
+    const int nb = cl.numBodies, d = cl.nv, ns = cl.nvSpan, nc = cl.nvSpan - cl.nv;
+    cd.G = MatX::Zero(ns, d);
+    cd.g = VecX::Zero(ns);
+    cd.K = MatX::Zero(nc, ns);
+    cd.k = VecX::Zero(nc);
+    cd.Kd = MatX::Zero(nc, nc);
+    cd.Ki = MatX::Zero(nc, d);
+    cd.KdInvKi = MatX::Zero(nc, d);
+    cd.luKd = Eigen::PartialPivLU<MatX>(nc);
+    cd.phi = VecX::Zero(nc);
+    cd.dq = VecX::Zero(nc);
+    cd.S = MatX::Zero(6 * nb, d);
+    cd.U = MatX::Zero(6 * nb, d);
+    cd.D = MatX::Zero(d, d);
+    cd.llt = Eigen::LLT<MatX>(d);
+    cd.XU = MatX::Zero(6, d);
+    cd.DinvXUt = MatX::Zero(d, 6);
+    cd.u = VecX::Zero(d);
+    cd.w = VecX::Zero(d);
+    cd.ydd = VecX::Zero(d);
+    cd.F = MatX::Zero(6 * nb, d);
+    cl.joint->initializeData(model, cl, cd);
+  }
+  qSpan = model.neutralSpanningConfiguration();
+  vSpan = VecX::Zero(model.nvSpanning());
+  vZero = VecX::Zero(model.nv());
+  spanScratch = VecX::Zero(model.nvSpanning());
+
   tau = VecX::Zero(model.nv());
   qdd = VecX::Zero(model.nv());
   C = VecX::Zero(model.nv());
   H = MatX::Zero(model.nv(), model.nv());
-  zeroV = VecX::Zero(model.nv());
+  tauTree = VecX::Zero(model.nvSpanning());
+  qddTree = VecX::Zero(model.nvSpanning());
+  CTree = VecX::Zero(model.nvSpanning());
+  HTree = MatX::Zero(model.nvSpanning(), model.nvSpanning());
+  zeroVTree = VecX::Zero(model.nvSpanning());
 }
 
 }  // namespace grbda

@@ -24,3 +24,12 @@ VecX Model::neutralConfiguration() const {
 }
 
 }  // namespace grbda
+
+namespace grbda {
+VecX Model::neutralSpanningConfiguration() const {
+  VecX q = VecX::Zero(nqSpan_);
+  for (const auto& b : bodies_)
+    if (b.joint.type == JointType::Free) q[b.qIndex + 3] = 1.0;
+  return q;
+}
+}  // namespace grbda

@@ -3,9 +3,11 @@
 // or from code), then build() validates everything once and produces an immutable Model:
 // finds the root, checks the tree (unknown links, two roots, cycles), merges fixed joints into
 // their parent bodies, numbers bodies regularly and names the coordinates.
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "grbda/cluster/implicit_constraint.hpp"
 #include "grbda/model.hpp"
 
 namespace grbda {
@@ -36,16 +38,57 @@ struct JointSpec {
   SourceLocation where;
 };
 
+enum class LoopKind { Revolute, Continuous, Prismatic, Planar, Fixed };
+
+/// URDF+ <loop>: the predecessor and successor loop frames (link frame composed with origin)
+/// coincide in position and, per the type, orientation (revolute: the axis stays aligned).
+struct LoopSpec {
+  std::string name;
+  LoopKind type = LoopKind::Revolute;
+  std::string predecessor, successor;     ///< link names
+  Transform predecessorOrigin, successorOrigin;
+  Vec3 axis = Vec3::UnitX();              ///< in the loop frames
+  SourceLocation where;
+};
+
+/// URDF+ <coupling>: Σ q̇ (successor chain) = ratio · Σ q̇ (predecessor chain), each chain running
+/// from the nearest common ancestor down to the named link (spec §2.8).
+struct CouplingSpec {
+  std::string name;
+  std::string predecessor, successor;     ///< link names
+  double ratio = 1.0;
+  SourceLocation where;
+};
+
+/// A user-supplied implicit constraint φ(q) = 0 over the coordinates of the named joints (in that
+/// order), e.g. the Tello differentials.
+struct ConstraintSpec {
+  std::string name;
+  std::vector<std::string> joints;
+  std::shared_ptr<const ImplicitConstraint> constraint;
+  SourceLocation where;
+};
+
 class ModelBuilder {
  public:
   explicit ModelBuilder(std::string robotName = "robot", std::string sourceFile = {});
 
   void addLink(LinkSpec link);
   void addJoint(JointSpec joint);
+  void addLoop(LoopSpec loop);
+  void addCoupling(CouplingSpec coupling);
+  void addConstraint(ConstraintSpec constraint);
   void setGravity(const Vec3& g) { gravity_ = g; }
 
   const std::vector<LinkSpec>& links() const { return links_; }
   const std::vector<JointSpec>& joints() const { return joints_; }
+  const std::vector<LoopSpec>& loops() const { return loops_; }
+  const std::vector<CouplingSpec>& couplings() const { return couplings_; }
+  const std::vector<ConstraintSpec>& constraints() const { return constraints_; }
+  const std::string& name() const { return name_; }
+  const std::string& sourceFile() const { return sourceFile_; }
+  /// Append everything of another builder (multi-file models); names must stay unique.
+  void merge(const ModelBuilder& other);
 
   /// Validate and compile. Throws ModelError naming file, line and element on any problem.
   Model build() const;
@@ -54,6 +97,9 @@ class ModelBuilder {
   std::string name_, sourceFile_;
   std::vector<LinkSpec> links_;
   std::vector<JointSpec> joints_;
+  std::vector<LoopSpec> loops_;
+  std::vector<CouplingSpec> couplings_;
+  std::vector<ConstraintSpec> constraints_;
   Vec3 gravity_ = Vec3(0.0, 0.0, -9.81);
 };
 

@@ -3,6 +3,9 @@
 // once from a Model, after which no algorithm allocates.
 #include <vector>
 
+#include <Eigen/Cholesky>
+#include <Eigen/LU>
+
 #include "grbda/model.hpp"
 
 namespace grbda {
@@ -11,6 +14,27 @@ namespace grbda {
 /// first, then force) — spec §6.2. An empty vector means "no external forces".
 using ExternalForces = std::vector<Vec6>;
 
+/// Per-cluster workspace (sizes fixed by the model: n bodies, d = nv, nc constraint rows).
+struct ClusterData {
+  // constraint (spec §2): q̇_span = G ẏ, q̈_span = G ÿ + g, K q̈_span = k
+  MatX G, K;
+  VecX g, k;
+  Eigen::PartialPivLU<MatX> luKd;  ///< factorisation of the dependent columns of K
+  MatX Kd, Ki, KdInvKi;            ///< scratch: dependent / independent columns of K, K_d^{-1} K_i
+  VecX phi, dq;                    ///< scratch: residual and Newton step
+  // cluster motion subspace S_k (6n x d), stacked per body
+  MatX S;
+  // C-ABA
+  MatX U;                          ///< IA S (6n x d)
+  MatX D;                          ///< S^T IA S (d x d)
+  Eigen::LLT<MatX> llt;            ///< Cholesky factor of D
+  MatX XU;                         ///< Xup^T U folded onto the output body (6 x d)
+  MatX DinvXUt;                    ///< D^{-1} XU^T (d x 6)
+  VecX u, w, ydd;                  ///< τ − S^T pA,  D^{-1}(u − U^T c),  ÿ
+  MatX F;                          ///< CRBA scratch (6n x d)
+  bool positionsKnown = false;     ///< qSpan holds a closed configuration to warm-start from
+};
+
 class Data {
  public:
   explicit Data(const Model& model);
@@ -18,6 +42,7 @@ class Data {
   // Kinematics (per body, regular order)
   std::vector<Transform> Xup;  ///< ^i X_λ(i) = X_J(q_i) X_T(i)
   std::vector<Transform> Xa;   ///< ^i X_0: world -> body i
+  std::vector<Transform> Xout; ///< ^i X_Λ(i): from the cluster's output body to body i
   std::vector<Vec6> v;         ///< body spatial velocity, body coordinates
   std::vector<Vec6> a;         ///< body spatial acceleration (gravity-biased inside RNEA/ABA)
   std::vector<Vec6> c;         ///< velocity-product acceleration v × vJ
@@ -32,12 +57,23 @@ class Data {
   // Composite-rigid-body quantities (CRBA)
   std::vector<Mat6> Ic;
 
-  // Results
-  VecX tau;   ///< generalized forces (RNEA)
-  VecX qdd;   ///< generalized accelerations (ABA)
-  VecX C;     ///< bias forces C(q, v) (gravity, velocity products)
-  MatX H;     ///< joint-space mass matrix (CRBA)
-  VecX zeroV; ///< a zero velocity vector, reused
+  // Clusters
+  std::vector<ClusterData> clusters;
+  VecX qSpan;   ///< spanning positions (completed from independent ones)
+  VecX vSpan;   ///< spanning velocities G v
+  VecX vZero;   ///< zero independent velocities, reused
+  VecX spanScratch;  ///< spanning-sized scratch
+
+  // Results in independent coordinates (cluster algorithms)
+  VecX tau;   ///< generalized forces (C-RNEA)
+  VecX qdd;   ///< accelerations ÿ (C-ABA)
+  VecX C;     ///< bias forces C(q, v)
+  MatX H;     ///< mass matrix H(q)
+
+  // Results in spanning-tree coordinates (tree:: algorithms, loops ignored)
+  VecX tauTree, qddTree, CTree;
+  MatX HTree;
+  VecX zeroVTree;
 };
 
 }  // namespace grbda

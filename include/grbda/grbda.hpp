@@ -3,6 +3,7 @@
 #include "grbda/algorithms/dynamics.hpp"
 #include "grbda/algorithms/kinematics.hpp"
 #include "grbda/algorithms/tree.hpp"
+#include "grbda/baselines/projection.hpp"
 #include "grbda/builder.hpp"
 #include "grbda/data.hpp"
 #include "grbda/errors.hpp"

@@ -1,6 +1,7 @@
 #pragma once
 // Model: the immutable, validated description of a robot (Pinocchio's Model). Built once by
 // ModelBuilder (or loadUrdf), then shared read-only by any number of threads, each owning a Data.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,8 +18,31 @@ struct Body {
   Transform Xtree;        ///< X_T(i): parent frame -> joint frame at q = 0
   Joint joint;
   Mat6 inertia = Mat6::Zero();  ///< spatial inertia in body coordinates (fixed children merged)
-  int qIndex = 0;         ///< first position coordinate in q (spanning)
-  int vIndex = 0;         ///< first velocity coordinate in v (spanning)
+  int qIndex = 0;         ///< first position coordinate in the spanning q
+  int vIndex = 0;         ///< first velocity coordinate in the spanning v
+  int cluster = -1;       ///< cluster containing the body
+  int output = -1;        ///< Λ(i): nearest supporting body outside the cluster (-1: ground)
+  bool independent = true;  ///< its joint coordinate is an independent coordinate of the cluster
+};
+
+namespace detail {
+class ClusterJoint;
+struct ModelCompiler;
+}
+
+/// A cluster: bodies grouped because loop constraints couple their joints (spec §3). Bodies of a
+/// cluster are contiguous and parent-first; clusters are regularly numbered (parent first).
+struct Cluster {
+  std::string name;       ///< name of the constraint(s) that formed it, or the body's joint name
+  int firstBody = 0, numBodies = 1;
+  int parent = -1;        ///< λ_C(k); -1 is the ground
+  int output = -1;        ///< output body in the parent cluster (-1: ground)
+  int qIndex = 0, nq = 0;           ///< independent positions
+  int vIndex = 0, nv = 0;           ///< independent velocities (d_k)
+  int qSpanIndex = 0, nqSpan = 0;   ///< spanning positions
+  int vSpanIndex = 0, nvSpan = 0;   ///< spanning velocities
+  std::shared_ptr<const detail::ClusterJoint> joint;
+  const char* typeName() const;     ///< "Revolute", "Free", "RevoluteWithRotor", ..., "Generic"
 };
 
 /// A named frame rigidly attached to a body (every URDF link is one; merged links included).
@@ -44,27 +68,44 @@ class Model {
   int frameIndex(const std::string& name) const;
   const Frame& frame(int i) const { return frames_[static_cast<size_t>(i)]; }
 
-  int nq() const { return nq_; }  ///< number of position coordinates
-  int nv() const { return nv_; }  ///< number of velocity coordinates (degrees of freedom)
+  int nq() const { return nq_; }  ///< number of independent position coordinates
+  int nv() const { return nv_; }  ///< number of independent velocities (degrees of freedom)
+  int nqSpanning() const { return nqSpan_; }  ///< position coordinates of the spanning tree
+  int nvSpanning() const { return nvSpan_; }  ///< velocity coordinates of the spanning tree
+
+  int numClusters() const { return static_cast<int>(clusters_.size()); }
+  const std::vector<Cluster>& clusters() const { return clusters_; }
+  const Cluster& cluster(int k) const { return clusters_[static_cast<size_t>(k)]; }
+  /// true when some cluster has more than one body (the model has loops or couplings)
+  bool hasConstraints() const { return nvSpan_ != nv_ || nqSpan_ != nq_; }
   bool isFloatingBase() const { return floatingBase_; }
+  /// Names of the independent coordinates (what q, v, tau, qdd are indexed by).
   const std::vector<std::string>& positionNames() const { return positionNames_; }
   const std::vector<std::string>& velocityNames() const { return velocityNames_; }
+  /// Names of the spanning-tree coordinates (every joint).
+  const std::vector<std::string>& spanningPositionNames() const { return spanningPositionNames_; }
+  const std::vector<std::string>& spanningVelocityNames() const { return spanningVelocityNames_; }
 
   /// Gravity a_g, world coordinates (default (0, 0, -9.81)). Change it only before sharing the
   /// model between threads.
   const Vec3& gravity() const { return gravity_; }
   void setGravity(const Vec3& g) { gravity_ = g; }
 
-  /// A valid configuration of zeros (unit quaternion for free joints).
+  /// Independent configuration of zeros (unit quaternion for free joints).
   VecX neutralConfiguration() const;
+  /// Spanning configuration of zeros (unit quaternion for free joints); may violate loops.
+  VecX neutralSpanningConfiguration() const;
 
  private:
   friend class ModelBuilder;
+  friend struct detail::ModelCompiler;
   std::string name_, sourceFile_;
   std::vector<Body> bodies_;
   std::vector<Frame> frames_;
+  std::vector<Cluster> clusters_;
   std::vector<std::string> positionNames_, velocityNames_;
-  int nq_ = 0, nv_ = 0;
+  std::vector<std::string> spanningPositionNames_, spanningVelocityNames_;
+  int nq_ = 0, nv_ = 0, nqSpan_ = 0, nvSpan_ = 0;
   bool floatingBase_ = false;
   Vec3 gravity_ = Vec3(0.0, 0.0, -9.81);
 };

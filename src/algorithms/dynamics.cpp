@@ -1,16 +1,11 @@
+// Public entry points: validate, prepare the cluster state, run the cluster algorithm.
 #include "grbda/algorithms/dynamics.hpp"
 
 #include "checks.hpp"
-#include "grbda/algorithms/tree.hpp"
+#include "cluster_algorithms.hpp"
+#include "cluster_state.hpp"
 
 namespace grbda {
-
-namespace {
-void checkState(const Model& m, const VecX& q, const VecX& v, const char* alg) {
-  detail::checkConfiguration(m, q, alg);
-  detail::checkVector(v, m.nv(), "v", alg);
-}
-}  // namespace
 
 const VecX& forwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau) {
   return forwardDynamics(model, data, q, v, tau, ExternalForces());
@@ -19,10 +14,13 @@ const VecX& forwardDynamics(const Model& model, Data& data, const VecX& q, const
 const VecX& forwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau,
                             const ExternalForces& fext) {
   constexpr const char* alg = "forwardDynamics";
-  checkState(model, q, v, alg);
   detail::checkVector(tau, model.nv(), "tau", alg);
   detail::checkExternalForces(model, &fext, alg);
-  tree::aba(model, data, q, v, tau, &fext);
+  detail::prepareState(model, data, q, &v, alg);
+  if (!detail::clusterAba(model, data, tau, &fext))
+    throw NumericalError(std::string(alg) +
+                         ": an articulated joint-space inertia D_k is not positive definite (singular configuration "
+                         "or massless subtree)");
   detail::checkResult(data.qdd, "qdd", alg);
   return data.qdd;
 }
@@ -34,24 +32,31 @@ const VecX& inverseDynamics(const Model& model, Data& data, const VecX& q, const
 const VecX& inverseDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd,
                             const ExternalForces& fext) {
   constexpr const char* alg = "inverseDynamics";
-  checkState(model, q, v, alg);
   detail::checkVector(qdd, model.nv(), "qdd", alg);
   detail::checkExternalForces(model, &fext, alg);
-  tree::rnea(model, data, q, v, qdd, &fext);
+  detail::prepareState(model, data, q, &v, alg);
+  detail::clusterRnea(model, data, qdd, &fext);
   detail::checkResult(data.tau, "tau", alg);
   return data.tau;
 }
 
 const MatX& massMatrix(const Model& model, Data& data, const VecX& q) {
-  detail::checkConfiguration(model, q, "massMatrix");
-  return tree::crba(model, data, q);
+  detail::prepareState(model, data, q, nullptr, "massMatrix");
+  detail::clusterCrba(model, data);
+  return data.H;
 }
 
 const VecX& biasForces(const Model& model, Data& data, const VecX& q, const VecX& v) {
-  checkState(model, q, v, "biasForces");
-  tree::nonLinearEffects(model, data, q, v);
+  detail::prepareState(model, data, q, &v, "biasForces");
+  detail::clusterRnea(model, data, data.vZero, nullptr);
+  data.C = data.tau;
   detail::checkResult(data.C, "C", "biasForces");
   return data.C;
+}
+
+const VecX& completeConfiguration(const Model& model, Data& data, const VecX& q) {
+  detail::setConfiguration(model, data, q, "completeConfiguration");
+  return data.qSpan;
 }
 
 }  // namespace grbda

@@ -2,6 +2,7 @@
 #include "grbda/algorithms/kinematics.hpp"
 
 #include "checks.hpp"
+#include "cluster_state.hpp"
 #include "grbda/algorithms/tree.hpp"
 
 namespace grbda {
@@ -20,19 +21,25 @@ Vec6 toAxes(const Vec6& local, const Mat3& R, ReferenceFrame axes) {
 }  // namespace
 
 void forwardKinematics(const Model& model, Data& data, const VecX& q) {
-  detail::checkConfiguration(model, q, "forwardKinematics");
-  tree::forwardKinematics(model, data, q);
+  detail::prepareState(model, data, q, nullptr, "forwardKinematics");
 }
 void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX& v) {
-  detail::checkConfiguration(model, q, "forwardKinematics");
-  detail::checkVector(v, model.nv(), "v", "forwardKinematics");
-  tree::forwardKinematics(model, data, q, v);
+  detail::prepareState(model, data, q, &v, "forwardKinematics");
 }
 void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd) {
-  detail::checkConfiguration(model, q, "forwardKinematics");
-  detail::checkVector(v, model.nv(), "v", "forwardKinematics");
   detail::checkVector(qdd, model.nv(), "qdd", "forwardKinematics");
-  tree::forwardKinematics(model, data, q, v, qdd);
+  detail::prepareState(model, data, q, &v, "forwardKinematics");
+  for (int k = 0; k < model.numClusters(); ++k) {  // true accelerations: a_0 = 0
+    const Cluster& cl = model.cluster(k);
+    const ClusterData& cd = data.clusters[static_cast<size_t>(k)];
+    for (int r = 0; r < cl.numBodies; ++r) {
+      const int i = cl.firstBody + r;
+      Vec6 a = data.c[i];
+      if (cl.output >= 0) a += data.Xout[i].apply(data.a[cl.output]);
+      a.noalias() += cd.S.middleRows<6>(6 * r) * qdd.segment(cl.vIndex, cl.nv);
+      data.a[i] = a;
+    }
+  }
 }
 
 Transform frameTransform(const Model& model, const Data& data, int frame) {
@@ -73,15 +80,14 @@ void frameJacobian(const Model& model, const Data& data, int frame, const Vec3& 
   Transform X = pointPlacement(f, point);  // ^P X_j, walking j towards the root
   Mat3 R = Mat3::Identity();
   if (axes == ReferenceFrame::LocalWorldAligned) R = frameRotation(model, data, frame);
-  for (int j = f.body; j >= 0; j = model.body(j).parent) {
-    const Body& b = model.body(j);
-    if (b.joint.type == JointType::Free) {
-      const Mat6 Xm = X.toMatrix();
-      J.middleCols<6>(b.vIndex) = Xm;
-    } else {
-      J.col(b.vIndex) = X.apply(b.joint.subspace());
-    }
-    X = X * data.Xup[j];
+  // spec §6.7: the columns of cluster k come from S_k's rows of body j; then jump to the output
+  // body (the in-cluster effects are already inside S_k)
+  for (int j = f.body; j >= 0; j = model.body(j).output) {
+    const Cluster& cl = model.cluster(model.body(j).cluster);
+    const ClusterData& cd = data.clusters[static_cast<size_t>(model.body(j).cluster)];
+    const int r = j - cl.firstBody;
+    for (int c = 0; c < cl.nv; ++c) J.col(cl.vIndex + c) = X.apply(cd.S.block<6, 1>(6 * r, c));
+    X = X * data.Xout[j];
   }
   if (axes == ReferenceFrame::LocalWorldAligned) {
     J.topRows<3>() = R * J.topRows<3>();
@@ -98,3 +104,26 @@ Mat6X frameJacobian(const Model& model, Data& data, const VecX& q, int frame, co
 }
 
 }  // namespace grbda
+
+namespace grbda::tree {
+
+void frameJacobian(const Model& model, const Data& data, int frame, const Vec3& point, ReferenceFrame axes,
+                   Mat6X& J) {
+  if (J.cols() != model.nvSpanning()) J.resize(6, model.nvSpanning());
+  J.setZero();
+  const Frame& f = model.frame(frame);
+  Transform X = Transform::translation(point) * f.placement;
+  for (int j = f.body; j >= 0; j = model.body(j).parent) {
+    const Body& b = model.body(j);
+    if (b.joint.type == JointType::Free) J.middleCols<6>(b.vIndex) = X.toMatrix();
+    else J.col(b.vIndex) = X.apply(b.joint.subspace());
+    X = X * data.Xup[j];
+  }
+  if (axes == ReferenceFrame::LocalWorldAligned) {
+    const Mat3 R = frameRotation(model, data, frame);
+    J.topRows<3>() = R * J.topRows<3>();
+    J.bottomRows<3>() = R * J.bottomRows<3>();
+  }
+}
+
+}  // namespace grbda::tree

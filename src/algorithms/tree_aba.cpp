@@ -38,8 +38,8 @@ const VecX& aba(const Model& model, Data& data, const VecX& q, const VecX& v, co
       // S = 1: D = IA; U = IA; u = tau - pA. The parent is the ground, nothing to pass on.
       Eigen::LLT<Mat6> llt(IA);
       if (llt.info() != Eigen::Success) {
-        data.qdd.setConstant(std::numeric_limits<double>::quiet_NaN());
-        return data.qdd;
+        data.qddTree.setConstant(std::numeric_limits<double>::quiet_NaN());
+        return data.qddTree;
       }
       data.Dinv[i] = llt.solve(Mat6::Identity());
       data.u[i] = tau.segment<6>(b.vIndex) - pA;
@@ -67,15 +67,15 @@ const VecX& aba(const Model& model, Data& data, const VecX& q, const VecX& v, co
     const Vec6 ap = data.Xup[i].apply(aParent) + data.c[i];
     if (b.joint.type == JointType::Free) {
       const Vec6 qdd = data.Dinv[i] * (data.u[i] - data.IA[i] * ap);
-      data.qdd.segment<6>(b.vIndex) = qdd;
+      data.qddTree.segment<6>(b.vIndex) = qdd;
       data.a[i] = ap + qdd;
     } else {
       const double qdd = data.Dinv[i](0, 0) * (data.u[i][0] - data.U[i].col(0).dot(ap));
-      data.qdd[b.vIndex] = qdd;
+      data.qddTree[b.vIndex] = qdd;
       data.a[i] = ap + b.joint.subspace() * qdd;
     }
   }
-  return data.qdd;
+  return data.qddTree;
 }
 
 }  // namespace grbda::tree

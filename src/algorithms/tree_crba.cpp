@@ -23,24 +23,24 @@ void writeBlock(const Body& bj, const Mat6& F, int n, int colStart, MatX& H) {
 }  // namespace
 
 const MatX& crba(const Model& model, Data& data, const VecX& q) {
-  forwardKinematics(model, data, q);
+  tree::forwardKinematics(model, data, q);
   for (int i = 0; i < model.numBodies(); ++i) data.Ic[i] = model.body(i).inertia;
   for (int i = model.numBodies() - 1; i >= 0; --i) {
     const Body& b = model.body(i);
     if (b.parent >= 0) data.Ic[b.parent] += data.Xup[i].transformInertia(data.Ic[i]);
     Mat6 F;
     const int n = compositeForce(b, data.Ic[i], F);
-    writeBlock(b, F, n, b.vIndex, data.H);  // H_ii = S_i^T Ic_i S_i
+    writeBlock(b, F, n, b.vIndex, data.HTree);  // H_ii = S_i^T Ic_i S_i
     for (int j = i; model.body(j).parent >= 0;) {
       for (int c = 0; c < n; ++c) F.col(c) = data.Xup[j].applyTranspose(F.col(c));
       j = model.body(j).parent;
-      writeBlock(model.body(j), F, n, b.vIndex, data.H);  // H_ji
+      writeBlock(model.body(j), F, n, b.vIndex, data.HTree);  // H_ji
     }
   }
   // mirror: the loops above filled rows of ancestors j for columns of i (j < i): H(j, i)
-  for (Eigen::Index c = 0; c < data.H.cols(); ++c)
-    for (Eigen::Index r = c + 1; r < data.H.rows(); ++r) data.H(r, c) = data.H(c, r);
-  return data.H;
+  for (Eigen::Index c = 0; c < data.HTree.cols(); ++c)
+    for (Eigen::Index r = c + 1; r < data.HTree.rows(); ++r) data.HTree(r, c) = data.HTree(c, r);
+  return data.HTree;
 }
 
 }  // namespace grbda::tree

@@ -30,7 +30,7 @@ void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX
 }
 
 void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd) {
-  forwardKinematics(model, data, q, v);
+  tree::forwardKinematics(model, data, q, v);
   for (int i = 0; i < model.numBodies(); ++i) {
     const Body& b = model.body(i);
     const Vec6 aJ = detail::jointVelocity(b, qdd) + data.c[i];

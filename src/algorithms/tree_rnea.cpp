@@ -31,18 +31,18 @@ const VecX& rnea(const Model& model, Data& data, const VecX& q, const VecX& v, c
   }
   for (int i = model.numBodies() - 1; i >= 0; --i) {  // inward
     const Body& b = model.body(i);
-    if (b.joint.type == JointType::Free) data.tau.segment<6>(b.vIndex) = data.f[i];
-    else data.tau[b.vIndex] = b.joint.subspace().dot(data.f[i]);
+    if (b.joint.type == JointType::Free) data.tauTree.segment<6>(b.vIndex) = data.f[i];
+    else data.tauTree[b.vIndex] = b.joint.subspace().dot(data.f[i]);
     if (b.parent >= 0) data.f[b.parent] += data.Xup[i].applyTranspose(data.f[i]);
   }
-  return data.tau;
+  return data.tauTree;
 }
 
 const VecX& nonLinearEffects(const Model& model, Data& data, const VecX& q, const VecX& v,
                              const ExternalForces* fext) {
-  rnea(model, data, q, v, data.zeroV, fext);
-  data.C = data.tau;
-  return data.C;
+  rnea(model, data, q, v, data.zeroVTree, fext);
+  data.CTree = data.tauTree;
+  return data.CTree;
 }
 
 }  // namespace grbda::tree

@@ -1,7 +1,10 @@
 #pragma once
-// The dynamics calls every user writes. Inputs are validated (sizes, finiteness: InputError);
-// singular results raise NumericalError instead of returning NaN. Results live in `data` and are
-// returned by reference, so calling these in a loop allocates nothing.
+// The dynamics calls every user writes, run by the cluster algorithms (C-ABA, C-RNEA, cluster
+// CRBA). q holds either the independent positions (model.nq(); loops are closed by Newton,
+// warm-started from the previous call) or the spanning positions (model.nqSpanning(); checked
+// against the constraints). v, tau, qdd are independent (model.nv()). Inputs are validated
+// (InputError); singular states raise NumericalError instead of returning NaN. Results live in
+// `data` and are returned by reference, so calling these in a loop allocates nothing.
 #include "grbda/data.hpp"
 
 namespace grbda {
@@ -20,5 +23,9 @@ const VecX& inverseDynamics(const Model& model, Data& data, const VecX& q, const
 const MatX& massMatrix(const Model& model, Data& data, const VecX& q);
 /// Bias forces C(q, v): gravity, Coriolis and centrifugal terms.
 const VecX& biasForces(const Model& model, Data& data, const VecX& q, const VecX& v);
+
+/// Spanning positions for independent positions q (closes the loops; NumericalError if they
+/// cannot be closed). Also accepts spanning positions, which it checks and returns.
+const VecX& completeConfiguration(const Model& model, Data& data, const VecX& q);
 
 }  // namespace grbda

@@ -9,8 +9,8 @@ namespace grbda {
 /// point. Local: the frame's own axes. LocalWorldAligned: world axes.
 enum class ReferenceFrame { Local, LocalWorldAligned };
 
-/// Forward kinematics on the model's (spanning) coordinates: poses; + velocities; + true
-/// accelerations (gravity not included). Inputs are validated.
+/// Forward kinematics: poses; + velocities; + true accelerations (gravity not included).
+/// q independent or spanning positions, v and qdd independent (as in dynamics.hpp).
 void forwardKinematics(const Model& model, Data& data, const VecX& q);
 void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX& v);
 void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd);
@@ -28,8 +28,8 @@ Vec6 frameVelocity(const Model& model, const Data& data, int frame, const Vec3& 
 Vec6 frameAcceleration(const Model& model, const Data& data, int frame, const Vec3& point = Vec3::Zero(),
                        ReferenceFrame axes = ReferenceFrame::LocalWorldAligned);
 
-/// 6 x nv Jacobian J with J v = frameVelocity(frame, point, axes). J must be 6 x nv (resized
-/// otherwise). Uses the poses of the last forwardKinematics call.
+/// 6 x nv Jacobian J (independent coordinates) with J v = frameVelocity(frame, point, axes).
+/// J is resized to 6 x nv if needed. Uses the state of the last forwardKinematics call.
 void frameJacobian(const Model& model, const Data& data, int frame, const Vec3& point, ReferenceFrame axes,
                    Mat6X& J);
 /// Convenience: runs forward kinematics at q and returns a new Jacobian.

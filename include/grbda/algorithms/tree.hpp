@@ -5,6 +5,7 @@
 // models they give H_tree, C_tree for the projection and Lagrange baselines.
 // Inputs are spanning coordinates (model.nq(), model.nv()); they are not validated here — the
 // public entry points in dynamics.hpp check sizes and finiteness first.
+#include "grbda/algorithms/kinematics.hpp"
 #include "grbda/data.hpp"
 
 namespace grbda::tree {
@@ -31,5 +32,10 @@ const MatX& crba(const Model& model, Data& data, const VecX& q);
 /// Bias forces C(q, v) (gravity and velocity products) = RNEA with qdd = 0. Result in data.C.
 const VecX& nonLinearEffects(const Model& model, Data& data, const VecX& q, const VecX& v,
                              const ExternalForces* fext = nullptr);
+
+/// Spanning-tree Jacobian (6 x nvSpanning) of a frame point, from the poses of the last
+/// tree::forwardKinematics (data.Xup = parent transforms, data.Xa).
+void frameJacobian(const Model& model, const Data& data, int frame, const Vec3& point, ReferenceFrame axes,
+                   Mat6X& J);
 
 }  // namespace grbda::tree

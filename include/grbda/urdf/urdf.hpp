@@ -10,15 +10,20 @@
 
 namespace grbda {
 
-/// Parse a URDF file into a builder (nothing validated beyond syntax yet).
+/// Parse a URDF file into a builder. Syntax is checked and urdfdom must accept the file; the
+/// graph and the physics (masses, inertias, axes) are validated by build().
 ModelBuilder parseUrdfFile(const std::string& path);
+/// Parse several URDF files describing one robot into one builder (see loadUrdf below).
+ModelBuilder parseUrdfFiles(const std::vector<std::string>& paths);
 /// Parse URDF text; `sourceName` is used in error messages in place of a file name.
 ModelBuilder parseUrdfString(const std::string& xml, const std::string& sourceName = "<string>");
 
 /// Load, validate and compile a model from one URDF file.
 Model loadUrdf(const std::string& path);
 /// Load several URDF files describing one robot (union of links, joints and constraints; a name
-/// defined twice is an error naming both files).
+/// defined twice is an error naming both files). A file may declare a link defined in another
+/// file as a bare `<link name="x"/>` placeholder (URDF needs every link a joint names declared in
+/// the same file); only one file may give a link an <inertial>. The robot takes the first file's name.
 Model loadUrdf(const std::vector<std::string>& paths);
 /// Load from URDF text.
 Model loadUrdfString(const std::string& xml, const std::string& sourceName = "<string>");

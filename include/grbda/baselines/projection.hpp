@@ -1,0 +1,26 @@
+#pragma once
+// Exact baselines on the spanning tree (spec §6.9): the loop constraints are stacked block-
+// diagonally into G, g (explicit) and K, k (implicit) over all clusters, and the tree algorithms
+// supply H_tree, C_tree. Same argument conventions as dynamics.hpp.
+#include "grbda/data.hpp"
+
+namespace grbda {
+
+/// Global constraint matrices at (q, v): q̇_span = G v, q̈_span = G ÿ + g, K q̈_span = k.
+struct ConstraintMatrices {
+  MatX G, K;
+  VecX g, k;
+};
+void constraintMatrices(const Model& model, Data& data, const VecX& q, const VecX& v, ConstraintMatrices& out);
+
+/// Projected RNEA (spec §6.9.2): τ = Gᵀ RNEA_tree(q, q̇, G ÿ + g).
+VecX projectedInverseDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd);
+/// Projection method (spec §6.9.4): ÿ = (Gᵀ H_tree G)⁻¹ (τ − Gᵀ(C_tree + H_tree g)).
+VecX projectionForwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau);
+/// Lagrange multipliers (spec §6.9.5): dense KKT with τ_tree = pinv(Gᵀ) τ; returns ÿ.
+VecX lagrangeForwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau);
+/// Projected mass matrix Gᵀ H_tree G and bias Gᵀ (C_tree + H_tree g) (spec §6.9.7).
+MatX projectedMassMatrix(const Model& model, Data& data, const VecX& q);
+VecX projectedBiasForces(const Model& model, Data& data, const VecX& q, const VecX& v);
+
+}  // namespace grbda

@@ -1,0 +1,25 @@
+#pragma once
+// A holonomic loop constraint in implicit form (spec §2.2): φ(q) = 0 on some spanning joint
+// coordinates, with K = ∂φ/∂q and k = −K̇ q̇ so that K q̈ = k. URDF <loop> elements become one of
+// these; builders may supply their own (e.g. the Tello differentials) through
+// ModelBuilder::addConstraint. K and k must be exact (analytic or automatic differentiation).
+#include <string>
+
+#include "grbda/spatial/types.hpp"
+
+namespace grbda {
+
+class ImplicitConstraint {
+ public:
+  virtual ~ImplicitConstraint() = default;
+  /// Number of rows of φ.
+  virtual int numRows() const = 0;
+  /// Number of joint coordinates φ depends on (in the order given when the constraint is added).
+  virtual int numCoordinates() const = 0;
+  virtual void residual(const Eigen::Ref<const VecX>& q, Eigen::Ref<VecX> phi) const = 0;
+  virtual void jacobian(const Eigen::Ref<const VecX>& q, Eigen::Ref<MatX> K) const = 0;
+  /// k = −K̇(q, q̇) q̇.
+  virtual void bias(const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd, Eigen::Ref<VecX> k) const = 0;
+};
+
+}  // namespace grbda

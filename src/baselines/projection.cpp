@@ -1,0 +1,108 @@
+#include "grbda/baselines/projection.hpp"
+
+#include <Eigen/Cholesky>
+#include <Eigen/QR>
+
+#include "../algorithms/checks.hpp"
+#include "../algorithms/cluster_state.hpp"
+#include "grbda/algorithms/tree.hpp"
+#include "grbda/errors.hpp"
+
+namespace grbda {
+
+void constraintMatrices(const Model& model, Data& data, const VecX& q, const VecX& v, ConstraintMatrices& out) {
+  detail::prepareState(model, data, q, &v, "constraintMatrices");
+  const int nc = model.nvSpanning() - model.nv();
+  out.G.setZero(model.nvSpanning(), model.nv());
+  out.g.setZero(model.nvSpanning());
+  out.K.setZero(nc, model.nvSpanning());
+  out.k.setZero(nc);
+  int row = 0;
+  for (int c = 0; c < model.numClusters(); ++c) {
+    const Cluster& cl = model.cluster(c);
+    const ClusterData& cd = data.clusters[static_cast<size_t>(c)];
+    out.G.block(cl.vSpanIndex, cl.vIndex, cl.nvSpan, cl.nv) = cd.G;
+    out.g.segment(cl.vSpanIndex, cl.nvSpan) = cd.g;
+    const int m = cl.nvSpan - cl.nv;
+    out.K.block(row, cl.vSpanIndex, m, cl.nvSpan) = cd.K;
+    out.k.segment(row, m) = cd.k;
+    row += m;
+  }
+}
+
+namespace {
+struct TreeTerms {
+  ConstraintMatrices cm;
+  MatX H;
+  VecX C;
+};
+TreeTerms treeTerms(const Model& model, Data& data, const VecX& q, const VecX& v) {
+  TreeTerms t;
+  constraintMatrices(model, data, q, v, t.cm);
+  const VecX qs = data.qSpan, vs = data.vSpan;
+  t.H = tree::crba(model, data, qs);
+  t.C = tree::nonLinearEffects(model, data, qs, vs);
+  return t;
+}
+}  // namespace
+
+VecX projectedInverseDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd) {
+  detail::checkVector(qdd, model.nv(), "qdd", "projectedInverseDynamics");
+  ConstraintMatrices cm;
+  constraintMatrices(model, data, q, v, cm);
+  const VecX qs = data.qSpan, vs = data.vSpan;
+  const VecX qddSpan = cm.G * qdd + cm.g;
+  return cm.G.transpose() * tree::rnea(model, data, qs, vs, qddSpan);
+}
+
+VecX projectionForwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau) {
+  detail::checkVector(tau, model.nv(), "tau", "projectionForwardDynamics");
+  const TreeTerms t = treeTerms(model, data, q, v);
+  const MatX A = t.cm.G.transpose() * t.H * t.cm.G;
+  const VecX b = tau - t.cm.G.transpose() * (t.C + t.H * t.cm.g);
+  Eigen::LLT<MatX> llt(A);
+  if (llt.info() != Eigen::Success) throw NumericalError("projectionForwardDynamics: GᵀHG is not positive definite");
+  return llt.solve(b);
+}
+
+VecX lagrangeForwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau) {
+  detail::checkVector(tau, model.nv(), "tau", "lagrangeForwardDynamics");
+  const TreeTerms t = treeTerms(model, data, q, v);
+  // τ_tree = pinv(Gᵀ) τ, then H q̈ = τ_tree − C + Kᵀ λ, K q̈ = k
+  const VecX tauTree = t.cm.G.transpose().completeOrthogonalDecomposition().solve(tau);
+  const VecX rhs = tauTree - t.C;
+  Eigen::LLT<MatX> lltH(t.H);
+  if (lltH.info() != Eigen::Success) throw NumericalError("lagrangeForwardDynamics: H_tree is not positive definite");
+  const MatX HinvKt = lltH.solve(t.cm.K.transpose());
+  const MatX A = t.cm.K * HinvKt;
+  const VecX b = t.cm.k - t.cm.K * lltH.solve(rhs);
+  Eigen::ColPivHouseholderQR<MatX> qr(A);
+  if (qr.rank() < A.rows())
+    throw NumericalError("lagrangeForwardDynamics: K H⁻¹ Kᵀ is singular (redundant constraints)");
+  const VecX lambda = qr.solve(b);
+  const VecX qddSpan = lltH.solve(rhs + t.cm.K.transpose() * lambda);
+  // ÿ = the independent coordinates of q̈ (G has an identity row for each of them)
+  VecX ydd(model.nv());
+  for (int c = 0; c < model.numClusters(); ++c) {
+    const Cluster& cl = model.cluster(c);
+    int col = 0;
+    for (int r = 0; r < cl.numBodies; ++r) {
+      const Body& b = model.body(cl.firstBody + r);
+      if (!b.independent) continue;
+      for (int j = 0; j < b.joint.nv(); ++j) ydd[cl.vIndex + col++] = qddSpan[b.vIndex + j];
+    }
+  }
+  return ydd;
+}
+
+MatX projectedMassMatrix(const Model& model, Data& data, const VecX& q) {
+  const TreeTerms t = treeTerms(model, data, q, VecX::Zero(model.nv()));
+  return t.cm.G.transpose() * t.H * t.cm.G;
+}
+
+VecX projectedBiasForces(const Model& model, Data& data, const VecX& q, const VecX& v) {
+  const TreeTerms t = treeTerms(model, data, q, v);
+  return t.cm.G.transpose() * (t.C + t.H * t.cm.g);
+}
+
+}  // namespace grbda

@@ -1,0 +1,167 @@
+// Cluster-joint behaviour shared by all types, and the Generic joint (spec §5.8).
+#include "cluster_joint.hpp"
+
+#include "grbda/spatial/cross.hpp"
+
+namespace grbda {
+const char* Cluster::typeName() const { return joint ? joint->typeName() : "?"; }
+}  // namespace grbda
+
+namespace grbda::detail {
+
+void ClusterJoint::initializeData(const Model&, const Cluster&, ClusterData& cd) const {
+  if (constraints_.isStatic()) {
+    cd.G = constraints_.staticG();
+    if (cd.K.size() > 0) cd.K = constraints_.couplingRows();
+  }
+}
+
+bool ClusterJoint::completePositions(const Cluster& cl, const double* y, double* qSpan, ClusterData& cd) const {
+  const auto& ind = constraints_.independentCoordinates();
+  if (constraints_.isStatic()) {  // γ(y) = G y: couplings have no offsets (spec §2.4)
+    Eigen::Map<VecX>(qSpan, cl.nqSpan).noalias() = constraints_.staticG() * Eigen::Map<const VecX>(y, cl.nq);
+    return true;
+  }
+  for (size_t c = 0; c < ind.size(); ++c) qSpan[ind[c]] = y[c];
+  if (constraints_.complete(qSpan, cd)) return true;
+  // The warm start failed (first call, or a jump across a singularity): retry from a few
+  // deterministic offsets of the dependent coordinates.
+  static const double offsets[] = {0.0, 0.5, -0.5, 1.0, -1.0, 2.0, -2.0};
+  for (double off : offsets) {
+    for (int d : constraints_.dependentCoordinates()) qSpan[d] = off;
+    if (constraints_.complete(qSpan, cd)) return true;
+  }
+  return false;
+}
+
+void ClusterJoint::independentPositions(const Cluster&, const double* qSpan, double* y) const {
+  const auto& ind = constraints_.independentCoordinates();
+  for (size_t c = 0; c < ind.size(); ++c) y[c] = qSpan[ind[c]];
+}
+
+double ClusterJoint::constraintViolation(const double* qSpan, ClusterData& cd) const {
+  if (constraints_.numRows() == 0) return 0.0;
+  constraints_.residual(qSpan, cd);
+  return cd.phi.cwiseAbs().maxCoeff();
+}
+
+bool GenericJoint::update(const Model& model, const Cluster& cl, Data& data, const double* v) const {
+  ClusterData& cd = data.clusters[static_cast<size_t>(model.body(cl.firstBody).cluster)];
+  const double* q = data.qSpan.data() + cl.qSpanIndex;
+  double* qd = data.vSpan.data() + cl.vSpanIndex;
+  if (!constraints_.isStatic()) {
+    constraints_.jacobian(q, cd);
+    if (!constraints_.explicitFormG(cd)) return false;
+  }
+  if (v) {
+    Eigen::Map<VecX>(qd, cl.nvSpan).noalias() = cd.G * Eigen::Map<const VecX>(v, cl.nv);
+    if (!constraints_.isStatic()) {
+      constraints_.bias(q, qd, cd);
+      constraints_.explicitFormg(cd);
+    }
+  }
+  const int d = cl.nv;
+  for (int r = 0; r < cl.numBodies; ++r) {
+    const int i = cl.firstBody + r;
+    const Body& b = model.body(i);
+    const int j = b.vIndex - cl.vSpanIndex;  // local spanning coordinate (1-DoF joints only)
+    const Transform X = b.joint.transform(q + (b.qIndex - cl.qSpanIndex)) * b.Xtree;
+    const bool parentInCluster = b.parent >= cl.firstBody;
+    data.Xup[i] = X;
+    data.Xout[i] = parentInCluster ? X * data.Xout[b.parent] : X;
+    data.Xa[i] = b.parent < 0 ? X : X * data.Xa[b.parent];
+    const Vec6 s = b.joint.subspace();
+    // S_i = X_i S_λ(i) + s_i G_i  (the rows of Xint Ssp G, eq. 14-15 of [P0])
+    for (int c = 0; c < d; ++c) {
+      Vec6 col = s * cd.G(j, c);
+      if (parentInCluster) col += X.apply(cd.S.block<6, 1>(6 * (b.parent - cl.firstBody), c));
+      cd.S.block<6, 1>(6 * r, c) = col;
+    }
+    if (!v) continue;
+    const Vec6 vJ = s * qd[j];
+    data.v[i] = b.parent < 0 ? vJ : Vec6(X.apply(data.v[b.parent]) + vJ);
+    // c_i = X_i c_λ(i) + s_i g_i + v_i × s_i q̇_i  (paper form of the bias, eq. 19 of [P0])
+    Vec6 ci = s * cd.g[j] + crossMotion(data.v[i], vJ);
+    if (parentInCluster) ci += X.apply(data.c[b.parent]);
+    data.c[i] = ci;
+  }
+  return true;
+}
+
+RevoluteJoint::RevoluteJoint(bool prismatic)
+    : ClusterJoint(ConstraintSet(1, {true}, MatX(0, 1), {})), prismatic_(prismatic) {}
+
+void RevoluteJoint::initializeData(const Model& model, const Cluster& cl, ClusterData& cd) const {
+  ClusterJoint::initializeData(model, cl, cd);
+  cd.S = model.body(cl.firstBody).joint.subspace();
+}
+
+bool RevoluteJoint::update(const Model& model, const Cluster& cl, Data& data, const double* v) const {
+  const int i = cl.firstBody;
+  const Body& b = model.body(i);
+  const Transform X = b.joint.transform(data.qSpan.data() + cl.qSpanIndex) * b.Xtree;
+  data.Xup[i] = data.Xout[i] = X;
+  data.Xa[i] = b.parent < 0 ? X : X * data.Xa[b.parent];
+  if (v) {
+    data.vSpan[cl.vSpanIndex] = v[0];
+    const Vec6 vJ = b.joint.subspace() * v[0];
+    data.v[i] = b.parent < 0 ? vJ : Vec6(X.apply(data.v[b.parent]) + vJ);
+    data.c[i] = crossMotion(data.v[i], vJ);
+  }
+  return true;
+}
+
+FreeJoint::FreeJoint() : ClusterJoint(ConstraintSet(6, std::vector<bool>(6, true), MatX(0, 6), {})) {}
+
+void FreeJoint::initializeData(const Model& model, const Cluster& cl, ClusterData& cd) const {
+  ClusterJoint::initializeData(model, cl, cd);
+  cd.S = Mat6::Identity();
+}
+
+bool FreeJoint::completePositions(const Cluster&, const double* y, double* qSpan, ClusterData&) const {
+  for (int c = 0; c < 7; ++c) qSpan[c] = y[c];
+  return true;
+}
+
+void FreeJoint::independentPositions(const Cluster&, const double* qSpan, double* y) const {
+  for (int c = 0; c < 7; ++c) y[c] = qSpan[c];
+}
+
+bool FreeJoint::update(const Model& model, const Cluster& cl, Data& data, const double* v) const {
+  const int i = cl.firstBody;
+  const Body& b = model.body(i);
+  const Transform X = b.joint.transform(data.qSpan.data() + cl.qSpanIndex) * b.Xtree;
+  data.Xup[i] = data.Xout[i] = data.Xa[i] = X;
+  if (v) {
+    data.vSpan.segment<6>(cl.vSpanIndex) = Eigen::Map<const Vec6>(v);
+    data.v[i] = Eigen::Map<const Vec6>(v);
+    data.c[i].setZero();  // v × vJ with v = vJ
+  }
+  return true;
+}
+
+void RevoluteWithRotorJoint::initializeData(const Model& model, const Cluster& cl, ClusterData& cd) const {
+  ClusterJoint::initializeData(model, cl, cd);
+  for (int r = 0; r < 2; ++r) cd.S.block<6, 1>(6 * r, 0) = model.body(cl.firstBody + r).joint.subspace() * cd.G(r, 0);
+}
+
+bool RevoluteWithRotorJoint::update(const Model& model, const Cluster& cl, Data& data, const double* v) const {
+  const ClusterData& cd = data.clusters[static_cast<size_t>(model.body(cl.firstBody).cluster)];
+  const double* q = data.qSpan.data() + cl.qSpanIndex;
+  for (int r = 0; r < 2; ++r) {  // both bodies hang from output bodies: S_i = s_i G_i is constant
+    const int i = cl.firstBody + r;
+    const Body& b = model.body(i);
+    const Transform X = b.joint.transform(q + r) * b.Xtree;
+    data.Xup[i] = data.Xout[i] = X;
+    data.Xa[i] = b.parent < 0 ? X : X * data.Xa[b.parent];
+    if (!v) continue;
+    const double qd = cd.G(r, 0) * v[0];
+    data.vSpan[cl.vSpanIndex + r] = qd;
+    const Vec6 vJ = b.joint.subspace() * qd;
+    data.v[i] = b.parent < 0 ? vJ : Vec6(X.apply(data.v[b.parent]) + vJ);
+    data.c[i] = crossMotion(data.v[i], vJ);
+  }
+  return true;
+}
+
+}  // namespace grbda::detail

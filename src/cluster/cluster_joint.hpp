@@ -1,0 +1,80 @@
+#pragma once
+// Internal: the cluster-joint interface (spec §5.0). A cluster joint answers questions about its
+// own cluster only; the algorithms never switch on its type. One virtual call per cluster per
+// kinematics update, none per body.
+#include "constraint_set.hpp"
+#include "grbda/data.hpp"
+#include "grbda/model.hpp"
+
+namespace grbda::detail {
+
+class ClusterJoint {
+ public:
+  explicit ClusterJoint(ConstraintSet constraints) : constraints_(std::move(constraints)) {}
+  virtual ~ClusterJoint() = default;
+  virtual const char* typeName() const = 0;
+  const ConstraintSet& constraints() const { return constraints_; }
+
+  /// Sizes the parts of the workspace that are constant (static G, constant S).
+  virtual void initializeData(const Model& model, const Cluster& cluster, ClusterData& cd) const;
+
+  /// Spanning positions of the cluster from its independent positions `y`: γ(y) = G y for static
+  /// constraints; Newton on the implicit constraints otherwise, warm-started from qSpan (which
+  /// holds the previous solution). False when the loops cannot be closed.
+  virtual bool completePositions(const Cluster& cluster, const double* y, double* qSpan, ClusterData& cd) const;
+  /// Independent positions from spanning ones (the inverse selection).
+  virtual void independentPositions(const Cluster& cluster, const double* qSpan, double* y) const;
+  /// ‖φ(q)‖∞ of the cluster's constraints at spanning positions qSpan.
+  double constraintViolation(const double* qSpan, ClusterData& cd) const;
+
+  /// Kinematics at data.qSpan: per body Xup, Xout, Xa and the cluster's S (and G, g, K, k).
+  /// With v (the cluster's independent velocities): spanning velocities, body v and bias c with
+  /// a_i = Xout_i a_Λ(i) + S_i ÿ + c_i. False when the explicit form is singular.
+  virtual bool update(const Model& model, const Cluster& cluster, Data& data, const double* v) const = 0;
+
+ protected:
+  ConstraintSet constraints_;
+};
+
+/// Any cluster: the general recursion over the cluster's bodies (spec §4.3-4.5, §5.8).
+class GenericJoint : public ClusterJoint {
+ public:
+  using ClusterJoint::ClusterJoint;
+  const char* typeName() const override { return "Generic"; }
+  bool update(const Model& model, const Cluster& cluster, Data& data, const double* v) const override;
+};
+
+/// One body, one revolute or prismatic joint (spec §5.2).
+class RevoluteJoint final : public ClusterJoint {
+ public:
+  explicit RevoluteJoint(bool prismatic);
+  const char* typeName() const override { return prismatic_ ? "Prismatic" : "Revolute"; }
+  void initializeData(const Model& model, const Cluster& cluster, ClusterData& cd) const override;
+  bool update(const Model& model, const Cluster& cluster, Data& data, const double* v) const override;
+
+ private:
+  bool prismatic_;
+};
+
+/// One floating body attached to the ground (spec §5.1): q = [p; quat], v = [w; v] body frame.
+class FreeJoint final : public ClusterJoint {
+ public:
+  FreeJoint();
+  const char* typeName() const override { return "Free"; }
+  void initializeData(const Model& model, const Cluster& cluster, ClusterData& cd) const override;
+  bool completePositions(const Cluster& cluster, const double* y, double* qSpan, ClusterData& cd) const override;
+  void independentPositions(const Cluster& cluster, const double* qSpan, double* y) const override;
+  bool update(const Model& model, const Cluster& cluster, Data& data, const double* v) const override;
+};
+
+/// Link and geared rotor (spec §5.4): two bodies whose parents lie outside the cluster, one
+/// static coupling, one degree of freedom. S is constant.
+class RevoluteWithRotorJoint final : public ClusterJoint {
+ public:
+  using ClusterJoint::ClusterJoint;
+  const char* typeName() const override { return "RevoluteWithRotor"; }
+  void initializeData(const Model& model, const Cluster& cluster, ClusterData& cd) const override;
+  bool update(const Model& model, const Cluster& cluster, Data& data, const double* v) const override;
+};
+
+}  // namespace grbda::detail

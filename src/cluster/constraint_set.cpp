@@ -1,0 +1,122 @@
+#include "constraint_set.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "grbda/errors.hpp"
+
+namespace grbda::detail {
+
+namespace {
+// Fixed-capacity buffers: gathering a constraint's coordinates allocates nothing.
+using LocalVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, ConstraintSet::kMaxCoordinates, 1>;
+using LocalJacobian =
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, ConstraintSet::kMaxRows, ConstraintSet::kMaxCoordinates>;
+}  // namespace
+
+ConstraintSet::ConstraintSet(int numSpanning, std::vector<bool> independent, MatX couplingRows,
+                             std::vector<ImplicitEntry> implicit)
+    : nspan_(numSpanning), Kcoupling_(std::move(couplingRows)), implicit_(std::move(implicit)) {
+  nrows_ = static_cast<int>(Kcoupling_.rows());
+  for (const auto& e : implicit_) {
+    if (e.constraint->numRows() > kMaxRows || e.constraint->numCoordinates() > kMaxCoordinates)
+      throw ModelError("constraint too large: " + std::to_string(e.constraint->numRows()) + " rows over " +
+                       std::to_string(e.constraint->numCoordinates()) + " coordinates (at most " +
+                       std::to_string(kMaxRows) + " x " + std::to_string(kMaxCoordinates) + ")");
+    nrows_ += e.constraint->numRows();
+  }
+  for (int c = 0; c < nspan_; ++c) (independent[static_cast<size_t>(c)] ? independent_ : dependent_).push_back(c);
+  if (isStatic() && nrows_ > 0 && static_cast<int>(dependent_.size()) == nrows_) {
+    ClusterData cd;
+    cd.K = Kcoupling_;
+    cd.k = VecX::Zero(nrows_);
+    cd.Kd.resize(nrows_, nrows_);
+    cd.Ki.resize(nrows_, numIndependent());
+    cd.KdInvKi.resize(nrows_, numIndependent());
+    cd.G.resize(nspan_, numIndependent());
+    cd.g.resize(nspan_);
+    if (explicitFormG(cd)) Gstatic_ = cd.G;
+  } else if (isStatic() && nrows_ == 0) {
+    Gstatic_ = MatX::Identity(nspan_, nspan_);
+  }
+}
+
+void ConstraintSet::jacobian(const double* q, ClusterData& cd) const {
+  const Eigen::Index nc = Kcoupling_.rows();
+  if (nc > 0) cd.K.topRows(nc) = Kcoupling_;
+  for (const auto& e : implicit_) {
+    const int m = e.constraint->numRows(), n = e.constraint->numCoordinates();
+    LocalVector qLocal(n);
+    for (int j = 0; j < n; ++j) qLocal[j] = q[e.columns[static_cast<size_t>(j)]];
+    LocalJacobian Klocal(m, n);
+    e.constraint->jacobian(qLocal, Klocal);
+    cd.K.middleRows(e.row, m).setZero();
+    for (int j = 0; j < n; ++j) cd.K.block(e.row, e.columns[static_cast<size_t>(j)], m, 1) += Klocal.col(j);
+  }
+}
+
+void ConstraintSet::bias(const double* q, const double* qd, ClusterData& cd) const {
+  const Eigen::Index nc = Kcoupling_.rows();
+  if (nc > 0) cd.k.head(nc).setZero();
+  for (const auto& e : implicit_) {
+    const int m = e.constraint->numRows(), n = e.constraint->numCoordinates();
+    LocalVector qLocal(n), qdLocal(n);
+    for (int j = 0; j < n; ++j) {
+      qLocal[j] = q[e.columns[static_cast<size_t>(j)]];
+      qdLocal[j] = qd[e.columns[static_cast<size_t>(j)]];
+    }
+    e.constraint->bias(qLocal, qdLocal, cd.k.segment(e.row, m));
+  }
+}
+
+void ConstraintSet::residual(const double* q, ClusterData& cd) const {
+  const Eigen::Index nc = Kcoupling_.rows();
+  if (nc > 0) cd.phi.head(nc).noalias() = Kcoupling_ * Eigen::Map<const VecX>(q, nspan_);
+  for (const auto& e : implicit_) {
+    const int m = e.constraint->numRows(), n = e.constraint->numCoordinates();
+    LocalVector qLocal(n);
+    for (int j = 0; j < n; ++j) qLocal[j] = q[e.columns[static_cast<size_t>(j)]];
+    e.constraint->residual(qLocal, cd.phi.segment(e.row, m));
+  }
+}
+
+bool ConstraintSet::factorKd(ClusterData& cd) const {
+  for (size_t c = 0; c < dependent_.size(); ++c) cd.Kd.col(static_cast<Eigen::Index>(c)) = cd.K.col(dependent_[c]);
+  cd.luKd.compute(cd.Kd);
+  // PartialPivLU does not report singularity: judge by the pivots of U relative to K's scale
+  const auto piv = cd.luKd.matrixLU().diagonal().cwiseAbs();
+  const double scale = std::max(1.0, cd.K.cwiseAbs().maxCoeff());
+  return nrows_ == 0 || piv.minCoeff() > 1e-10 * scale;
+}
+
+bool ConstraintSet::explicitFormG(ClusterData& cd) const {
+  if (!factorKd(cd)) return false;
+  for (size_t c = 0; c < independent_.size(); ++c) cd.Ki.col(static_cast<Eigen::Index>(c)) = cd.K.col(independent_[c]);
+  cd.KdInvKi.noalias() = cd.luKd.solve(cd.Ki);
+  cd.G.setZero();
+  for (size_t c = 0; c < independent_.size(); ++c) cd.G(independent_[c], static_cast<Eigen::Index>(c)) = 1.0;
+  for (size_t r = 0; r < dependent_.size(); ++r) cd.G.row(dependent_[r]) = -cd.KdInvKi.row(static_cast<Eigen::Index>(r));
+  return true;
+}
+
+void ConstraintSet::explicitFormg(ClusterData& cd) const {
+  cd.dq = cd.luKd.solve(cd.k);  // K_d^{-1} k
+  cd.g.setZero();
+  for (size_t r = 0; r < dependent_.size(); ++r) cd.g[dependent_[r]] = cd.dq[static_cast<Eigen::Index>(r)];
+}
+
+bool ConstraintSet::complete(double* q, ClusterData& cd, double tol, int maxIterations) const {
+  for (int it = 0; it <= maxIterations; ++it) {
+    residual(q, cd);
+    if (!cd.phi.allFinite()) return false;
+    if (cd.phi.norm() < tol) return true;
+    jacobian(q, cd);
+    if (!factorKd(cd)) return false;
+    cd.dq = cd.luKd.solve(cd.phi);
+    for (size_t r = 0; r < dependent_.size(); ++r) q[dependent_[r]] -= cd.dq[static_cast<Eigen::Index>(r)];
+  }
+  residual(q, cd);
+  return cd.phi.norm() < tol;
+}
+
+}  // namespace grbda::detail

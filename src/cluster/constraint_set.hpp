@@ -1,0 +1,59 @@
+#pragma once
+// Internal: all loop constraints of one cluster, stacked (spec §2.2-2.4, §2.8), and their
+// conversion to the explicit form G, g over the independent coordinates chosen by the URDF+
+// `independent` flags (spec §2.3). Couplings contribute constant rows; implicit constraints
+// (URDF <loop>, user-supplied) rows that depend on the configuration.
+#include <memory>
+#include <vector>
+
+#include "grbda/cluster/implicit_constraint.hpp"
+#include "grbda/data.hpp"
+
+namespace grbda::detail {
+
+struct ImplicitEntry {
+  std::shared_ptr<const ImplicitConstraint> constraint;
+  std::vector<int> columns;  ///< cluster-local spanning coordinate of each constraint coordinate
+  int row = 0;               ///< first row in the stacked K
+};
+
+class ConstraintSet {
+ public:
+  static constexpr int kMaxRows = 16;          ///< rows of one implicit constraint
+  static constexpr int kMaxCoordinates = 128;  ///< coordinates of one implicit constraint
+  ConstraintSet() = default;
+  /// `independent[c]`: spanning coordinate c of the cluster is independent.
+  ConstraintSet(int numSpanning, std::vector<bool> independent, MatX couplingRows, std::vector<ImplicitEntry> implicit);
+
+  int numSpanning() const { return nspan_; }
+  int numRows() const { return nrows_; }
+  int numIndependent() const { return static_cast<int>(independent_.size()); }
+  const std::vector<int>& independentCoordinates() const { return independent_; }
+  const std::vector<int>& dependentCoordinates() const { return dependent_; }
+  bool isStatic() const { return implicit_.empty(); }
+  /// Constant G of a static constraint set.
+  const MatX& staticG() const { return Gstatic_; }
+  const MatX& couplingRows() const { return Kcoupling_; }
+
+  /// K(q) into cd.K.
+  void jacobian(const double* q, ClusterData& cd) const;
+  /// k(q, q̇) into cd.k (requires nothing else).
+  void bias(const double* q, const double* qd, ClusterData& cd) const;
+  /// φ(q) into cd.phi; couplings give ρ Σ q_P − Σ q_S.
+  void residual(const double* q, ClusterData& cd) const;
+  /// G and g from cd.K and cd.k (spec §2.3); false when K_d is singular.
+  bool explicitFormG(ClusterData& cd) const;
+  void explicitFormg(ClusterData& cd) const;  ///< after explicitFormG at the same q
+  /// Newton on the dependent coordinates of q (independent ones held): ‖φ‖ < tol, true on success.
+  bool complete(double* q, ClusterData& cd, double tol = 1e-12, int maxIterations = 50) const;
+
+ private:
+  bool factorKd(ClusterData& cd) const;
+  int nspan_ = 0, nrows_ = 0;
+  std::vector<int> independent_, dependent_;
+  MatX Kcoupling_;
+  std::vector<ImplicitEntry> implicit_;
+  MatX Gstatic_;
+};
+
+}  // namespace grbda::detail

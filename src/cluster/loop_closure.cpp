@@ -1,0 +1,160 @@
+#include "loop_closure.hpp"
+
+#include <Eigen/QR>
+#include <algorithm>
+#include <random>
+#include <string>
+
+#include "grbda/errors.hpp"
+#include "grbda/spatial/cross.hpp"
+
+namespace grbda::detail {
+
+namespace {
+
+/// Kinematics of a loop frame relative to the NCA, all in NCA coordinates.
+struct ChainState {
+  Mat3 R;       ///< loop frame -> NCA rotation
+  Vec3 p;       ///< loop frame origin
+  Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, LoopClosureConstraint::kMaxChain> cols;  ///< joint columns (NCA origin)
+  Vec6 V;       ///< spatial velocity of the last body (about the NCA origin)
+  Vec6 Abias;   ///< spatial acceleration of the last body with q̈ = 0
+};
+
+void walkChain(const std::vector<ChainJoint>& chain, const Transform& origin, const double* q, const double* qd,
+               ChainState& s) {
+  Transform X;  // ^j X_NCA
+  s.cols.resize(6, static_cast<Eigen::Index>(chain.size()));  // within kMaxChain (checked at build)
+  s.V.setZero();
+  s.Abias.setZero();
+  for (size_t j = 0; j < chain.size(); ++j) {
+    X = chain[j].joint.transform(q + j) * chain[j].Xtree * X;
+    const Vec6 col = X.applyInverse(chain[j].joint.subspace());
+    s.cols.col(static_cast<Eigen::Index>(j)) = col;
+    if (qd) {
+      s.Abias += crossMotion(s.V, col) * qd[j];  // d/dt of a column fixed in body j: V_{j-1} × col
+      s.V += col * qd[j];
+    }
+  }
+  const Transform F = origin * X;
+  s.R = F.E.transpose();
+  s.p = F.r;
+}
+
+/// Point velocity row of a spatial column at point p: c_v + c_w × p.
+Vec3 pointColumn(const Vec6& c, const Vec3& p) { return c.tail<3>() + c.head<3>().cross(p); }
+
+/// Classical acceleration of point p with q̈ = 0.
+Vec3 pointBias(const ChainState& s) {
+  const Vec3 w = s.V.head<3>();
+  const Vec3 vp = s.V.tail<3>() + w.cross(s.p);
+  return s.Abias.tail<3>() + s.Abias.head<3>().cross(s.p) + w.cross(vp);
+}
+
+}  // namespace
+
+LoopClosureConstraint::LoopClosureConstraint(std::vector<ChainJoint> predecessorChain,
+                                             const Transform& predecessorOrigin,
+                                             std::vector<ChainJoint> successorChain,
+                                             const Transform& successorOrigin, LoopType type, const Vec3& axis)
+    : pred_(std::move(predecessorChain)),
+      succ_(std::move(successorChain)),
+      predOrigin_(predecessorOrigin),
+      succOrigin_(successorOrigin) {
+  if (pred_.size() > kMaxChain || succ_.size() > kMaxChain)
+    throw ModelError("loop chain longer than " + std::to_string(kMaxChain) + " joints below the common ancestor");
+  const Vec3 a = axis.normalized();
+  switch (type) {
+    case LoopType::Revolute:
+    case LoopType::Continuous: {
+      // the loop axis must stay aligned: two directions normal to it, fixed in the predecessor
+      Vec3 n1 = a.unitOrthogonal();
+      Vec3 n2 = a.cross(n1);
+      orientationPairs_ = {{n1, a}, {n2, a}};
+      break;
+    }
+    case LoopType::Fixed:
+      orientationPairs_ = {{Vec3::UnitY(), Vec3::UnitZ()}, {Vec3::UnitZ(), Vec3::UnitX()}, {Vec3::UnitX(), Vec3::UnitY()}};
+      break;
+    case LoopType::Prismatic:
+    case LoopType::Planar:
+      throw ModelError("loop type is not supported yet (use revolute, continuous or fixed)");
+  }
+  selectIndependentRows();
+}
+
+void LoopClosureConstraint::evaluate(const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>* qd,
+                                     RowsBuffer* phi, JacobianBuffer* K, RowsBuffer* k) const {
+  const auto np = static_cast<Eigen::Index>(pred_.size());
+  const auto ns = static_cast<Eigen::Index>(succ_.size());
+  ChainState P, S;
+  walkChain(pred_, predOrigin_, q.data(), qd ? qd->data() : nullptr, P);
+  walkChain(succ_, succOrigin_, q.data() + np, qd ? qd->data() + np : nullptr, S);
+  if (K) K->setZero(6, np + ns);
+  if (phi) phi->head<3>() = P.p - S.p;
+  if (K) {
+    for (Eigen::Index j = 0; j < np; ++j) K->block<3, 1>(0, j) = pointColumn(P.cols.col(j), P.p);
+    for (Eigen::Index j = 0; j < ns; ++j) K->block<3, 1>(0, np + j) = -pointColumn(S.cols.col(j), S.p);
+  }
+  if (k) k->head<3>() = -(pointBias(P) - pointBias(S));
+  for (size_t r = 0; r < orientationPairs_.size(); ++r) {
+    const auto row = static_cast<Eigen::Index>(3 + r);
+    const Vec3 N = P.R * orientationPairs_[r].u, W = S.R * orientationPairs_[r].w;
+    const Vec3 NxW = N.cross(W);
+    if (phi) (*phi)[row] = N.dot(W);
+    if (K) {  // d/dt (N·W) = (N × W)·(ω_P − ω_S)
+      for (Eigen::Index j = 0; j < np; ++j) (*K)(row, j) = NxW.dot(P.cols.col(j).head<3>());
+      for (Eigen::Index j = 0; j < ns; ++j) (*K)(row, np + j) = -NxW.dot(S.cols.col(j).head<3>());
+    }
+    if (k) {
+      const Vec3 wP = P.V.head<3>(), wS = S.V.head<3>();
+      const Vec3 dNxW = wP.cross(N).cross(W) + N.cross(wS.cross(W));
+      (*k)[row] = -(dNxW.dot(wP - wS) + NxW.dot(P.Abias.head<3>() - S.Abias.head<3>()));
+    }
+  }
+}
+
+void LoopClosureConstraint::selectIndependentRows() {
+  // Rows that vanish identically (e.g. the out-of-plane rows of a planar loop) or repeat others
+  // are removed once here: sample K at a few configurations and keep a maximal independent set.
+  const int nc = numCandidateRows(), n = numCoordinates();
+  std::mt19937 rng(12345);
+  std::uniform_real_distribution<double> U(-3.0, 3.0);
+  const int samples = 4;
+  MatX stacked(nc, samples * n);
+  for (int s = 0; s < samples; ++s) {
+    VecX q(n);
+    for (int i = 0; i < n; ++i) q[i] = U(rng);
+    JacobianBuffer K;
+    evaluate(q, nullptr, nullptr, &K, nullptr);
+    stacked.middleCols(s * n, n) = K.topRows(nc);
+  }
+  rows_.clear();
+  if (n == 0) return;
+  Eigen::ColPivHouseholderQR<MatX> qr(stacked.transpose());
+  qr.setThreshold(1e-10);
+  const auto rank = qr.rank();
+  for (Eigen::Index i = 0; i < rank; ++i) rows_.push_back(static_cast<int>(qr.colsPermutation().indices()[i]));
+  std::sort(rows_.begin(), rows_.end());
+}
+
+void LoopClosureConstraint::residual(const Eigen::Ref<const VecX>& q, Eigen::Ref<VecX> phi) const {
+  RowsBuffer all;
+  evaluate(q, nullptr, &all, nullptr, nullptr);
+  for (size_t r = 0; r < rows_.size(); ++r) phi[static_cast<Eigen::Index>(r)] = all[rows_[r]];
+}
+
+void LoopClosureConstraint::jacobian(const Eigen::Ref<const VecX>& q, Eigen::Ref<MatX> K) const {
+  JacobianBuffer all;
+  evaluate(q, nullptr, nullptr, &all, nullptr);
+  for (size_t r = 0; r < rows_.size(); ++r) K.row(static_cast<Eigen::Index>(r)) = all.row(rows_[r]);
+}
+
+void LoopClosureConstraint::bias(const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd,
+                                 Eigen::Ref<VecX> k) const {
+  RowsBuffer all;
+  evaluate(q, &qd, nullptr, nullptr, &all);
+  for (size_t r = 0; r < rows_.size(); ++r) k[static_cast<Eigen::Index>(r)] = all[rows_[r]];
+}
+
+}  // namespace grbda::detail

@@ -1,0 +1,58 @@
+#pragma once
+// Internal: the implicit constraint of a URDF+ <loop> (spec §2.7, improved per §10.7): the two
+// loop frames (predecessor and successor link frames composed with their <origin>) must coincide
+// in position and, depending on the loop type, in orientation. All quantities are computed in the
+// frame of the nearest common ancestor (NCA) by walking the two chains below it; K and k are
+// exact (spatial Jacobians and velocity-product accelerations), no finite differences.
+#include <vector>
+
+#include "grbda/cluster/implicit_constraint.hpp"
+#include "grbda/joint.hpp"
+
+namespace grbda::detail {
+
+enum class LoopType { Revolute, Continuous, Prismatic, Planar, Fixed };
+
+/// One tree joint on the path from the NCA down to a loop body.
+struct ChainJoint {
+  Transform Xtree;
+  Joint joint;
+};
+
+class LoopClosureConstraint final : public ImplicitConstraint {
+ public:
+  /// Longest chain below the NCA on either side (fixed-capacity buffers keep evaluation
+  /// allocation-free).
+  static constexpr int kMaxChain = 64;
+  using RowsBuffer = Eigen::Matrix<double, 6, 1>;
+  using JacobianBuffer = Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 2 * kMaxChain>;
+
+  /// Coordinates: the predecessor chain's joints (NCA downwards), then the successor chain's.
+  LoopClosureConstraint(std::vector<ChainJoint> predecessorChain, const Transform& predecessorOrigin,
+                        std::vector<ChainJoint> successorChain, const Transform& successorOrigin, LoopType type,
+                        const Vec3& axis);
+
+  int numRows() const override { return static_cast<int>(rows_.size()); }
+  int numCoordinates() const override { return static_cast<int>(pred_.size() + succ_.size()); }
+  void residual(const Eigen::Ref<const VecX>& q, Eigen::Ref<VecX> phi) const override;
+  void jacobian(const Eigen::Ref<const VecX>& q, Eigen::Ref<MatX> K) const override;
+  void bias(const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd, Eigen::Ref<VecX> k) const override;
+
+  /// Number of candidate rows before redundant ones were removed (3 position + orientation).
+  int numCandidateRows() const { return 3 + static_cast<int>(orientationPairs_.size()); }
+
+ private:
+  struct OrientationPair {  // row φ = (R_P u)·(R_S w): zero when the loop frames are aligned
+    Vec3 u, w;
+  };
+  void evaluate(const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>* qd, RowsBuffer* phi,
+                JacobianBuffer* K, RowsBuffer* k) const;
+  void selectIndependentRows();
+
+  std::vector<ChainJoint> pred_, succ_;
+  Transform predOrigin_, succOrigin_;
+  std::vector<OrientationPair> orientationPairs_;
+  std::vector<int> rows_;  ///< selected candidate rows
+};
+
+}  // namespace grbda::detail

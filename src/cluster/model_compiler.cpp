@@ -1,0 +1,436 @@
+#include "model_compiler.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <set>
+
+#include "cluster_joint.hpp"
+#include "grbda/data.hpp"
+#include "grbda/errors.hpp"
+#include "log.hpp"
+#include "loop_closure.hpp"
+
+namespace grbda::detail {
+
+namespace {
+
+struct UnionFind {
+  std::vector<int> parent;
+  explicit UnionFind(int n) : parent(static_cast<size_t>(n)) { std::iota(parent.begin(), parent.end(), 0); }
+  int find(int x) {
+    while (parent[static_cast<size_t>(x)] != x) x = parent[static_cast<size_t>(x)] = parent[static_cast<size_t>(parent[static_cast<size_t>(x)])];
+    return x;
+  }
+  void unite(int a, int b) { parent[static_cast<size_t>(find(a))] = find(b); }
+};
+
+/// One constraint after its links were resolved to bodies (tree numbering).
+struct ResolvedConstraint {
+  enum Kind { Coupling, Loop, User } kind;
+  size_t spec;                   ///< index into the builder's list of that kind
+  std::string name;
+  SourceLocation where;
+  std::vector<int> predChain, succChain;  ///< bodies below the NCA, top-down (Coupling, Loop)
+  Transform predOrigin, succOrigin;       ///< loop frames relative to the end bodies (Loop)
+  std::vector<int> bodies;                ///< all bodies involved
+};
+
+[[noreturn]] void fail(const std::string& msg, const SourceLocation& at, const std::string& element) {
+  throw ModelError(msg, at.file, at.line, element);
+}
+
+class Compiler {
+ public:
+  Compiler(Model& m, const ModelBuilder& b, const std::map<std::string, size_t>& linkIndex,
+           const std::vector<int>& linkBody, const std::vector<Transform>& linkPlacement,
+           const std::vector<const JointSpec*>& bodyJoint)
+      : model_(m), builder_(b), linkIndex_(linkIndex), linkBody_(linkBody), linkPlacement_(linkPlacement),
+        bodyJoint_(bodyJoint) {}
+
+  Model& model_;
+  const ModelBuilder& builder_;
+  const std::map<std::string, size_t>& linkIndex_;
+  const std::vector<int>& linkBody_;
+  const std::vector<Transform>& linkPlacement_;
+  std::vector<const JointSpec*> bodyJoint_;
+
+  int parentOf(int b) const { return model_.body(b).parent; }
+  int depth(int b) const {
+    int d = 0;
+    for (; b >= 0; b = parentOf(b)) ++d;
+    return d;
+  }
+  int nearestCommonAncestor(int a, int b) const {
+    int da = depth(a), db = depth(b);
+    while (a != b) {
+      if (da >= db) a = parentOf(a), --da;
+      else b = parentOf(b), --db;
+    }
+    return a;
+  }
+  /// Bodies from `top` (exclusive) down to `b`, top-down.
+  std::vector<int> chainBelow(int b, int top) const {
+    std::vector<int> chain;
+    for (; b != top; b = parentOf(b)) chain.push_back(b);
+    std::reverse(chain.begin(), chain.end());
+    return chain;
+  }
+
+  int resolveLink(const std::string& link, const SourceLocation& at, const std::string& element,
+                  const char* role) const {
+    const auto it = linkIndex_.find(link);
+    if (it == linkIndex_.end()) fail(std::string("unknown ") + role + " link '" + link + "'", at, element);
+    return linkBody_[it->second];
+  }
+
+  void requireOneDof(const std::vector<int>& chain, const SourceLocation& at, const std::string& element) const {
+    for (int b : chain)
+      if (model_.body(b).joint.type == JointType::Free)
+        fail("the constraint runs through floating joint '" + model_.body(b).jointName +
+                 "'; constraints may only involve 1-DoF joints",
+             at, element);
+  }
+
+  std::vector<ResolvedConstraint> resolve() const {
+    std::vector<ResolvedConstraint> out;
+    const auto& couplings = builder_.couplings();
+    for (size_t c = 0; c < couplings.size(); ++c) {
+      const CouplingSpec& s = couplings[c];
+      const std::string el = "coupling '" + s.name + "'";
+      if (!std::isfinite(s.ratio) || s.ratio == 0.0)
+        fail("ratio must be finite and non-zero (got " + std::to_string(s.ratio) + ")", s.where, el);
+      const int P = resolveLink(s.predecessor, s.where, el, "predecessor");
+      const int S = resolveLink(s.successor, s.where, el, "successor");
+      for (const auto& [link, b] : {std::pair{s.predecessor, P}, std::pair{s.successor, S}})
+        if (b < 0 || model_.body(b).name != link)
+          fail("link '" + link + "' is attached by a fixed joint (or is the root); a coupling relates joint coordinates",
+               s.where, el);
+      if (P == S) fail("predecessor and successor are the same link '" + s.successor + "'", s.where, el);
+      ResolvedConstraint r{ResolvedConstraint::Coupling, c, s.name, s.where, {}, {}, {}, {}, {}};
+      const int top = nearestCommonAncestor(P, S);
+      r.predChain = chainBelow(P, top);
+      r.succChain = chainBelow(S, top);
+      requireOneDof(r.predChain, s.where, el);
+      requireOneDof(r.succChain, s.where, el);
+      out.push_back(std::move(r));
+    }
+    const auto& loops = builder_.loops();
+    for (size_t l = 0; l < loops.size(); ++l) {
+      const LoopSpec& s = loops[l];
+      const std::string el = "loop '" + s.name + "'";
+      if (s.type == LoopKind::Prismatic || s.type == LoopKind::Planar)
+        fail("loop type is not supported yet (supported: revolute, continuous, fixed)", s.where, el);
+      if (!s.axis.allFinite() || s.axis.norm() < 1e-9) fail("loop axis is zero or not finite", s.where, el);
+      if (!s.predecessorOrigin.r.allFinite() || !s.predecessorOrigin.E.allFinite() ||
+          !s.successorOrigin.r.allFinite() || !s.successorOrigin.E.allFinite())
+        fail("loop origin is not finite", s.where, el);
+      const int P = resolveLink(s.predecessor, s.where, el, "predecessor");
+      const int S = resolveLink(s.successor, s.where, el, "successor");
+      if (P == S) fail("predecessor and successor are rigidly connected; the loop constrains nothing", s.where, el);
+      ResolvedConstraint r{ResolvedConstraint::Loop, l, s.name, s.where, {}, {}, {}, {}, {}};
+      const int top = nearestCommonAncestor(P, S);
+      r.predChain = chainBelow(P, top);
+      r.succChain = chainBelow(S, top);
+      requireOneDof(r.predChain, s.where, el);
+      requireOneDof(r.succChain, s.where, el);
+      r.predOrigin = s.predecessorOrigin * linkPlacement_[linkIndex_.at(s.predecessor)];
+      r.succOrigin = s.successorOrigin * linkPlacement_[linkIndex_.at(s.successor)];
+      out.push_back(std::move(r));
+    }
+    const auto& users = builder_.constraints();
+    for (size_t u = 0; u < users.size(); ++u) {
+      const ConstraintSpec& s = users[u];
+      const std::string el = "constraint '" + s.name + "'";
+      if (!s.constraint) fail("no constraint function given", s.where, el);
+      if (s.constraint->numCoordinates() != static_cast<int>(s.joints.size()))
+        fail("the constraint function takes " + std::to_string(s.constraint->numCoordinates()) +
+                 " coordinates but " + std::to_string(s.joints.size()) + " joints are named",
+             s.where, el);
+      ResolvedConstraint r{ResolvedConstraint::User, u, s.name, s.where, {}, {}, {}, {}, {}};
+      for (const auto& jn : s.joints) {
+        int found = -1;
+        for (int b = 0; b < model_.numBodies(); ++b)
+          if (model_.body(b).jointName == jn) found = b;
+        if (found < 0) fail("unknown or fixed joint '" + jn + "'", s.where, el);
+        requireOneDof({found}, s.where, el);
+        r.bodies.push_back(found);
+      }
+      out.push_back(std::move(r));
+    }
+    for (auto& r : out)
+      if (r.kind != ResolvedConstraint::User) {
+        r.bodies = r.predChain;
+        r.bodies.insert(r.bodies.end(), r.succChain.begin(), r.succChain.end());
+      }
+    return out;
+  }
+};
+
+std::string joinNames(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+}  // namespace
+
+void ModelCompiler::formClusters(Model& model, const ModelBuilder& builder,
+                                 const std::map<std::string, size_t>& linkIndex, const std::vector<int>& linkBody,
+                                 const std::vector<Transform>& linkPlacement,
+                                 const std::vector<const JointSpec*>& bodyJoint) {
+  Compiler cc(model, builder, linkIndex, linkBody, linkPlacement, bodyJoint);
+  const int nb = model.numBodies();
+  const std::vector<ResolvedConstraint> constraints = cc.resolve();
+
+  // --- group bodies (spec §3.2, union-find form) ---
+  UnionFind uf(nb);
+  for (const auto& c : constraints)
+    for (size_t i = 1; i < c.bodies.size(); ++i) uf.unite(c.bodies[0], c.bodies[i]);
+  std::map<int, std::vector<int>> groups;  // root -> bodies (ascending tree index)
+  for (int b = 0; b < nb; ++b) groups[uf.find(b)].push_back(b);
+  std::vector<std::vector<int>> clusters;
+  for (auto& [root, members] : groups) clusters.push_back(members);
+  // regular cluster order: by smallest member (its parent lies in the parent cluster, §3.3)
+  std::sort(clusters.begin(), clusters.end(), [](const auto& a, const auto& b) { return a.front() < b.front(); });
+  std::vector<int> clusterOfBody(static_cast<size_t>(nb));
+  for (size_t k = 0; k < clusters.size(); ++k)
+    for (int b : clusters[k]) clusterOfBody[static_cast<size_t>(b)] = static_cast<int>(k);
+  std::vector<std::vector<size_t>> constraintsOfCluster(clusters.size());
+  for (size_t c = 0; c < constraints.size(); ++c)
+    if (!constraints[c].bodies.empty())
+      constraintsOfCluster[static_cast<size_t>(clusterOfBody[static_cast<size_t>(constraints[c].bodies[0])])].push_back(c);
+
+  // --- validity (spec §3.4) and output bodies ---
+  std::vector<int> outputOld(clusters.size(), -1);
+  for (size_t k = 0; k < clusters.size(); ++k) {
+    std::set<int> outside;
+    for (int b : clusters[k]) {
+      const int p = model.body(b).parent;
+      if (p < 0 || clusterOfBody[static_cast<size_t>(p)] != static_cast<int>(k)) outside.insert(p);
+    }
+    if (outside.size() > 1) {
+      const auto& c = constraints[constraintsOfCluster[k].front()];
+      std::vector<std::string> names;
+      for (int p : outside) names.push_back(p < 0 ? std::string("the ground") : "'" + model.body(p).name + "'");
+      fail("the constrained bodies hang from several bodies (" + joinNames(names) +
+               "); a cluster must attach to a single output body (several output bodies are not supported yet)",
+           c.where, (c.kind == ResolvedConstraint::Loop ? "loop '" : c.kind == ResolvedConstraint::Coupling ? "coupling '" : "constraint '") + c.name + "'");
+    }
+    outputOld[k] = *outside.begin();
+    if (clusters[k].size() > 1)
+      for (int b : clusters[k])
+        if (model.body(b).joint.type == JointType::Free) {
+          const auto& c = constraints[constraintsOfCluster[k].front()];
+          fail("floating joint '" + model.body(b).jointName + "' cannot be part of a constrained cluster", c.where,
+               "'" + c.name + "'");
+        }
+  }
+
+  // --- renumber bodies: clusters contiguous, parents first ---
+  std::vector<int> newIndex(static_cast<size_t>(nb));
+  std::vector<int> oldOfNew;
+  for (const auto& members : clusters)
+    for (int b : members) {
+      newIndex[static_cast<size_t>(b)] = static_cast<int>(oldOfNew.size());
+      oldOfNew.push_back(b);
+    }
+  std::vector<Body> bodies;
+  std::vector<const JointSpec*> joints;
+  for (int old : oldOfNew) {
+    Body b = model.bodies_[static_cast<size_t>(old)];
+    if (b.parent >= 0) b.parent = newIndex[static_cast<size_t>(b.parent)];
+    bodies.push_back(std::move(b));
+    joints.push_back(bodyJoint[static_cast<size_t>(old)]);
+  }
+  model.bodies_ = std::move(bodies);
+  for (auto& f : model.frames_)
+    if (f.body >= 0) f.body = newIndex[static_cast<size_t>(f.body)];
+  auto toNew = [&](std::vector<int> v) {
+    for (int& b : v) b = newIndex[static_cast<size_t>(b)];
+    return v;
+  };
+
+  // --- spanning coordinates ---
+  model.spanningPositionNames_.clear();
+  model.spanningVelocityNames_.clear();
+  model.nqSpan_ = model.nvSpan_ = 0;
+  for (auto& b : model.bodies_) {
+    b.qIndex = model.nqSpan_;
+    b.vIndex = model.nvSpan_;
+    model.nqSpan_ += b.joint.nq();
+    model.nvSpan_ += b.joint.nv();
+    if (b.joint.type == JointType::Free) {
+      for (const char* s : {"x", "y", "z", "qw", "qx", "qy", "qz"}) model.spanningPositionNames_.push_back(b.jointName + ":" + s);
+      for (const char* s : {"wx", "wy", "wz", "vx", "vy", "vz"}) model.spanningVelocityNames_.push_back(b.jointName + ":" + s);
+    } else {
+      model.spanningPositionNames_.push_back(b.jointName);
+      model.spanningVelocityNames_.push_back(b.jointName);
+    }
+  }
+
+  // --- clusters: constraint sets, joint types, independent coordinates ---
+  model.clusters_.clear();
+  model.positionNames_.clear();
+  model.velocityNames_.clear();
+  model.nq_ = model.nv_ = 0;
+  int first = 0;
+  for (size_t k = 0; k < clusters.size(); ++k) {
+    Cluster cl;
+    cl.firstBody = first;
+    cl.numBodies = static_cast<int>(clusters[k].size());
+    first += cl.numBodies;
+    cl.output = outputOld[k] < 0 ? -1 : newIndex[static_cast<size_t>(outputOld[k])];
+    cl.parent = cl.output < 0 ? -1 : model.bodies_[static_cast<size_t>(cl.output)].cluster;
+    const Body& b0 = model.bodies_[static_cast<size_t>(cl.firstBody)];
+    cl.qSpanIndex = b0.qIndex;
+    cl.vSpanIndex = b0.vIndex;
+    for (int r = 0; r < cl.numBodies; ++r) {
+      Body& b = model.bodies_[static_cast<size_t>(cl.firstBody + r)];
+      b.cluster = static_cast<int>(k);
+      b.output = cl.output;
+      cl.nqSpan += b.joint.nq();
+      cl.nvSpan += b.joint.nv();
+    }
+    const auto& mine = constraintsOfCluster[k];
+    if (mine.empty()) {  // a single body
+      Body& b = model.bodies_[static_cast<size_t>(cl.firstBody)];
+      const JointSpec* js = joints[static_cast<size_t>(cl.firstBody)];
+      cl.name = b.jointName;
+      if (!js->independent)
+        log().warn("joint '{}' is marked independent=\"false\" but lies on no constraint; treated as independent",
+                   b.jointName);
+      b.independent = true;
+      if (b.joint.type == JointType::Free) cl.joint = std::make_shared<FreeJoint>();
+      else cl.joint = std::make_shared<RevoluteJoint>(b.joint.type == JointType::Prismatic);
+      cl.nq = b.joint.nq();
+      cl.nv = b.joint.nv();
+    } else {
+      std::vector<std::string> names, jointNames;
+      for (size_t c : mine) names.push_back(constraints[c].name);
+      cl.name = joinNames(names);
+      std::vector<bool> flags;
+      for (int r = 0; r < cl.numBodies; ++r) {
+        Body& b = model.bodies_[static_cast<size_t>(cl.firstBody + r)];
+        b.independent = joints[static_cast<size_t>(cl.firstBody + r)]->independent;
+        flags.push_back(b.independent);
+        jointNames.push_back(b.jointName);
+      }
+      const ResolvedConstraint& firstC = constraints[mine.front()];
+      const std::string element = "cluster '" + cl.name + "'";
+      auto local = [&](int newBody) { return newBody - cl.firstBody; };  // 1-DoF: body == coordinate
+      // coupling rows (spec §2.8)
+      int couplingRows = 0;
+      for (size_t c : mine) couplingRows += constraints[c].kind == ResolvedConstraint::Coupling;
+      MatX Kc = MatX::Zero(couplingRows, cl.nvSpan);
+      std::vector<ImplicitEntry> implicit;
+      int row = 0, implicitRow = couplingRows;
+      for (size_t c : mine) {
+        const ResolvedConstraint& rc = constraints[c];
+        if (rc.kind == ResolvedConstraint::Coupling) {
+          const double ratio = builder.couplings()[rc.spec].ratio;
+          for (int b : toNew(rc.predChain)) Kc(row, local(b)) += ratio;
+          for (int b : toNew(rc.succChain)) Kc(row, local(b)) -= 1.0;
+          ++row;
+          continue;
+        }
+        ImplicitEntry e;
+        if (rc.kind == ResolvedConstraint::Loop) {
+          const LoopSpec& ls = builder.loops()[rc.spec];
+          auto chainOf = [&](const std::vector<int>& oldChain) {
+            std::vector<ChainJoint> chain;
+            for (int ob : oldChain) {
+              const Body& b = model.bodies_[static_cast<size_t>(newIndex[static_cast<size_t>(ob)])];
+              chain.push_back(ChainJoint{b.Xtree, b.joint});
+            }
+            return chain;
+          };
+          const LoopType type = ls.type == LoopKind::Fixed ? LoopType::Fixed
+                                : ls.type == LoopKind::Continuous ? LoopType::Continuous
+                                                                  : LoopType::Revolute;
+          try {
+            e.constraint = std::make_shared<LoopClosureConstraint>(chainOf(rc.predChain), rc.predOrigin,
+                                                                   chainOf(rc.succChain), rc.succOrigin, type, ls.axis);
+          } catch (const ModelError& err) {
+            fail(err.message(), rc.where, "loop '" + rc.name + "'");
+          }
+          for (int b : toNew(rc.predChain)) e.columns.push_back(local(b));
+          for (int b : toNew(rc.succChain)) e.columns.push_back(local(b));
+        } else {
+          e.constraint = builder.constraints()[rc.spec].constraint;
+          for (int b : toNew(rc.bodies)) e.columns.push_back(local(b));
+        }
+        e.row = implicitRow;
+        implicitRow += e.constraint->numRows();
+        implicit.push_back(std::move(e));
+      }
+      const int nIndependent = static_cast<int>(std::count(flags.begin(), flags.end(), true));
+      const int dof = cl.nvSpan - implicitRow;
+      if (nIndependent != dof)
+        fail(std::to_string(nIndependent) + " of its joints (" + joinNames(jointNames) +
+                 ") are marked independent, but its " + std::to_string(cl.nvSpan) + " coordinates less " +
+                 std::to_string(implicitRow) + " independent constraint rows leave " + std::to_string(dof) +
+                 " degrees of freedom; mark exactly " + std::to_string(std::max(dof, 0)) + " joints independent",
+             firstC.where, element);
+      ConstraintSet set;
+      try {
+        set = ConstraintSet(cl.nvSpan, flags, Kc, std::move(implicit));
+      } catch (const ModelError& err) {
+        fail(err.message(), firstC.where, element);
+      }
+      if (set.isStatic() && set.staticG().size() == 0)
+        fail("the couplings do not determine the dependent joints from the independent ones (singular); "
+             "check which joints are marked independent",
+             firstC.where, element);
+      bool allParentsOutside = true;
+      for (int r = 0; r < cl.numBodies; ++r)
+        allParentsOutside &= model.bodies_[static_cast<size_t>(cl.firstBody + r)].parent < cl.firstBody;
+      if (set.isStatic() && cl.numBodies == 2 && dof == 1 && allParentsOutside)
+        cl.joint = std::make_shared<RevoluteWithRotorJoint>(std::move(set));
+      else
+        cl.joint = std::make_shared<GenericJoint>(std::move(set));
+      cl.nq = cl.nv = dof;
+    }
+    // independent coordinates and their names
+    cl.qIndex = model.nq_;
+    cl.vIndex = model.nv_;
+    model.nq_ += cl.nq;
+    model.nv_ += cl.nv;
+    for (int r = 0; r < cl.numBodies; ++r) {
+      const Body& b = model.bodies_[static_cast<size_t>(cl.firstBody + r)];
+      if (!b.independent) continue;
+      if (b.joint.type == JointType::Free) {
+        for (const char* s : {"x", "y", "z", "qw", "qx", "qy", "qz"}) model.positionNames_.push_back(b.jointName + ":" + s);
+        for (const char* s : {"wx", "wy", "wz", "vx", "vy", "vz"}) model.velocityNames_.push_back(b.jointName + ":" + s);
+      } else {
+        model.positionNames_.push_back(b.jointName);
+        model.velocityNames_.push_back(b.jointName);
+      }
+    }
+    model.clusters_.push_back(std::move(cl));
+  }
+
+  // --- loops that cannot close are model errors, found once here (MuJoCo-style compile) ---
+  Data data(model);
+  for (int k = 0; k < model.numClusters(); ++k) {
+    const Cluster& cl = model.cluster(k);
+    if (cl.joint->constraints().isStatic()) continue;
+    ClusterData& cd = data.clusters[static_cast<size_t>(k)];
+    bool closed = false;
+    for (double y0 : {0.0, 0.3, -0.3, 1.0}) {
+      VecX y = VecX::Constant(cl.nq, y0);
+      if (cl.joint->completePositions(cl, y.data(), data.qSpan.data() + cl.qSpanIndex, cd)) {
+        closed = true;
+        break;
+      }
+    }
+    if (!closed) {
+      const auto& c = constraints[constraintsOfCluster[static_cast<size_t>(k)].front()];
+      fail("the loop cannot be closed: no configuration satisfying the constraints was found (link lengths or "
+           "loop frames inconsistent?)",
+           c.where, "cluster '" + cl.name + "'");
+    }
+  }
+}
+
+}  // namespace grbda::detail

@@ -1,0 +1,22 @@
+#pragma once
+// Internal: the second half of ModelBuilder::build() — from the spanning tree and the loop
+// constraints to clusters (spec §3): union of the bodies on both branches of every constraint
+// below its nearest common ancestor, validity checks, regular renumbering (cluster bodies
+// contiguous, parents first), independent coordinates, constraint sets and cluster-joint types.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "grbda/builder.hpp"
+
+namespace grbda::detail {
+
+struct ModelCompiler {
+  /// `linkBody[l]`: body carrying link l (-1: ground); `linkPlacement[l]`: ^link X_body;
+  /// `bodyJoint[i]`: the JointSpec of body i (tree numbering of `model` on entry).
+  static void formClusters(Model& model, const ModelBuilder& builder, const std::map<std::string, size_t>& linkIndex,
+                           const std::vector<int>& linkBody, const std::vector<Transform>& linkPlacement,
+                           const std::vector<const JointSpec*>& bodyJoint);
+};
+
+}  // namespace grbda::detail

@@ -1,0 +1,70 @@
+#include "grbda/urdf/urdf.hpp"
+
+#include "grbda/errors.hpp"
+#include "urdf/merge.hpp"
+#include "urdf/urdf_file.hpp"
+#include "urdf/urdfdom_check.hpp"
+
+// Design: our tinyxml2 pass is the source of the LinkSpec/JointSpec values, because it has to
+// read every element and number anyway to report problems with their file and line (urdfdom
+// only prints to the console, and silently drops an <inertial> whose numbers it cannot read).
+// urdfdom then reads the same robot; the model is accepted only if it accepts it too and its
+// tree agrees with ours. When urdfdom rejects a robot, ModelBuilder::build() is asked first,
+// since its messages for graph problems (two roots, unknown links, cycles) name the element and
+// line; only if it finds nothing is urdfdom's own message reported.
+
+namespace grbda {
+namespace {
+
+using urdf_detail::UrdfFile;
+
+ModelBuilder assemble(const std::vector<UrdfFile>& files) {
+  const urdf_detail::MergedUrdf merged = urdf_detail::mergeUrdfFiles(files);
+  ModelBuilder builder(merged.robotName, merged.sourceFile);
+  for (const auto& l : merged.links) builder.addLink(l.spec);
+  for (const auto& j : merged.joints) builder.addJoint(j.spec);
+
+  const std::string xml = files.size() == 1 ? files.front().text : urdf_detail::mergedXml(files, merged);
+  std::string urdfdomErrors;
+  if (!urdf_detail::checkWithUrdfdom(xml, merged, urdfdomErrors)) {
+    builder.build();  // throws a located ModelError if it can diagnose the problem
+    std::string names;
+    for (const UrdfFile& f : files) names += (names.empty() ? "" : ", ") + f.source;
+    throw ModelError("urdfdom rejected the robot description: " +
+                         (urdfdomErrors.empty() ? std::string("no reason given") : urdfdomErrors),
+                     names);
+  }
+  return builder;
+}
+
+std::vector<UrdfFile> readFiles(const std::vector<std::string>& paths) {
+  std::vector<UrdfFile> files;
+  files.reserve(paths.size());
+  for (const std::string& p : paths) files.push_back(urdf_detail::readUrdf(urdf_detail::readTextFile(p), p));
+  return files;
+}
+
+}  // namespace
+
+ModelBuilder parseUrdfFile(const std::string& path) { return parseUrdfFiles({path}); }
+
+ModelBuilder parseUrdfFiles(const std::vector<std::string>& paths) {
+  if (paths.empty()) throw ModelError("no URDF files given");
+  return assemble(readFiles(paths));
+}
+
+ModelBuilder parseUrdfString(const std::string& xml, const std::string& sourceName) {
+  std::vector<UrdfFile> files;
+  files.push_back(urdf_detail::readUrdf(xml, sourceName));
+  return assemble(files);
+}
+
+Model loadUrdf(const std::string& path) { return parseUrdfFile(path).build(); }
+
+Model loadUrdf(const std::vector<std::string>& paths) { return parseUrdfFiles(paths).build(); }
+
+Model loadUrdfString(const std::string& xml, const std::string& sourceName) {
+  return parseUrdfString(xml, sourceName).build();
+}
+
+}  // namespace grbda

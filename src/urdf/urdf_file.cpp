@@ -1,0 +1,154 @@
+#include "urdf/urdf_file.hpp"
+
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "grbda/errors.hpp"
+#include "urdf/xml_values.hpp"
+
+namespace grbda::urdf_detail {
+namespace {
+
+using tinyxml2::XMLElement;
+
+// Name attribute of a <link>/<joint>; the element is named by its tag until the name is known.
+std::string elementName(const std::string& file, const XMLElement& e) {
+  return requiredAttribute(ElementContext{file, e.Name()}, e, "name");
+}
+
+void checkUnique(std::map<std::string, int>& seen, const ElementContext& at, const XMLElement& e,
+                 const std::string& name, const char* kind) {
+  const auto [it, inserted] = seen.emplace(name, e.GetLineNum());
+  if (!inserted)
+    fail(at, e, std::string(kind) + " name defined twice in this file (first at " + at.file + ":" +
+                    std::to_string(it->second) + ")");
+}
+
+// <inertial>: mass, COM and inertia. The inertia is given about the COM in the axes of the
+// inertial <origin> frame (rotated by its rpy); the builder wants link axes: I_link = R I R^T.
+void readInertial(const ElementContext& at, const XMLElement& inertial, LinkSpec& link) {
+  const Origin origin = readOrigin(at, uniqueChild(at, inertial, "origin"));
+  link.mass = numberAttribute(at, requiredChild(at, inertial, "mass"), "value");
+  const XMLElement& inertia = requiredChild(at, inertial, "inertia");
+  const double ixx = numberAttribute(at, inertia, "ixx"), ixy = numberAttribute(at, inertia, "ixy"),
+               ixz = numberAttribute(at, inertia, "ixz"), iyy = numberAttribute(at, inertia, "iyy"),
+               iyz = numberAttribute(at, inertia, "iyz"), izz = numberAttribute(at, inertia, "izz");
+  Mat3 I;  // URDF gives the tensor entries (ixy = -∫xy dm), not the products of inertia
+  I << ixx, ixy, ixz,  //
+      ixy, iyy, iyz,   //
+      ixz, iyz, izz;
+  link.com = origin.xyz;
+  const Mat3 R = origin.rotation();
+  link.inertia = R * I * R.transpose();
+}
+
+UrdfLink readLink(const std::string& file, const XMLElement& e) {
+  UrdfLink out;
+  out.element = &e;
+  out.spec.name = elementName(file, e);
+  out.spec.where = SourceLocation{file, e.GetLineNum()};
+  const ElementContext at{file, "link '" + out.spec.name + "'"};
+  if (const XMLElement* inertial = uniqueChild(at, e, "inertial")) {
+    readInertial(at, *inertial, out.spec);
+    out.hasInertial = true;
+  }
+  return out;
+}
+
+JointKind jointKind(const ElementContext& at, const XMLElement& e) {
+  const std::string type = requiredAttribute(at, e, "type");
+  if (type == "revolute") return JointKind::Revolute;
+  if (type == "continuous") return JointKind::Continuous;
+  if (type == "prismatic") return JointKind::Prismatic;
+  if (type == "fixed") return JointKind::Fixed;
+  if (type == "floating") return JointKind::Floating;
+  if (type == "planar") fail(at, e, "unsupported joint type 'planar' (use two prismatic and one revolute joint)");
+  fail(at, e, "unknown joint type '" + type + "' (expected revolute, continuous, prismatic, fixed or floating)");
+}
+
+// urdfdom insists on <limit effort velocity> for revolute and prismatic joints and parses it
+// whenever it is present; checking it here gives the user a located message instead.
+void checkLimit(const ElementContext& at, const XMLElement& joint, JointKind kind) {
+  const XMLElement* limit = uniqueChild(at, joint, "limit");
+  if (!limit) {
+    if (kind == JointKind::Revolute || kind == JointKind::Prismatic)
+      fail(at, joint, std::string("a ") + joint.Attribute("type") +
+                          " joint needs a <limit effort=\"...\" velocity=\"...\"/> element");
+    return;
+  }
+  numberAttribute(at, *limit, "effort");
+  numberAttribute(at, *limit, "velocity");
+  numberAttribute(at, *limit, "lower", 0.0);
+  numberAttribute(at, *limit, "upper", 0.0);
+}
+
+// URDF+: absent means independent; exactly "true" or "True" (xacro writes Python booleans) means
+// independent; any other value means dependent.
+bool readIndependent(const XMLElement& e) {
+  const char* value = e.Attribute("independent");
+  return !value || std::strcmp(value, "true") == 0 || std::strcmp(value, "True") == 0;
+}
+
+UrdfJoint readJoint(const std::string& file, const XMLElement& e) {
+  UrdfJoint out;
+  out.element = &e;
+  JointSpec& j = out.spec;
+  j.name = elementName(file, e);
+  j.where = SourceLocation{file, e.GetLineNum()};
+  const ElementContext at{file, "joint '" + j.name + "'"};
+  j.kind = jointKind(at, e);
+  j.parent = requiredAttribute(at, requiredChild(at, e, "parent"), "link");
+  j.child = requiredAttribute(at, requiredChild(at, e, "child"), "link");
+  const Origin origin = readOrigin(at, uniqueChild(at, e, "origin"));
+  j.origin = urdfOriginToTransform(origin.xyz, origin.rpy);
+  if (const XMLElement* axis = uniqueChild(at, e, "axis")) j.axis = vectorAttribute(at, *axis, "xyz", Vec3::UnitX());
+  checkLimit(at, e, j.kind);
+  j.independent = readIndependent(e);
+  return out;
+}
+
+}  // namespace
+
+std::string readTextFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ModelError("cannot open file", path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw ModelError("cannot read file", path);
+  return text.str();
+}
+
+UrdfFile readUrdf(std::string text, std::string source) {
+  UrdfFile f;
+  f.source = std::move(source);
+  f.text = std::move(text);
+  f.document = std::make_unique<tinyxml2::XMLDocument>();
+  if (f.document->Parse(f.text.data(), f.text.size()) != tinyxml2::XML_SUCCESS)
+    throw ModelError(std::string("malformed XML: ") + f.document->ErrorStr(), f.source, f.document->ErrorLineNum());
+  f.robot = f.document->RootElement();
+  if (!f.robot) throw ModelError("no XML element found", f.source);
+  if (std::strcmp(f.robot->Name(), "robot") != 0)
+    throw ModelError(std::string("the root element is <") + f.robot->Name() + ">, expected <robot>", f.source,
+                     f.robot->GetLineNum());
+  f.robotName = requiredAttribute(ElementContext{f.source, "robot"}, *f.robot, "name");
+
+  std::map<std::string, int> linkLines, jointLines;
+  // Top-level elements other than <link> and <joint> (<material>, <gazebo>, <transmission>,
+  // URDF+ <loop> and <coupling>) are not read by this pass.
+  forEachTopLevelElement(f, [&](const XMLElement& e) {
+    if (std::strcmp(e.Name(), "link") == 0) {
+      f.links.push_back(readLink(f.source, e));
+      const LinkSpec& l = f.links.back().spec;
+      checkUnique(linkLines, ElementContext{f.source, "link '" + l.name + "'"}, e, l.name, "link");
+    } else if (std::strcmp(e.Name(), "joint") == 0) {
+      f.joints.push_back(readJoint(f.source, e));
+      const JointSpec& j = f.joints.back().spec;
+      checkUnique(jointLines, ElementContext{f.source, "joint '" + j.name + "'"}, e, j.name, "joint");
+    }
+  });
+  return f;
+}
+
+}  // namespace grbda::urdf_detail

@@ -1,0 +1,82 @@
+// The cluster algorithms against the exact baselines on the spanning tree (spec §6.9):
+// C-ABA = projection = Lagrange multipliers, C-RNEA = projected RNEA, cluster CRBA = GᵀHG.
+#include <gtest/gtest.h>
+
+#include "cluster_support/constrained_models.hpp"
+#include "grbda/grbda.hpp"
+
+using namespace grbda;
+using namespace grbda::testsupport;
+
+namespace {
+
+double relErr(const VecX& a, const VecX& b) { return (a - b).norm() / (1.0 + b.norm()); }
+double relErr(const MatX& a, const MatX& b) { return (a - b).norm() / (1.0 + b.norm()); }
+
+std::vector<std::pair<std::string, Model>> constrainedModels(Rng& rng) {
+  std::vector<std::pair<std::string, Model>> models;
+  models.emplace_back("rotor chain 3", rotorChain(rng, 3, false));
+  models.emplace_back("rotor chain 4 floating", rotorChain(rng, 4, true));
+  models.emplace_back("belt chain 2", beltChain(rng, 2, false));
+  models.emplace_back("belt chain 1 floating", beltChain(rng, 1, true));
+  models.emplace_back("four-bar x2", fourBarChain(rng, 2, false));
+  models.emplace_back("four-bar floating", fourBarChain(rng, 1, true));
+  return models;
+}
+
+}  // namespace
+
+TEST(ClusterDynamics, ClusterAbaMatchesProjectionAndLagrange) {
+  Rng rng(7);
+  double worst = 0.0;
+  for (auto& [name, model] : constrainedModels(rng)) {
+    SCOPED_TRACE(name);
+    Data data(model);
+    for (int s = 0; s < 10; ++s) {
+      const VecX q = randomIndependentConfiguration(rng, model);
+      const VecX v = randomVector(rng, model.nv()), tau = randomVector(rng, model.nv());
+      const VecX cluster = forwardDynamics(model, data, q, v, tau);
+      const VecX projection = projectionForwardDynamics(model, data, q, v, tau);
+      const VecX lagrange = lagrangeForwardDynamics(model, data, q, v, tau);
+      EXPECT_LT(relErr(cluster, projection), 1e-9);
+      EXPECT_LT(relErr(cluster, lagrange), 1e-9);
+      worst = std::max({worst, relErr(cluster, projection), relErr(cluster, lagrange)});
+    }
+  }
+  RecordProperty("worst_relative_error", std::to_string(worst));
+  std::cout << "[ measured ] C-ABA vs projection/Lagrange worst relative error " << worst << "\n";
+}
+
+TEST(ClusterDynamics, ClusterRneaMatchesProjectedRnea) {
+  Rng rng(8);
+  for (auto& [name, model] : constrainedModels(rng)) {
+    SCOPED_TRACE(name);
+    Data data(model);
+    for (int s = 0; s < 10; ++s) {
+      const VecX q = randomIndependentConfiguration(rng, model);
+      const VecX v = randomVector(rng, model.nv()), a = randomVector(rng, model.nv());
+      const VecX cluster = inverseDynamics(model, data, q, v, a);
+      EXPECT_LT(relErr(cluster, projectedInverseDynamics(model, data, q, v, a)), 1e-9);
+      EXPECT_LT(relErr(forwardDynamics(model, data, q, v, cluster), a), 1e-9);  // FD(ID(a)) = a
+    }
+  }
+}
+
+TEST(ClusterDynamics, ClusterMassMatrixEqualsProjectedTreeMassMatrix) {
+  Rng rng(9);
+  for (auto& [name, model] : constrainedModels(rng)) {
+    SCOPED_TRACE(name);
+    Data data(model);
+    for (int s = 0; s < 5; ++s) {
+      const VecX q = randomIndependentConfiguration(rng, model);
+      const VecX v = randomVector(rng, model.nv()), a = randomVector(rng, model.nv());
+      const MatX H = massMatrix(model, data, q);
+      EXPECT_LT(relErr(H, projectedMassMatrix(model, data, q)), 1e-9);
+      EXPECT_EQ((H - H.transpose()).norm(), 0.0);
+      EXPECT_EQ(Eigen::LLT<MatX>(H).info(), Eigen::Success);
+      const VecX C = biasForces(model, data, q, v);
+      EXPECT_LT(relErr(C, projectedBiasForces(model, data, q, v)), 1e-9);
+      EXPECT_LT(relErr(VecX(H * a + C), inverseDynamics(model, data, q, v, a)), 1e-9);
+    }
+  }
+}

@@ -1,0 +1,35 @@
+#pragma once
+// The command table. A command is a name, its help text, its option table and one function;
+// adding a command is one entry in commandTable() (commands.cpp) plus its function.
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+
+namespace grbda::cli {
+
+/// Runs a command on parsed arguments, writing its result to `out`. Returns the exit code;
+/// errors are thrown (main maps them to exit codes).
+using CommandFunction = int (*)(const ParsedArgs& args, std::ostream& out);
+
+struct Command {
+  std::string name;
+  std::string arguments;    ///< after the name in the usage line, e.g. "MODEL [options]"
+  std::string summary;      ///< one line for the command list
+  std::string description;  ///< paragraph(s) for `grbda help NAME`
+  std::vector<OptionSpec> options;  ///< --help is added by the dispatcher
+  CommandFunction run;
+};
+
+const std::vector<Command>& commandTable();
+/// nullptr if there is no such command.
+const Command* findCommand(const std::string& name);
+
+// One function per command.
+int runInfo(const ParsedArgs& args, std::ostream& out);
+int runForwardDynamics(const ParsedArgs& args, std::ostream& out);
+int runInverseDynamics(const ParsedArgs& args, std::ostream& out);
+int runMassMatrix(const ParsedArgs& args, std::ostream& out);
+
+}  // namespace grbda::cli

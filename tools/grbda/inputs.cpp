@@ -1,0 +1,95 @@
+#include "inputs.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include "grbda/errors.hpp"
+#include "grbda/logging.hpp"
+#include "grbda/urdf/urdf.hpp"
+#include "numbers.hpp"
+
+namespace grbda::cli {
+
+std::vector<OptionSpec> outputOptions() {
+  return {
+      {"--json", "", "machine-readable JSON output (names next to the numbers, full precision)"},
+      {"--log-level", "LEVEL", "trace, debug, info, warn, error or off (default warn); log goes to stderr"},
+  };
+}
+
+std::vector<OptionSpec> dynamicsOptions() {
+  return {
+      {"--gravity", "GX,GY,GZ", "gravity in world coordinates (default: the model's, 0,0,-9.81)"},
+      {"--repeat", "N",
+       "compute N times on the prepared model and state and print the last result (default 1); "
+       "N = 0 loads and parses everything but computes and prints nothing (for instruction counts: "
+       "cost per call = (count(N) - count(0)) / N)"},
+  };
+}
+
+namespace {
+void checkReadable(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  if (!fs::exists(status)) throw ModelError("cannot open the model file: no such file", path);
+  if (fs::is_directory(status)) throw ModelError("cannot open the model file: it is a directory", path);
+  if (!std::ifstream(path)) throw ModelError("cannot open the model file: permission denied or unreadable", path);
+}
+
+std::string describeNames(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s.empty() ? "none" : s;
+}
+
+void checkLength(const VecX& x, int expected, const std::string& option, const char* sizeName,
+                 const Model& model, const std::vector<std::string>& names) {
+  if (x.size() == expected) return;
+  throw UsageError(option + " has " + std::to_string(x.size()) + (x.size() == 1 ? " value" : " values") + ", but model '" + model.name() + "' has " +
+                   sizeName + " = " + std::to_string(expected) + " (" + describeNames(names) + ")");
+}
+}  // namespace
+
+Model loadModelFromArgs(const ParsedArgs& args) {
+  if (const std::string* level = args.value("--log-level")) {
+    try {
+      setLogLevel(parseLogLevel(*level));
+    } catch (const InputError& e) {
+      throw UsageError(std::string("--log-level: ") + e.what());
+    }
+  }
+  if (args.positional.empty()) throw UsageError("no model file given");
+  for (const auto& path : args.positional) checkReadable(path);
+  Model model = args.positional.size() == 1 ? loadUrdf(args.positional[0]) : loadUrdf(args.positional);
+  if (const std::string* g = args.value("--gravity")) {
+    const VecX gravity = parseVector(*g, "--gravity");
+    if (gravity.size() != 3)
+      throw UsageError("--gravity needs 3 values (gx,gy,gz), got " + std::to_string(gravity.size()));
+    model.setGravity(gravity);
+  }
+  return model;
+}
+
+VecX configurationFromArgs(const ParsedArgs& args, const Model& model) {
+  const std::string* text = args.value("--q");
+  if (!text) return model.neutralConfiguration();
+  VecX q = parseVector(*text, "--q");
+  checkLength(q, model.nq(), "--q", "nq", model, model.positionNames());
+  return q;
+}
+
+VecX velocityVectorFromArgs(const ParsedArgs& args, const std::string& option, const Model& model) {
+  const std::string* text = args.value(option);
+  if (!text) return VecX::Zero(model.nv());
+  VecX x = parseVector(*text, option);
+  checkLength(x, model.nv(), option, "nv", model, model.velocityNames());
+  return x;
+}
+
+long repeatCountFromArgs(const ParsedArgs& args) {
+  const std::string* text = args.value("--repeat");
+  return text ? parseCount(*text, "--repeat") : 1;
+}
+
+}  // namespace grbda::cli

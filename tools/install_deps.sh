@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs the Debian packages grbda needs to build, test, benchmark and plot. Idempotent and
+# non-interactive: when every package is already installed it does nothing (no network needed).
+set -euo pipefail
+
+packages=(
+  cmake g++ make                      # toolchain
+  libeigen3-dev                       # linear algebra (public dependency)
+  liburdfdom-dev libtinyxml2-dev      # URDF / URDF+ parsing
+  libspdlog-dev                       # logging
+  libgtest-dev libbenchmark-dev       # tests and benchmarks
+  valgrind gnuplot-nox                # instruction counts and plots for the benchmarks
+  python3                             # tools/make_models.py (writes models/)
+)
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+  echo "install_deps.sh: this script needs a Debian-based system (dpkg/apt-get)." >&2
+  exit 1
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install_deps.sh: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then
+    sudo=(sudo)
+  else
+    echo "install_deps.sh: not root and no sudo; install these as root: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+echo "install_deps.sh: installing ${missing[*]}"
+"${sudo[@]}" apt-get -q update
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+  apt-get install -y -q --no-install-recommends "${missing[@]}"

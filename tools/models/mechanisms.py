@@ -1,0 +1,156 @@
+"""Small planar mechanisms and demo arms (facts: robot-data/four_bar.md, six_bar.md,
+planar_leg_linkage.md, serial_chains.md; the demo arms are invented here)."""
+import math
+
+from .families import rotor_chain
+from .urdfplus import Inertial, Joint, Loop, Robot, diag_inertial
+
+# Every link of the four-bar and six-bar reuses the Mini Cheetah trunk numbers.
+BAR = diag_inertial(3.3, (0, 0, 0), 0.011253, 0.036203, 0.042673)
+
+
+def four_bar() -> Robot:
+    r = Robot("four_bar",
+              ["Planar four-bar on a fixed base, all joints about z: crank link1 (0.5) at the",
+               "origin, coupler link2 (1.0) on link1, rocker link3 (0.5) at (1, 0, 0); loop1 joins",
+               "link2's point (1, 0, 0) and link3's point (0.5, 0, 0): a parallelogram (ground 1.0).",
+               "Parallelogram branch: joint2 = -joint1, joint3 = joint1; q = 0 closes the loop but is",
+               "singular (all links collinear)."],
+              "robot-data/four_bar.md")
+    r.link("base_link")
+    for k in (1, 2, 3):
+        r.link(f"link{k}", BAR)
+    r.revolute("joint1", "base_link", "link1", independent=True)
+    r.revolute("joint2", "link1", "link2", (0.5, 0, 0), independent=False)
+    r.revolute("joint3", "base_link", "link3", (1.0, 0, 0), independent=False)
+    r.loops.append(Loop("loop1", "link2", (1.0, 0, 0), "link3", (0.5, 0, 0)))
+    r.closed_configuration = {"joint1": 0.5, "joint2": -0.5, "joint3": 0.5}
+    return r
+
+
+def six_bar() -> Robot:
+    # Branch A: link1-3 (lengths 0.1, 0.2, 0.3); branch B: link4-5 (0.4, 0.5); both start at the
+    # origin; constraint1 joins the tips. Closed state with branch A straight (tip at (0.6, 0)):
+    # cos q5 = (0.6^2 - 0.4^2 - 0.5^2) / (2 0.4 0.5) and q4 turns the tip back onto the x axis.
+    q5 = math.acos((0.6 ** 2 - 0.4 ** 2 - 0.5 ** 2) / (2 * 0.4 * 0.5))
+    q4 = -math.atan2(0.5 * math.sin(q5), 0.4 + 0.5 * math.cos(q5))
+    r = Robot("six_bar",
+              ["Planar closed chain of 5 moving links (6 bars counting the ground), all joints",
+               "continuous about z. Branch A link1-link2-link3 (lengths 0.1, 0.2, 0.3, independent),",
+               "branch B link4-link5 (0.4, 0.5, dependent), both from the origin; constraint1 joins",
+               "link3's point (0.3, 0, 0) and link5's point (0.5, 0, 0). q = 0 is NOT closed."],
+              "robot-data/six_bar.md")
+    r.link("base_link")
+    for k in range(1, 6):
+        r.link(f"link{k}", BAR)
+    r.revolute("joint1", "base_link", "link1", type="continuous")
+    r.revolute("joint2", "link1", "link2", (0.1, 0, 0), type="continuous")
+    r.revolute("joint3", "link2", "link3", (0.2, 0, 0), type="continuous")
+    r.revolute("joint4", "base_link", "link4", independent=False, type="continuous")
+    r.revolute("joint5", "link4", "link5", (0.4, 0, 0), independent=False, type="continuous")
+    r.loops.append(Loop("constraint1", "link3", (0.3, 0, 0), "link5", (0.5, 0, 0)))
+    r.closed_configuration = {"joint4": q4, "joint5": q5}
+    return r
+
+
+def planar_leg_linkage() -> Robot:
+    r = Robot("planar_leg_linkage",
+              ["Planar leg: thigh (revolute about z at the origin) carrying a parallelogram lower",
+               "leg {shank_driver, shank_support, foot} closed by the loop `linkage` (ground 0.031,",
+               "driver 0.096, foot 0.031, support 0.096). Independent: base_to_thigh, thigh_to_driver.",
+               "Parallelogram branch: support = driver, foot = -driver; q = 0 is singular.",
+               "Planar inertias (only Izz nonzero), as in the facts."],
+              "robot-data/planar_leg_linkage.md")
+    r.link("base")
+    r.link("thigh", diag_inertial(0.23, (0.0364, 0, 0), 0, 0, 4.5389e-05))
+    r.link("shank_driver", diag_inertial(0.004, (0.048, 0, 0), 0, 0, 3.257e-06))
+    r.link("shank_support", diag_inertial(0.225, (0.04, 0, 0), 0, 0, 2.2918e-05))
+    r.link("foot", diag_inertial(0.017, (0.0635, 0, 0), 0, 0, 2.2176e-05))
+    r.revolute("base_to_thigh", "base", "thigh", type="continuous")
+    r.revolute("thigh_to_driver", "thigh", "shank_driver", (0.011, 0, 0), independent=True, type="continuous")
+    r.revolute("thigh_to_support", "thigh", "shank_support", (0.042, 0, 0), independent=False, type="continuous")
+    r.revolute("driver_to_foot", "shank_driver", "foot", (0.096, 0, 0), independent=False, type="continuous")
+    r.loops.append(Loop("linkage", "foot", (0.031, 0, 0), "shank_support", (0.096, 0, 0)))
+    r.closed_configuration = {"thigh_to_driver": 0.5, "thigh_to_support": 0.5, "driver_to_foot": -0.5}
+    return r
+
+
+def revolute_rotor_chain() -> Robot:
+    r = rotor_chain(3)
+    r.name = "revolute_rotor_chain"
+    r.source = "robot-data/serial_chains.md"
+    return r
+
+
+def double_pendulum() -> Robot:
+    r = Robot("double_pendulum",
+              ["Planar double pendulum (plain URDF, no constraints), joints about z; link2's joint",
+               "at (0.1, 0, 0) of link1; COMs at the joints."],
+              "robot-data/serial_chains.md")
+    r.link("base_link")
+    r.link("link1", diag_inertial(2.0, (0, 0, 0), 0.05, 0.03, 0.01))
+    r.link("link2", diag_inertial(1.0, (0, 0, 0), 0.01, 0.005, 0.2))
+    r.revolute("joint1", "base_link", "link1")
+    r.revolute("joint2", "link1", "link2", (0.1, 0, 0))
+    return r
+
+
+def _rod(mass: float, length: float, radius: float, axis: str) -> Inertial:
+    """Solid cylinder along `axis`, COM at its middle (invented demo numbers)."""
+    axial = 0.5 * mass * radius ** 2
+    transverse = mass * (3 * radius ** 2 + length ** 2) / 12
+    moments = [transverse] * 3
+    moments["xyz".index(axis)] = axial
+    com = [0.0, 0.0, 0.0]
+    com["xyz".index(axis)] = length / 2
+    return diag_inertial(mass, tuple(com), *moments)
+
+
+def planar_arm_3dof() -> Robot:
+    r = Robot("planar_arm_3dof",
+              ["Demo: planar 3-link arm on a fixed base, joints about z, links along x (lengths",
+               "0.5, 0.4, 0.3 m, masses 2, 1.5, 1 kg, solid rods of radius 0.03 m)."],
+              "nothing: the numbers are invented for demos (no robot-data file)")
+    r.link("base")
+    parent, offset = "base", 0.0
+    for k, (length, mass) in enumerate([(0.5, 2.0), (0.4, 1.5), (0.3, 1.0)], start=1):
+        r.link(f"link{k}", _rod(mass, length, 0.03, "x"))
+        r.revolute(f"joint{k}", parent, f"link{k}", (offset, 0, 0))
+        parent, offset = f"link{k}", length
+    r.link("tool")
+    r.joints.append(_fixed("tool_mount", "link3", "tool", (0.3, 0, 0)))
+    return r
+
+
+def arm_6dof() -> Robot:
+    r = Robot("arm_6dof",
+              ["Demo: spatial 6-DoF arm on a fixed base (yaw z, shoulder y, elbow y, wrist roll x,",
+               "wrist pitch y, wrist roll x), a tilted mounting frame on the base and a fixed tool",
+               "flange; solid-rod links."],
+              "nothing: the numbers are invented for demos (no robot-data file)")
+    r.link("base")
+    rows = [  # link, joint origin in parent, origin rpy, axis, rod (mass, length, along)
+        ("shoulder", (0, 0, 0.1), (0, 0, 0.3), "z", (3.0, 0.15, "z")),
+        ("upper_arm", (0, 0, 0.15), (0, 0, 0), "y", (2.5, 0.45, "z")),
+        ("forearm", (0, 0, 0.45), (0, 0, 0), "y", (1.5, 0.35, "z")),
+        ("wrist_1", (0, 0, 0.35), (0, math.pi / 2, 0), "x", (0.6, 0.08, "z")),
+        ("wrist_2", (0, 0, 0.08), (0, 0, 0), "y", (0.5, 0.08, "z")),
+        ("wrist_3", (0, 0, 0.08), (0, 0, 0), "x", (0.3, 0.05, "z")),
+    ]
+    parent = "base"
+    for k, (link, xyz, rpy, axis, (mass, length, along)) in enumerate(rows, start=1):
+        r.link(link, _rod(mass, length, 0.04, along))
+        r.revolute(f"joint{k}", parent, link, xyz, rpy, axis)
+        parent = link
+    r.link("tool_flange", diag_inertial(0.2, (0, 0, 0.02), 1e-4, 1e-4, 1e-4))
+    r.joints.append(_fixed("flange_mount", "wrist_3", "tool_flange", (0, 0, 0.05)))
+    return r
+
+
+def _fixed(name, parent, child, xyz):
+    return Joint(name, "fixed", parent, child, xyz)
+
+
+def all_models():
+    return [four_bar(), six_bar(), planar_leg_linkage(), revolute_rotor_chain(), double_pendulum(),
+            planar_arm_3dof(), arm_6dof()]
