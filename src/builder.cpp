@@ -49,7 +49,7 @@ void validateLink(const LinkSpec& l) {
              ", " + fmt(ev[2]) + ")",
          l.where, el);
   if (ev[0] + ev[1] < ev[2] - 1e-9 * (1.0 + ev[2]))
-    detail::log().warn("{}: principal moments ({}, {}, {}) violate the triangle inequality; accepted",
+    detail::log().debug("{}: principal moments ({}, {}, {}) violate the triangle inequality; accepted",
                        el, ev[0], ev[1], ev[2]);
 }
 

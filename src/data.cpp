@@ -37,13 +37,17 @@ Data::Data(const Model& model) {
     cd.S = MatX::Zero(6 * nb, d);
     cd.U = MatX::Zero(6 * nb, d);
     cd.D = MatX::Zero(d, d);
-    cd.llt = Eigen::LLT<MatX>(d);
+    // compute(), not LLT(d): Eigen's sized constructor leaves info() uninitialised, and copying
+    // it is undefined behaviour (UBSan: invalid enum load).
+    cd.llt.compute(MatX::Identity(d, d));
     cd.XU = MatX::Zero(6, d);
     cd.DinvXUt = MatX::Zero(d, 6);
     cd.u = VecX::Zero(d);
     cd.w = VecX::Zero(d);
     cd.ydd = VecX::Zero(d);
     cd.F = MatX::Zero(6 * nb, d);
+    cd.propagatorLlt.compute(MatX::Identity(d, d));
+    cd.propagatorDinvXUt = MatX::Zero(d, 6);
     cl.joint->initializeData(model, cl, cd);
   }
   qSpan = model.neutralSpanningConfiguration();
@@ -60,6 +64,7 @@ Data::Data(const Model& model) {
   CTree = VecX::Zero(model.nvSpanning());
   HTree = MatX::Zero(model.nvSpanning(), model.nvSpanning());
   zeroVTree = VecX::Zero(model.nvSpanning());
+  osim.qSpan = VecX::Zero(model.nqSpanning());
 }
 
 }  // namespace grbda

@@ -102,12 +102,12 @@ std::string headerLine(const std::string& text, const std::string& key) {
 
 /// q with the recorded closed configuration ("closed configuration: name=value ..." in the header).
 VecX closedConfiguration(const Model& model, const std::string& text) {
-  VecX q = model.neutralConfiguration();
+  VecX q = model.neutralSpanningConfiguration();
   std::istringstream tokens(headerLine(text, "closed configuration:"));
   for (std::string tok; tokens >> tok;) {
     const auto eq = tok.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == tok.size()) continue;  // e.g. "q = 0"
-    const auto& names = model.positionNames();
+    const auto& names = model.spanningPositionNames();
     const auto it = std::find(names.begin(), names.end(), tok.substr(0, eq));
     EXPECT_NE(it, names.end()) << "unknown joint in closed configuration: " << tok;
     if (it != names.end()) q[it - names.begin()] = std::stod(tok.substr(eq + 1));
@@ -182,16 +182,16 @@ TEST(ModelFiles, EveryModelLoadsWithTheTabulatedCounts) {
     Model model;
     ASSERT_NO_THROW(model = loadUrdf(f.string()));
     EXPECT_EQ(model.numBodies(), want.bodies);
-    EXPECT_EQ(model.nv(), want.nv);
+    EXPECT_EQ(model.nvSpanning(), want.nv);
     EXPECT_EQ(model.isFloatingBase(), want.floating);
-    EXPECT_EQ(model.nq(), want.nv + (want.floating ? 1 : 0));
+    EXPECT_EQ(model.nqSpanning(), want.nv + (want.floating ? 1 : 0));
     // The header states the counts the generator computed from its own structure.
     const std::string text = readText(f);
     std::smatch m;
     const std::string line = headerLine(text, "base; bodies ");
     ASSERT_TRUE(std::regex_search(line, m, std::regex(R"((\d+); spanning DoF (\d+))")));
     EXPECT_EQ(std::stoi(m[1]), model.numBodies());
-    EXPECT_EQ(std::stoi(m[2]), model.nv());
+    EXPECT_EQ(std::stoi(m[2]), model.nvSpanning());
   }
 }
 
@@ -219,7 +219,7 @@ TEST(ModelFiles, LoopCheckDetectsAnOpenLoop) {
   // six_bar is not closed at q = 0 (tip of branch A at (0.6, 0), of branch B at (0.9, 0)).
   const fs::path f = kModels / "six_bar.urdf";
   const Model model = loadUrdf(f.string());
-  EXPECT_NEAR(worstLoopGap(model, loops(readText(f)), model.neutralConfiguration()), 0.3, 1e-12);
+  EXPECT_NEAR(worstLoopGap(model, loops(readText(f)), model.neutralSpanningConfiguration()), 0.3, 1e-12);
 }
 
 namespace {
@@ -288,9 +288,9 @@ int indexOf(const std::vector<std::string>& names, const std::string& n) {
 /// Random spanning state of `model`: angles in [-pi, pi], base pose and velocities random.
 void randomState(const Model& model, std::mt19937& rng, VecX& q, VecX& v) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  q = model.neutralConfiguration();
-  v.resize(model.nv());
-  for (int i = 0; i < model.nv(); ++i) v[i] = 2.0 * u(rng);
+  q = model.neutralSpanningConfiguration();
+  v.resize(model.nvSpanning());
+  for (int i = 0; i < model.nvSpanning(); ++i) v[i] = 2.0 * u(rng);
   for (const Body& b : model.bodies()) {
     if (b.joint.type == JointType::Free) {
       for (int k = 0; k < 3; ++k) q[b.qIndex + k] = u(rng);
@@ -314,24 +314,24 @@ TEST(ModelFiles, TreeDynamicsMatchTheReferenceFiles) {
     const Model ours = loadUrdf((kModels / pair.ours).string());
     Model ref;
     ASSERT_NO_THROW(ref = loadUrdf((kReference / pair.reference).string()));
-    ASSERT_EQ(ours.nq(), ref.nq());
-    ASSERT_EQ(ours.nv(), ref.nv());
+    ASSERT_EQ(ours.nqSpanning(), ref.nqSpanning());
+    ASSERT_EQ(ours.nvSpanning(), ref.nvSpanning());
     EXPECT_NEAR(totalMass(ours), pair.factMass, 1e-12 * pair.factMass);
     EXPECT_NEAR(totalMass(ref), pair.factMass, 1e-12 * pair.factMass);
 
     // Coordinate maps by joint name (free joints: "name:x", ...), with deliberate sign flips.
-    std::vector<int> qMap(ours.nq()), vMap(ours.nv());
-    VecX vSign = VecX::Ones(ours.nv()), qSign = VecX::Ones(ours.nq());
-    for (int i = 0; i < ours.nq(); ++i) {
-      qMap[i] = indexOf(ref.positionNames(), referenceCoordinate(pair, ours.positionNames()[i]));
-      ASSERT_GE(qMap[i], 0) << "reference has no coordinate " << ours.positionNames()[i];
-      const auto s = pair.coordinateSign.find(ours.positionNames()[i]);
+    std::vector<int> qMap(ours.nqSpanning()), vMap(ours.nvSpanning());
+    VecX vSign = VecX::Ones(ours.nvSpanning()), qSign = VecX::Ones(ours.nqSpanning());
+    for (int i = 0; i < ours.nqSpanning(); ++i) {
+      qMap[i] = indexOf(ref.spanningPositionNames(), referenceCoordinate(pair, ours.spanningPositionNames()[i]));
+      ASSERT_GE(qMap[i], 0) << "reference has no coordinate " << ours.spanningPositionNames()[i];
+      const auto s = pair.coordinateSign.find(ours.spanningPositionNames()[i]);
       if (s != pair.coordinateSign.end()) qSign[i] = s->second;
     }
-    for (int i = 0; i < ours.nv(); ++i) {
-      vMap[i] = indexOf(ref.velocityNames(), referenceCoordinate(pair, ours.velocityNames()[i]));
-      ASSERT_GE(vMap[i], 0) << "reference has no coordinate " << ours.velocityNames()[i];
-      const auto s = pair.coordinateSign.find(ours.velocityNames()[i]);
+    for (int i = 0; i < ours.nvSpanning(); ++i) {
+      vMap[i] = indexOf(ref.spanningVelocityNames(), referenceCoordinate(pair, ours.spanningVelocityNames()[i]));
+      ASSERT_GE(vMap[i], 0) << "reference has no coordinate " << ours.spanningVelocityNames()[i];
+      const auto s = pair.coordinateSign.find(ours.spanningVelocityNames()[i]);
       if (s != pair.coordinateSign.end()) vSign[i] = s->second;
     }
 
@@ -343,23 +343,23 @@ TEST(ModelFiles, TreeDynamicsMatchTheReferenceFiles) {
         q.head<7>() << 0, 0, 0, 1, 0, 0, 0;
         v.head<6>().setZero();
       }
-      VecX qRef(ref.nq()), vRef(ref.nv());
-      for (int i = 0; i < ours.nq(); ++i) qRef[qMap[i]] = qSign[i] * q[i];
-      for (int i = 0; i < ours.nv(); ++i) vRef[vMap[i]] = vSign[i] * v[i];
+      VecX qRef(ref.nqSpanning()), vRef(ref.nvSpanning());
+      for (int i = 0; i < ours.nqSpanning(); ++i) qRef[qMap[i]] = qSign[i] * q[i];
+      for (int i = 0; i < ours.nvSpanning(); ++i) vRef[vMap[i]] = vSign[i] * v[i];
 
       const MatX H = tree::crba(ours, dOurs, q);
       const MatX Href = tree::crba(ref, dRef, qRef);
       const VecX C = tree::nonLinearEffects(ours, dOurs, q, v);
       const VecX Cref = tree::nonLinearEffects(ref, dRef, qRef, vRef);
-      MatX Hmapped(ours.nv(), ours.nv());
-      VecX Cmapped(ours.nv());
-      for (int i = 0; i < ours.nv(); ++i) {
+      MatX Hmapped(ours.nvSpanning(), ours.nvSpanning());
+      VecX Cmapped(ours.nvSpanning());
+      for (int i = 0; i < ours.nvSpanning(); ++i) {
         Cmapped[i] = vSign[i] * Cref[vMap[i]];
-        for (int j = 0; j < ours.nv(); ++j) Hmapped(i, j) = vSign[i] * vSign[j] * Href(vMap[i], vMap[j]);
+        for (int j = 0; j < ours.nvSpanning(); ++j) Hmapped(i, j) = vSign[i] * vSign[j] * Href(vMap[i], vMap[j]);
       }
       if (pair.baseAtRestOnly) {  // compare the joint block only
-        const int n = ours.nv() - 6;
-        ASSERT_NE(ours.velocityNames()[0].find(':'), std::string::npos);
+        const int n = ours.nvSpanning() - 6;
+        ASSERT_NE(ours.spanningVelocityNames()[0].find(':'), std::string::npos);
         const MatX Hj = H.bottomRightCorner(n, n), Hmj = Hmapped.bottomRightCorner(n, n);
         const VecX Cj = C.tail(n), Cmj = Cmapped.tail(n);
         EXPECT_LE((Hj - Hmj).cwiseAbs().maxCoeff(), 1e-9 * std::max(1.0, Hj.cwiseAbs().maxCoeff()));

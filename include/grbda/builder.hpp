@@ -67,6 +67,8 @@ struct ConstraintSpec {
   std::vector<std::string> joints;
   std::shared_ptr<const ImplicitConstraint> constraint;
   SourceLocation where;
+  /// Cluster-joint type name of the resulting cluster (Cluster::typeName()); empty: "Generic".
+  std::string typeHint;
 };
 
 class ModelBuilder {

@@ -32,7 +32,23 @@ struct ClusterData {
   MatX DinvXUt;                    ///< D^{-1} XU^T (d x 6)
   VecX u, w, ydd;                  ///< τ − S^T pA,  D^{-1}(u − U^T c),  ÿ
   MatX F;                          ///< CRBA scratch (6n x d)
+  // C-EFPA / apply-test-force (algorithms/osim.hpp): their own copies, so that other algorithms
+  // run in between (C-ABA at another q, CRBA) cannot change what applyTestForce reads
+  Eigen::LLT<MatX> propagatorLlt;  ///< Cholesky factor of D_k = S_k^T IA_k S_k (no bias terms)
+  MatX propagatorDinvXUt;          ///< D_k^{-1} XU_k^T (d x 6); unused for root clusters
   bool positionsKnown = false;     ///< qSpan holds a closed configuration to warm-start from
+};
+
+/// Workspace of C-EFPA and apply-test-force (algorithms/osim.hpp). The per-end-effector buffers
+/// are sized by the first inverseOperationalSpaceInertia call with a given OsimSet.
+struct OsimData {
+  std::vector<Mat6> P;  ///< force propagator rows Φ_{e,k} at e's body in each supporting cluster k
+  std::vector<Mat6> A;  ///< acceleration Ψ_{k,e} of that body per unit force at e (columns)
+  MatX Y;               ///< ÿ_k per unit force at e, stacked over (e, k): (Σ d_k) x 6
+  MatX LambdaInv;       ///< the result Λ⁻¹ (6-D blocks)
+  MatX LambdaInvLinear; ///< the result Λ⁻¹ (linear rows only)
+  VecX qSpan;           ///< configuration of the last articulated-inertia pass
+  bool propagatorsReady = false;  ///< propagatorLlt / propagatorDinvXUt hold the pass at qSpan
 };
 
 class Data {
@@ -74,6 +90,8 @@ class Data {
   VecX tauTree, qddTree, CTree;
   MatX HTree;
   VecX zeroVTree;
+
+  OsimData osim;  ///< C-EFPA / apply-test-force workspace
 };
 
 }  // namespace grbda

@@ -52,6 +52,18 @@ struct Frame {
   Transform placement;    ///< ^frame X_body: body coordinates -> frame coordinates
 };
 
+/// A loop (URDF+ <loop>) as the two frames it joins, kept for methods that state loop
+/// constraints their own way (the proximal solver's unreduced point constraints).
+struct LoopFrames {
+  std::string name;
+  int predecessorBody = -1, successorBody = -1;       ///< -1: the ground
+  Transform predecessorPlacement, successorPlacement; ///< ^loopframe X_body
+  bool fixed = false;          ///< orientation locked (fixed loop); otherwise revolute about `axis`
+  Vec3 axis = Vec3::UnitZ();   ///< revolute axis, loop-frame coordinates
+  int cluster = -1;            ///< cluster whose constraints contain the loop
+  int row = 0, numRows = 0;    ///< its rows in the cluster's K (redundant rows already removed)
+};
+
 class Model {
  public:
   const std::string& name() const { return name_; }
@@ -76,6 +88,8 @@ class Model {
   int numClusters() const { return static_cast<int>(clusters_.size()); }
   const std::vector<Cluster>& clusters() const { return clusters_; }
   const Cluster& cluster(int k) const { return clusters_[static_cast<size_t>(k)]; }
+  /// The loops of the model (one per URDF+ <loop>), grouped by cluster.
+  const std::vector<LoopFrames>& loops() const { return loops_; }
   /// true when some cluster has more than one body (the model has loops or couplings)
   bool hasConstraints() const { return nvSpan_ != nv_ || nqSpan_ != nq_; }
   bool isFloatingBase() const { return floatingBase_; }
@@ -103,6 +117,7 @@ class Model {
   std::vector<Body> bodies_;
   std::vector<Frame> frames_;
   std::vector<Cluster> clusters_;
+  std::vector<LoopFrames> loops_;
   std::vector<std::string> positionNames_, velocityNames_;
   std::vector<std::string> spanningPositionNames_, spanningVelocityNames_;
   int nq_ = 0, nv_ = 0, nqSpan_ = 0, nvSpan_ = 0;

@@ -11,6 +11,24 @@ namespace {
 /// ^P X_body for the frame point P: the frame placement followed by a shift to `point`.
 Transform pointPlacement(const Frame& f, const Vec3& point) { return Transform::translation(point) * f.placement; }
 
+/// The frame with index `frame`, or InputError naming the calling function (an index from user
+/// code must not read outside the frame list).
+const Frame& checkedFrame(const Model& model, int frame, const char* function) {
+  const int n = static_cast<int>(model.frames().size());
+  if (frame < 0 || frame >= n)
+    throw InputError(std::string(function) + ": frame index " + std::to_string(frame) + " is out of range (model '" +
+                     model.name() + "' has " + std::to_string(n) + " frames)");
+  return model.frame(frame);
+}
+
+/// J <- diag(R, R) J column by column: fixed-size products, so no temporary is allocated.
+void rotateColumns(const Mat3& R, Mat6X& J) {
+  for (Eigen::Index c = 0; c < J.cols(); ++c) {
+    const Vec3 w = R * J.col(c).head<3>(), v = R * J.col(c).tail<3>();
+    J.col(c) << w, v;
+  }
+}
+
 Vec6 toAxes(const Vec6& local, const Mat3& R, ReferenceFrame axes) {
   if (axes == ReferenceFrame::Local) return local;
   Vec6 out;
@@ -43,7 +61,7 @@ void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX
 }
 
 Transform frameTransform(const Model& model, const Data& data, int frame) {
-  const Frame& f = model.frame(frame);
+  const Frame& f = checkedFrame(model, frame, "frameTransform");
   return f.body < 0 ? f.placement : f.placement * data.Xa[f.body];
 }
 
@@ -56,14 +74,14 @@ Mat3 frameRotation(const Model& model, const Data& data, int frame) {
 }
 
 Vec6 frameVelocity(const Model& model, const Data& data, int frame, const Vec3& point, ReferenceFrame axes) {
-  const Frame& f = model.frame(frame);
+  const Frame& f = checkedFrame(model, frame, "frameVelocity");
   if (f.body < 0) return Vec6::Zero();
   const Vec6 local = pointPlacement(f, point).apply(data.v[f.body]);
   return toAxes(local, frameRotation(model, data, frame), axes);
 }
 
 Vec6 frameAcceleration(const Model& model, const Data& data, int frame, const Vec3& point, ReferenceFrame axes) {
-  const Frame& f = model.frame(frame);
+  const Frame& f = checkedFrame(model, frame, "frameAcceleration");
   if (f.body < 0) return Vec6::Zero();
   const Transform X = pointPlacement(f, point);
   const Vec6 v = X.apply(data.v[f.body]);
@@ -74,9 +92,9 @@ Vec6 frameAcceleration(const Model& model, const Data& data, int frame, const Ve
 
 void frameJacobian(const Model& model, const Data& data, int frame, const Vec3& point, ReferenceFrame axes,
                    Mat6X& J) {
+  const Frame& f = checkedFrame(model, frame, "frameJacobian");
   if (J.cols() != model.nv()) J.resize(6, model.nv());
   J.setZero();
-  const Frame& f = model.frame(frame);
   Transform X = pointPlacement(f, point);  // ^P X_j, walking j towards the root
   Mat3 R = Mat3::Identity();
   if (axes == ReferenceFrame::LocalWorldAligned) R = frameRotation(model, data, frame);
@@ -89,10 +107,7 @@ void frameJacobian(const Model& model, const Data& data, int frame, const Vec3& 
     for (int c = 0; c < cl.nv; ++c) J.col(cl.vIndex + c) = X.apply(cd.S.block<6, 1>(6 * r, c));
     X = X * data.Xout[j];
   }
-  if (axes == ReferenceFrame::LocalWorldAligned) {
-    J.topRows<3>() = R * J.topRows<3>();
-    J.bottomRows<3>() = R * J.bottomRows<3>();
-  }
+  if (axes == ReferenceFrame::LocalWorldAligned) rotateColumns(R, J);
 }
 
 Mat6X frameJacobian(const Model& model, Data& data, const VecX& q, int frame, const Vec3& point,
@@ -109,9 +124,9 @@ namespace grbda::tree {
 
 void frameJacobian(const Model& model, const Data& data, int frame, const Vec3& point, ReferenceFrame axes,
                    Mat6X& J) {
+  const Frame& f = checkedFrame(model, frame, "tree::frameJacobian");
   if (J.cols() != model.nvSpanning()) J.resize(6, model.nvSpanning());
   J.setZero();
-  const Frame& f = model.frame(frame);
   Transform X = Transform::translation(point) * f.placement;
   for (int j = f.body; j >= 0; j = model.body(j).parent) {
     const Body& b = model.body(j);
@@ -119,11 +134,7 @@ void frameJacobian(const Model& model, const Data& data, int frame, const Vec3& 
     else J.col(b.vIndex) = X.apply(b.joint.subspace());
     X = X * data.Xup[j];
   }
-  if (axes == ReferenceFrame::LocalWorldAligned) {
-    const Mat3 R = frameRotation(model, data, frame);
-    J.topRows<3>() = R * J.topRows<3>();
-    J.bottomRows<3>() = R * J.bottomRows<3>();
-  }
+  if (axes == ReferenceFrame::LocalWorldAligned) rotateColumns(frameRotation(model, data, frame), J);
 }
 
 }  // namespace grbda::tree

@@ -73,6 +73,7 @@ VecX lagrangeForwardDynamics(const Model& model, Data& data, const VecX& q, cons
   const VecX rhs = tauTree - t.C;
   Eigen::LLT<MatX> lltH(t.H);
   if (lltH.info() != Eigen::Success) throw NumericalError("lagrangeForwardDynamics: H_tree is not positive definite");
+  if (t.cm.K.rows() == 0) return lltH.solve(rhs);  // a tree: no multipliers
   const MatX HinvKt = lltH.solve(t.cm.K.transpose());
   const MatX A = t.cm.K * HinvKt;
   const VecX b = t.cm.k - t.cm.K * lltH.solve(rhs);

@@ -28,7 +28,9 @@ bool ClusterJoint::completePositions(const Cluster& cl, const double* y, double*
   // deterministic offsets of the dependent coordinates.
   static const double offsets[] = {0.0, 0.5, -0.5, 1.0, -1.0, 2.0, -2.0};
   for (double off : offsets) {
-    for (int d : constraints_.dependentCoordinates()) qSpan[d] = off;
+    // distinct per coordinate: equal values can be singular by symmetry (e.g. φ with q_a q_b terms)
+    const auto& dep = constraints_.dependentCoordinates();
+    for (size_t j = 0; j < dep.size(); ++j) qSpan[dep[j]] = off * (1.0 + 0.37 * static_cast<double>(j));
     if (constraints_.complete(qSpan, cd)) return true;
   }
   return false;
@@ -136,30 +138,6 @@ bool FreeJoint::update(const Model& model, const Cluster& cl, Data& data, const 
     data.vSpan.segment<6>(cl.vSpanIndex) = Eigen::Map<const Vec6>(v);
     data.v[i] = Eigen::Map<const Vec6>(v);
     data.c[i].setZero();  // v × vJ with v = vJ
-  }
-  return true;
-}
-
-void RevoluteWithRotorJoint::initializeData(const Model& model, const Cluster& cl, ClusterData& cd) const {
-  ClusterJoint::initializeData(model, cl, cd);
-  for (int r = 0; r < 2; ++r) cd.S.block<6, 1>(6 * r, 0) = model.body(cl.firstBody + r).joint.subspace() * cd.G(r, 0);
-}
-
-bool RevoluteWithRotorJoint::update(const Model& model, const Cluster& cl, Data& data, const double* v) const {
-  const ClusterData& cd = data.clusters[static_cast<size_t>(model.body(cl.firstBody).cluster)];
-  const double* q = data.qSpan.data() + cl.qSpanIndex;
-  for (int r = 0; r < 2; ++r) {  // both bodies hang from output bodies: S_i = s_i G_i is constant
-    const int i = cl.firstBody + r;
-    const Body& b = model.body(i);
-    const Transform X = b.joint.transform(q + r) * b.Xtree;
-    data.Xup[i] = data.Xout[i] = X;
-    data.Xa[i] = b.parent < 0 ? X : X * data.Xa[b.parent];
-    if (!v) continue;
-    const double qd = cd.G(r, 0) * v[0];
-    data.vSpan[cl.vSpanIndex + r] = qd;
-    const Vec6 vJ = b.joint.subspace() * qd;
-    data.v[i] = b.parent < 0 ? vJ : Vec6(X.apply(data.v[b.parent]) + vJ);
-    data.c[i] = crossMotion(data.v[i], vJ);
   }
   return true;
 }

@@ -5,6 +5,7 @@
 #include "constraint_set.hpp"
 #include "grbda/data.hpp"
 #include "grbda/model.hpp"
+#include "grbda/spatial/cross.hpp"
 
 namespace grbda::detail {
 
@@ -39,9 +40,14 @@ class ClusterJoint {
 /// Any cluster: the general recursion over the cluster's bodies (spec §4.3-4.5, §5.8).
 class GenericJoint : public ClusterJoint {
  public:
-  using ClusterJoint::ClusterJoint;
-  const char* typeName() const override { return "Generic"; }
+  /// `typeName`: what typeName() reports (a ConstraintSpec::typeHint names e.g. a differential).
+  explicit GenericJoint(ConstraintSet constraints, std::string typeName = "Generic")
+      : ClusterJoint(std::move(constraints)), typeName_(std::move(typeName)) {}
+  const char* typeName() const override { return typeName_.c_str(); }
   bool update(const Model& model, const Cluster& cluster, Data& data, const double* v) const override;
+
+ private:
+  std::string typeName_;
 };
 
 /// One body, one revolute or prismatic joint (spec §5.2).
@@ -64,16 +70,6 @@ class FreeJoint final : public ClusterJoint {
   void initializeData(const Model& model, const Cluster& cluster, ClusterData& cd) const override;
   bool completePositions(const Cluster& cluster, const double* y, double* qSpan, ClusterData& cd) const override;
   void independentPositions(const Cluster& cluster, const double* qSpan, double* y) const override;
-  bool update(const Model& model, const Cluster& cluster, Data& data, const double* v) const override;
-};
-
-/// Link and geared rotor (spec §5.4): two bodies whose parents lie outside the cluster, one
-/// static coupling, one degree of freedom. S is constant.
-class RevoluteWithRotorJoint final : public ClusterJoint {
- public:
-  using ClusterJoint::ClusterJoint;
-  const char* typeName() const override { return "RevoluteWithRotor"; }
-  void initializeData(const Model& model, const Cluster& cluster, ClusterData& cd) const override;
   bool update(const Model& model, const Cluster& cluster, Data& data, const double* v) const override;
 };
 

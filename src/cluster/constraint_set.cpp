@@ -83,10 +83,14 @@ void ConstraintSet::residual(const double* q, ClusterData& cd) const {
 bool ConstraintSet::factorKd(ClusterData& cd) const {
   for (size_t c = 0; c < dependent_.size(); ++c) cd.Kd.col(static_cast<Eigen::Index>(c)) = cd.K.col(dependent_[c]);
   cd.luKd.compute(cd.Kd);
+  return kdPivotsAbove(cd, 1e-10);
+}
+
+bool ConstraintSet::kdPivotsAbove(const ClusterData& cd, double relative) const {
   // PartialPivLU does not report singularity: judge by the pivots of U relative to K's scale
   const auto piv = cd.luKd.matrixLU().diagonal().cwiseAbs();
   const double scale = std::max(1.0, cd.K.cwiseAbs().maxCoeff());
-  return nrows_ == 0 || piv.minCoeff() > 1e-10 * scale;
+  return nrows_ == 0 || piv.minCoeff() > relative * scale;
 }
 
 bool ConstraintSet::explicitFormG(ClusterData& cd) const {
@@ -109,14 +113,17 @@ bool ConstraintSet::complete(double* q, ClusterData& cd, double tol, int maxIter
   for (int it = 0; it <= maxIterations; ++it) {
     residual(q, cd);
     if (!cd.phi.allFinite()) return false;
-    if (cd.phi.norm() < tol) return true;
+    // Converged. Near a singular root (a four-bar toggle) Newton creeps in linearly and stops
+    // ~sqrt(tol) away, where K_d is nearly singular and G, g would be huge garbage instead of an
+    // error: the last Newton K_d must have pivots clearly above that level.
+    if (cd.phi.norm() < tol) return it == 0 || kdPivotsAbove(cd, 10.0 * std::sqrt(tol));
     jacobian(q, cd);
     if (!factorKd(cd)) return false;
     cd.dq = cd.luKd.solve(cd.phi);
     for (size_t r = 0; r < dependent_.size(); ++r) q[dependent_[r]] -= cd.dq[static_cast<Eigen::Index>(r)];
   }
   residual(q, cd);
-  return cd.phi.norm() < tol;
+  return cd.phi.norm() < tol && kdPivotsAbove(cd, 10.0 * std::sqrt(tol));
 }
 
 }  // namespace grbda::detail

@@ -49,6 +49,8 @@ class ConstraintSet {
 
  private:
   bool factorKd(ClusterData& cd) const;
+  /// The pivots of the current K_d factorisation exceed `relative` × max(1, max|K|).
+  bool kdPivotsAbove(const ClusterData& cd, double relative) const;
   int nspan_ = 0, nrows_ = 0;
   std::vector<int> independent_, dependent_;
   MatX Kcoupling_;

@@ -10,6 +10,7 @@
 #include "grbda/errors.hpp"
 #include "log.hpp"
 #include "loop_closure.hpp"
+#include "static_joints.hpp"
 
 namespace grbda::detail {
 
@@ -34,6 +35,7 @@ struct ResolvedConstraint {
   std::vector<int> predChain, succChain;  ///< bodies below the NCA, top-down (Coupling, Loop)
   Transform predOrigin, succOrigin;       ///< loop frames relative to the end bodies (Loop)
   std::vector<int> bodies;                ///< all bodies involved
+  int predBody = -1, succBody = -1;       ///< end bodies of a loop (-1: ground)
 };
 
 [[noreturn]] void fail(const std::string& msg, const SourceLocation& at, const std::string& element) {
@@ -92,7 +94,20 @@ class Compiler {
              at, element);
   }
 
+  /// Constraint names identify clusters in messages: unique across loops, couplings and user constraints.
+  void requireUniqueConstraintNames() const {
+    std::map<std::string, std::string> seen;  // name -> element that used it first
+    auto check = [&](const std::string& name, const std::string& element, const SourceLocation& at) {
+      const auto [it, fresh] = seen.emplace(name, element);
+      if (!fresh) fail("duplicate constraint name (already used by " + it->second + ")", at, element);
+    };
+    for (const auto& s : builder_.loops()) check(s.name, "loop '" + s.name + "'", s.where);
+    for (const auto& s : builder_.couplings()) check(s.name, "coupling '" + s.name + "'", s.where);
+    for (const auto& s : builder_.constraints()) check(s.name, "constraint '" + s.name + "'", s.where);
+  }
+
   std::vector<ResolvedConstraint> resolve() const {
+    requireUniqueConstraintNames();
     std::vector<ResolvedConstraint> out;
     const auto& couplings = builder_.couplings();
     for (size_t c = 0; c < couplings.size(); ++c) {
@@ -134,6 +149,8 @@ class Compiler {
       r.succChain = chainBelow(S, top);
       requireOneDof(r.predChain, s.where, el);
       requireOneDof(r.succChain, s.where, el);
+      r.predBody = P;
+      r.succBody = S;
       r.predOrigin = s.predecessorOrigin * linkPlacement_[linkIndex_.at(s.predecessor)];
       r.succOrigin = s.successorOrigin * linkPlacement_[linkIndex_.at(s.successor)];
       out.push_back(std::move(r));
@@ -166,6 +183,36 @@ class Compiler {
     return out;
   }
 };
+
+/// The fast specialised joint for a recognised sub-mechanism (spec §3.6 [INF], §5.4-5.6), else
+/// Generic. Transmissions: every independent link forms a serial chain hanging from the output
+/// body, every dependent body (rotor) hangs from the output body directly.
+std::shared_ptr<const ClusterJoint> specialisedJoint(const Model& model, const Cluster& cl, ConstraintSet set,
+                                                     const std::string& typeHint) {
+  if (set.isStatic()) {
+    const int n = cl.numBodies, d = set.numIndependent();
+    bool transmission = 2 * d == n;
+    int previousLink = -1;
+    for (int r = 0; r < n && transmission; ++r) {
+      const Body& b = model.body(cl.firstBody + r);
+      const bool parentOutside = b.parent < cl.firstBody;
+      if (!b.independent) {
+        transmission = parentOutside;
+      } else {
+        transmission = previousLink < 0 ? parentOutside : b.parent == previousLink;
+        previousLink = cl.firstBody + r;
+      }
+    }
+    if (transmission && d == 1)
+      return std::make_shared<StaticClusterJoint<2, 1>>("RevoluteWithRotor", std::move(set), model, cl.firstBody);
+    if (transmission && d == 2)
+      return std::make_shared<StaticClusterJoint<4, 2>>("RevolutePairWithRotor", std::move(set), model, cl.firstBody);
+    if (transmission && d == 3)
+      return std::make_shared<StaticClusterJoint<6, 3>>("RevoluteTripleWithRotor", std::move(set), model,
+                                                        cl.firstBody);
+  }
+  return std::make_shared<GenericJoint>(std::move(set), typeHint.empty() ? std::string("Generic") : typeHint);
+}
 
 std::string joinNames(const std::vector<std::string>& names) {
   std::string s;
@@ -271,6 +318,7 @@ void ModelCompiler::formClusters(Model& model, const ModelBuilder& builder,
 
   // --- clusters: constraint sets, joint types, independent coordinates ---
   model.clusters_.clear();
+  model.loops_.clear();
   model.positionNames_.clear();
   model.velocityNames_.clear();
   model.nq_ = model.nv_ = 0;
@@ -356,6 +404,18 @@ void ModelCompiler::formClusters(Model& model, const ModelBuilder& builder,
           }
           for (int b : toNew(rc.predChain)) e.columns.push_back(local(b));
           for (int b : toNew(rc.succChain)) e.columns.push_back(local(b));
+          LoopFrames lf;  // kept for solvers that state the loop as unreduced point constraints
+          lf.name = rc.name;
+          lf.predecessorBody = rc.predBody < 0 ? -1 : newIndex[static_cast<size_t>(rc.predBody)];
+          lf.successorBody = rc.succBody < 0 ? -1 : newIndex[static_cast<size_t>(rc.succBody)];
+          lf.predecessorPlacement = rc.predOrigin;
+          lf.successorPlacement = rc.succOrigin;
+          lf.fixed = type == LoopType::Fixed;
+          lf.axis = ls.axis.normalized();
+          lf.cluster = static_cast<int>(k);
+          lf.row = implicitRow;
+          lf.numRows = e.constraint->numRows();
+          model.loops_.push_back(std::move(lf));
         } else {
           e.constraint = builder.constraints()[rc.spec].constraint;
           for (int b : toNew(rc.bodies)) e.columns.push_back(local(b));
@@ -364,7 +424,24 @@ void ModelCompiler::formClusters(Model& model, const ModelBuilder& builder,
         implicitRow += e.constraint->numRows();
         implicit.push_back(std::move(e));
       }
-      const int nIndependent = static_cast<int>(std::count(flags.begin(), flags.end(), true));
+      int nIndependent = static_cast<int>(std::count(flags.begin(), flags.end(), true));
+      if (nIndependent == cl.nvSpan && implicitRow > 0 && implicitRow == couplingRows) {
+        // No joint says independent="false" (legacy files): make each coupling's successor (the
+        // driven rotor) dependent, as every transmission in the URDF+ files does.
+        std::vector<std::string> chosen;
+        for (size_t c : mine)
+          if (constraints[c].kind == ResolvedConstraint::Coupling && !constraints[c].succChain.empty()) {
+            const int b = local(newIndex[static_cast<size_t>(constraints[c].succChain.back())]);
+            if (flags[static_cast<size_t>(b)]) {
+              flags[static_cast<size_t>(b)] = false;
+              model.bodies_[static_cast<size_t>(cl.firstBody + b)].independent = false;
+              chosen.push_back(jointNames[static_cast<size_t>(b)]);
+            }
+          }
+        nIndependent = static_cast<int>(std::count(flags.begin(), flags.end(), true));
+        log().warn("cluster '{}': no joint is marked independent=\"false\"; made the coupled successor joints ({}) dependent",
+                   cl.name, joinNames(chosen));
+      }
       const int dof = cl.nvSpan - implicitRow;
       if (nIndependent != dof)
         fail(std::to_string(nIndependent) + " of its joints (" + joinNames(jointNames) +
@@ -382,13 +459,15 @@ void ModelCompiler::formClusters(Model& model, const ModelBuilder& builder,
         fail("the couplings do not determine the dependent joints from the independent ones (singular); "
              "check which joints are marked independent",
              firstC.where, element);
-      bool allParentsOutside = true;
-      for (int r = 0; r < cl.numBodies; ++r)
-        allParentsOutside &= model.bodies_[static_cast<size_t>(cl.firstBody + r)].parent < cl.firstBody;
-      if (set.isStatic() && cl.numBodies == 2 && dof == 1 && allParentsOutside)
-        cl.joint = std::make_shared<RevoluteWithRotorJoint>(std::move(set));
-      else
-        cl.joint = std::make_shared<GenericJoint>(std::move(set));
+      // a type hint names the cluster when all its constraints are user constraints agreeing on it
+      std::string typeHint;
+      for (size_t c : mine) {
+        const ResolvedConstraint& rc = constraints[c];
+        const std::string hint = rc.kind == ResolvedConstraint::User ? builder.constraints()[rc.spec].typeHint : "";
+        typeHint = c == mine.front() || hint == typeHint ? hint : "";
+        if (typeHint.empty()) break;
+      }
+      cl.joint = specialisedJoint(model, cl, std::move(set), typeHint);
       cl.nq = cl.nv = dof;
     }
     // independent coordinates and their names

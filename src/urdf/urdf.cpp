@@ -3,6 +3,7 @@
 #include "grbda/errors.hpp"
 #include "urdf/merge.hpp"
 #include "urdf/urdf_file.hpp"
+#include "urdf/urdf_plus.hpp"
 #include "urdf/urdfdom_check.hpp"
 
 // Design: our tinyxml2 pass is the source of the LinkSpec/JointSpec values, because it has to
@@ -23,6 +24,11 @@ ModelBuilder assemble(const std::vector<UrdfFile>& files) {
   ModelBuilder builder(merged.robotName, merged.sourceFile);
   for (const auto& l : merged.links) builder.addLink(l.spec);
   for (const auto& j : merged.joints) builder.addJoint(j.spec);
+  for (const UrdfFile& f : files) {  // URDF+ <loop> and <coupling> (not seen by urdfdom)
+    urdf_detail::UrdfConstraints extra = urdf_detail::readUrdfConstraints(f);
+    for (auto& l : extra.loops) builder.addLoop(std::move(l));
+    for (auto& c : extra.couplings) builder.addCoupling(std::move(c));
+  }
 
   const std::string xml = files.size() == 1 ? files.front().text : urdf_detail::mergedXml(files, merged);
   std::string urdfdomErrors;

@@ -118,7 +118,7 @@ inline Model randomTree(Rng& rng, const TreeOptions& opt) { return randomTreeBui
 /// Random configuration: 1-DoF joints in [-pi, pi], free joints at a random position in
 /// [-1, 1]^3 with a random unit quaternion.
 inline VecX randomConfiguration(Rng& rng, const Model& model) {
-  VecX q(model.nq());
+  VecX q(model.nqSpanning());  // spanning: indexed by Body::qIndex
   for (const Body& b : model.bodies()) {
     if (b.joint.type == JointType::Free) {
       q.segment<3>(b.qIndex) = randomVec3(rng);
@@ -146,9 +146,10 @@ inline VecX integrateConfiguration(const Model& model, const VecX& q, const VecX
       const Eigen::Quaterniond quat = freeJointQuaternion(b, q).normalized();
       const Vec3 w = v.segment<3>(b.vIndex), vl = v.segment<3>(b.vIndex + 3);
       out.segment<3>(b.qIndex) = q.segment<3>(b.qIndex) + h * (quat.toRotationMatrix() * vl);
-      const double angle = h * w.norm();
-      const Eigen::Quaterniond step =
-          angle > 0.0 ? Eigen::Quaterniond(Eigen::AngleAxisd(angle, w.normalized())) : Eigen::Quaterniond::Identity();
+      // exp(h ω / 2) as a quaternion: rotation by the angle h |ω| (negative h too) about ω
+      const Eigen::Quaterniond step = w.norm() > 0.0
+                                          ? Eigen::Quaterniond(Eigen::AngleAxisd(h * w.norm(), w.normalized()))
+                                          : Eigen::Quaterniond::Identity();
       const Eigen::Quaterniond next = quat * step;
       out.segment<4>(b.qIndex + 3) << next.w(), next.x(), next.y(), next.z();
     } else {

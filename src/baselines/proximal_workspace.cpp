@@ -1,0 +1,122 @@
+// Symbolic analysis of the proximal solver's KKT matrix (see ProximalData in proximal.hpp):
+// which rows K has, the order of the unknowns and the structural pattern supp(e) of every
+// unknown, computed once per model so that a solve touches only entries that can be non-zero.
+#include "grbda/baselines/proximal.hpp"
+
+namespace grbda {
+
+namespace {
+/// Rows of one loop in the unreduced styles: 3 point rows (+ orientation rows for LoopFull).
+int unreducedLoopRows(const LoopFrames& loop, ProximalConstraintRows rows) {
+  if (rows == ProximalConstraintRows::LoopPoint3D) return 3;
+  return 3 + (loop.fixed ? 3 : 2);
+}
+}  // namespace
+
+ProximalData::ProximalData(const Model& model, ProximalConstraintRows rowStyle) : rows(rowStyle) {
+  nvSpan = model.nvSpanning();
+  numBodies = model.numBodies();
+  const int nc = model.numClusters();
+  const auto& loops = model.loops();
+  std::vector<std::vector<int>> loopsOf(static_cast<size_t>(nc));
+  for (size_t l = 0; l < loops.size(); ++l) loopsOf[static_cast<size_t>(loops[l].cluster)].push_back(static_cast<int>(l));
+
+  // --- rows of K, cluster by cluster ---
+  loopFirstRow.assign(loops.size(), -1);
+  loopNumRows.assign(loops.size(), 0);
+  clusterRowStart.assign(static_cast<size_t>(nc) + 1, 0);
+  for (int c = 0; c < nc; ++c) {
+    const Cluster& cl = model.cluster(c);
+    clusterRowStart[static_cast<size_t>(c)] = static_cast<int>(rowSource.size());
+    const int mc = cl.nvSpan - cl.nv;
+    std::vector<bool> isLoopRow(static_cast<size_t>(mc), false);
+    if (rows != ProximalConstraintRows::Cluster)
+      for (int l : loopsOf[static_cast<size_t>(c)])
+        for (int i = 0; i < loops[static_cast<size_t>(l)].numRows; ++i)
+          isLoopRow[static_cast<size_t>(loops[static_cast<size_t>(l)].row + i)] = true;
+    for (int i = 0; i < mc; ++i)
+      if (!isLoopRow[static_cast<size_t>(i)]) rowSource.push_back(RowSource{c, i, -1, 0});
+    if (rows != ProximalConstraintRows::Cluster)
+      for (int l : loopsOf[static_cast<size_t>(c)]) {
+        loopFirstRow[static_cast<size_t>(l)] = static_cast<int>(rowSource.size());
+        const int n = unreducedLoopRows(loops[static_cast<size_t>(l)], rows);
+        loopNumRows[static_cast<size_t>(l)] = n;
+        for (int s = 0; s < n; ++s) rowSource.push_back(RowSource{c, -1, l, s});
+      }
+  }
+  numRows = static_cast<int>(rowSource.size());
+  clusterRowStart[static_cast<size_t>(nc)] = numRows;
+  numNodes = nvSpan + numRows;
+
+  // --- unknowns: per cluster its rows, then its spanning coordinates ---
+  nodeCoordinate.assign(static_cast<size_t>(numNodes), -1);
+  nodeRow.assign(static_cast<size_t>(numNodes), -1);
+  std::vector<int> coordinateNode(static_cast<size_t>(nvSpan)), clusterFirstNode(static_cast<size_t>(nc));
+  int e = 0;
+  for (int c = 0; c < nc; ++c) {
+    const Cluster& cl = model.cluster(c);
+    clusterFirstNode[static_cast<size_t>(c)] = e;
+    for (int r = clusterRowStart[static_cast<size_t>(c)]; r < clusterRowStart[static_cast<size_t>(c) + 1]; ++r)
+      nodeRow[static_cast<size_t>(e++)] = r;
+    for (int j = cl.vSpanIndex; j < cl.vSpanIndex + cl.nvSpan; ++j) {
+      coordinateNode[static_cast<size_t>(j)] = e;
+      nodeCoordinate[static_cast<size_t>(e++)] = j;
+    }
+  }
+
+  // --- supp(e): own cluster's earlier unknowns (dense block), then the coordinates of the
+  // bodies supporting the cluster, output body first (a free joint is a chain of 6) ---
+  suppStart.assign(1, 0);
+  supp.clear();
+  e = 0;
+  for (int c = 0; c < nc; ++c) {
+    const Cluster& cl = model.cluster(c);
+    std::vector<int> supporting;
+    for (int b = cl.output; b >= 0; b = model.body(b).parent) {
+      const Body& body = model.body(b);
+      for (int t = body.joint.nv() - 1; t >= 0; --t) supporting.push_back(coordinateNode[static_cast<size_t>(body.vIndex + t)]);
+    }
+    const int first = clusterFirstNode[static_cast<size_t>(c)];
+    const int end = c + 1 < nc ? clusterFirstNode[static_cast<size_t>(c) + 1] : numNodes;
+    for (; e < end; ++e) {
+      for (int f = e - 1; f >= first; --f) supp.push_back(f);
+      supp.insert(supp.end(), supporting.begin(), supporting.end());
+      suppStart.push_back(static_cast<int>(supp.size()));
+    }
+  }
+
+  for (const Cluster& cl : model.clusters())
+    for (int r = 0; r < cl.numBodies; ++r) {
+      const Body& b = model.body(cl.firstBody + r);
+      if (b.independent)
+        for (int j = 0; j < b.joint.nv(); ++j) independentCoordinate.push_back(b.vIndex + j);
+    }
+
+  K = MatX::Zero(numRows, nvSpan);
+  k = VecX::Zero(numRows);
+  rowNormSq = VecX::Zero(numRows);
+  A = MatX::Zero(numNodes, numNodes);
+  D = VecX::Zero(numNodes);
+  rhs = VecX::Zero(numNodes);
+  z = VecX::Zero(numNodes);
+  tauTree = VecX::Zero(nvSpan);
+  lambdaPrev = VecX::Zero(numRows);
+  stationarity = VecX::Zero(nvSpan);
+  biasAcceleration.assign(static_cast<size_t>(numBodies), Vec6::Zero());
+  result.qddSpanning = VecX::Zero(nvSpan);
+  result.qdd = VecX::Zero(model.nv());
+  result.lambda = VecX::Zero(numRows);
+}
+
+long ProximalData::patternEntries() const { return static_cast<long>(supp.size()); }
+
+long ProximalData::factorizationUpdates() const {
+  long total = 0;
+  for (size_t e = 0; e + 1 < suppStart.size(); ++e) {
+    const long s = suppStart[e + 1] - suppStart[e];
+    total += s * (s + 1) / 2;
+  }
+  return total;
+}
+
+}  // namespace grbda

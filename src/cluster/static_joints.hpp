@@ -1,0 +1,64 @@
+#pragma once
+// Internal: fixed-size cluster joints for transmissions with constant couplings (spec §5.4-5.6):
+// geared link+rotor, parallel-belt pair, three-link belt chain. The constraint is static (G
+// constant, g = 0), so the update is the cluster recursion of §4.3-4.5 with every size known at
+// compile time: S_i = X_i S_λ(i) + s_i G_i,  c_i = X_i c_λ(i) + v_i × s_i q̇_i.
+#include <array>
+
+#include "cluster_joint.hpp"
+
+namespace grbda::detail {
+
+template <int NB, int D>
+class StaticClusterJoint final : public ClusterJoint {
+ public:
+  /// `name`: the spec's type name; bodies of the cluster are model.body(firstBody + r).
+  StaticClusterJoint(const char* name, ConstraintSet constraints, const Model& model, int firstBody)
+      : ClusterJoint(std::move(constraints)), name_(name) {
+    const MatX& G = constraints_.staticG();
+    for (int r = 0; r < NB; ++r) {
+      const Body& b = model.body(firstBody + r);
+      parent_[r] = b.parent >= firstBody ? b.parent - firstBody : -1;
+      s_[r] = b.joint.subspace();
+      G_.row(r) = G.row(r);
+    }
+  }
+  const char* typeName() const override { return name_; }
+
+  bool update(const Model& model, const Cluster& cl, Data& data, const double* v) const override {
+    ClusterData& cd = data.clusters[static_cast<size_t>(model.body(cl.firstBody).cluster)];
+    const double* q = data.qSpan.data() + cl.qSpanIndex;
+    std::array<Eigen::Matrix<double, 6, D>, NB> S;
+    Eigen::Matrix<double, D, 1> y;
+    if (v) y = Eigen::Map<const Eigen::Matrix<double, D, 1>>(v);
+    for (int r = 0; r < NB; ++r) {
+      const int i = cl.firstBody + r, p = parent_[r];
+      const Body& b = model.body(i);
+      const Transform X = b.joint.transform(q + r) * b.Xtree;
+      data.Xup[i] = X;
+      data.Xout[i] = p < 0 ? X : X * data.Xout[cl.firstBody + p];
+      data.Xa[i] = b.parent < 0 ? X : X * data.Xa[b.parent];
+      S[r].noalias() = s_[r] * G_.row(r);
+      if (p >= 0)
+        for (int c = 0; c < D; ++c) S[r].col(c) += X.apply(S[p].col(c));
+      cd.S.template block<6, D>(6 * r, 0) = S[r];
+      if (!v) continue;
+      const double qd = G_.row(r).dot(y);
+      data.vSpan[cl.vSpanIndex + r] = qd;
+      const Vec6 vJ = s_[r] * qd;
+      data.v[i] = b.parent < 0 ? vJ : Vec6(X.apply(data.v[b.parent]) + vJ);
+      Vec6 c = crossMotion(data.v[i], vJ);
+      if (p >= 0) c += X.apply(data.c[cl.firstBody + p]);
+      data.c[i] = c;
+    }
+    return true;
+  }
+
+ private:
+  const char* name_;
+  std::array<int, NB> parent_{};
+  std::array<Vec6, NB> s_;
+  Eigen::Matrix<double, NB, D> G_;
+};
+
+}  // namespace grbda::detail

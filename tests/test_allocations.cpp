@@ -1,0 +1,204 @@
+// Hot calls on a prepared Model/Data allocate nothing. This file replaces the global allocation
+// functions of the test binary with counting versions: operator new/delete (every variant) and,
+// because Eigen allocates with malloc, malloc/calloc/realloc/free and the aligned C functions,
+// forwarding to glibc's __libc_* implementations. Counting is off except inside the measured
+// scope, so the rest of the suite is unaffected. Under AddressSanitizer (which owns the
+// allocator) nothing is replaced and the tests are skipped.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <functional>
+#include <new>
+
+#include "support/random_model.hpp"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define GRBDA_COUNT_ALLOCATIONS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GRBDA_COUNT_ALLOCATIONS 0
+#endif
+#endif
+#if !defined(GRBDA_COUNT_ALLOCATIONS) && defined(__GLIBC__)
+#define GRBDA_COUNT_ALLOCATIONS 1
+#endif
+#ifndef GRBDA_COUNT_ALLOCATIONS
+#define GRBDA_COUNT_ALLOCATIONS 0
+#endif
+
+namespace {
+std::atomic<bool> gCounting{false};
+std::atomic<long> gAllocations{0};
+inline void noteAllocation() {
+  if (gCounting.load(std::memory_order_relaxed)) gAllocations.fetch_add(1, std::memory_order_relaxed);
+}
+}  // namespace
+
+#if GRBDA_COUNT_ALLOCATIONS
+extern "C" {
+void* __libc_malloc(size_t);
+void* __libc_calloc(size_t, size_t);
+void* __libc_realloc(void*, size_t);
+void* __libc_memalign(size_t, size_t);
+void __libc_free(void*);
+
+void* malloc(size_t n) {
+  noteAllocation();
+  return __libc_malloc(n);
+}
+void* calloc(size_t count, size_t n) {
+  noteAllocation();
+  return __libc_calloc(count, n);
+}
+void* realloc(void* p, size_t n) {
+  noteAllocation();
+  return __libc_realloc(p, n);
+}
+void free(void* p) { __libc_free(p); }
+void* aligned_alloc(size_t alignment, size_t n) {
+  noteAllocation();
+  return __libc_memalign(alignment, n);
+}
+void* memalign(size_t alignment, size_t n) {
+  noteAllocation();
+  return __libc_memalign(alignment, n);
+}
+int posix_memalign(void** out, size_t alignment, size_t n) {
+  noteAllocation();
+  void* p = __libc_memalign(alignment, n);
+  if (!p) return ENOMEM;
+  *out = p;
+  return 0;
+}
+}  // extern "C"
+
+namespace {
+void* newBytes(std::size_t n) {
+  noteAllocation();
+  void* p = __libc_malloc(n ? n : 1);
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+void* newAligned(std::size_t n, std::align_val_t a) {
+  noteAllocation();
+  void* p = __libc_memalign(static_cast<size_t>(a), n ? n : 1);
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+}  // namespace
+
+void* operator new(std::size_t n) { return newBytes(n); }
+void* operator new[](std::size_t n) { return newBytes(n); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return __libc_malloc(n ? n : 1); }
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return __libc_malloc(n ? n : 1); }
+void* operator new(std::size_t n, std::align_val_t a) { return newAligned(n, a); }
+void* operator new[](std::size_t n, std::align_val_t a) { return newAligned(n, a); }
+void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+  noteAllocation();
+  return __libc_memalign(static_cast<size_t>(a), n ? n : 1);
+}
+void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+  noteAllocation();
+  return __libc_memalign(static_cast<size_t>(a), n ? n : 1);
+}
+void operator delete(void* p) noexcept { __libc_free(p); }
+void operator delete[](void* p) noexcept { __libc_free(p); }
+void operator delete(void* p, std::size_t) noexcept { __libc_free(p); }
+void operator delete[](void* p, std::size_t) noexcept { __libc_free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { __libc_free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { __libc_free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { __libc_free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { __libc_free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { __libc_free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { __libc_free(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { __libc_free(p); }
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { __libc_free(p); }
+#endif  // GRBDA_COUNT_ALLOCATIONS
+
+// The shared counter API of support/allocation_counter.hpp, for the other test files.
+#include "support/allocation_counter.hpp"
+namespace grbda::testsupport {
+bool allocationCounterAvailable() { return GRBDA_COUNT_ALLOCATIONS != 0; }
+long allocationCount() { return gAllocations.load(); }
+void resetAllocationCount() { gAllocations.store(0); }
+void setAllocationCounting(bool on) { gCounting.store(on); }
+}  // namespace grbda::testsupport
+
+using namespace grbda;
+using namespace grbda::testsupport;
+
+namespace {
+
+/// Allocations made by the second of two calls of f (the first is the warm-up).
+long allocationsAfterWarmUp(const std::function<void()>& f) {
+  f();
+  gAllocations.store(0);
+  gCounting.store(true);
+  f();
+  gCounting.store(false);
+  return gAllocations.load();
+}
+
+void expectHotCallsDoNotAllocate(const Model& m, Rng& rng) {
+  Data data(m);
+  const VecX q = randomConfiguration(rng, m), v = randomVector(rng, m.nv()), x = randomVector(rng, m.nv());
+  ExternalForces fext(static_cast<size_t>(m.numBodies()), Vec6::Zero());
+  fext.back() << 1, 2, 3, 4, 5, 6;
+  VecX armature = VecX::Constant(m.nv(), 0.1);
+  Mat6X J(6, m.nv());
+  const int frame = static_cast<int>(m.frames().size()) - 1;
+  const Vec3 point(0.1, 0.2, 0.3);
+  Vec6 sink = Vec6::Zero();
+
+  const std::vector<std::pair<const char*, std::function<void()>>> calls = {
+      {"forwardDynamics", [&] { forwardDynamics(m, data, q, v, x); }},
+      {"forwardDynamics(fext)", [&] { forwardDynamics(m, data, q, v, x, fext); }},
+      {"inverseDynamics", [&] { inverseDynamics(m, data, q, v, x); }},
+      {"inverseDynamics(fext)", [&] { inverseDynamics(m, data, q, v, x, fext); }},
+      {"massMatrix", [&] { massMatrix(m, data, q); }},
+      {"biasForces", [&] { biasForces(m, data, q, v); }},
+      {"tree::aba", [&] { tree::aba(m, data, q, v, x, &fext, &armature); }},
+      {"tree::rnea", [&] { tree::rnea(m, data, q, v, x, &fext); }},
+      {"tree::crba", [&] { tree::crba(m, data, q); }},
+      {"tree::nonLinearEffects", [&] { tree::nonLinearEffects(m, data, q, v); }},
+      {"forwardKinematics(q,v,qdd)", [&] { forwardKinematics(m, data, q, v, x); }},
+      {"frameJacobian(in place, world axes)",
+       [&] { frameJacobian(m, data, frame, point, ReferenceFrame::LocalWorldAligned, J); }},
+      {"frameJacobian(in place, local axes)", [&] { frameJacobian(m, data, frame, point, ReferenceFrame::Local, J); }},
+      {"frameVelocity/frameAcceleration",
+       [&] {
+         sink += frameVelocity(m, data, frame, point) + frameAcceleration(m, data, frame, point);
+         sink.head<3>() += framePosition(m, data, frame, point);
+       }},
+  };
+  for (const auto& [name, call] : calls) EXPECT_EQ(allocationsAfterWarmUp(call), 0) << name;
+  EXPECT_TRUE(sink.allFinite());
+}
+
+}  // namespace
+
+TEST(Allocations, CounterSeesEigenAndNewAllocations) {
+  if (!GRBDA_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting needs glibc and no AddressSanitizer";
+  // The instrument itself must work, or the zero counts below would prove nothing.
+  EXPECT_GE(allocationsAfterWarmUp([] { VecX x = VecX::Zero(100); EXPECT_EQ(x.sum(), 0.0); }), 1);
+  EXPECT_GE(allocationsAfterWarmUp([] { auto p = std::make_unique<double[]>(10); EXPECT_NE(p.get(), nullptr); }), 1);
+  EXPECT_GE(allocationsAfterWarmUp([] { std::vector<Mat6> v(3); EXPECT_EQ(v.size(), 3u); }), 1);
+}
+
+TEST(Allocations, HotCallsOnPreparedDataDoNotAllocate) {
+  if (!GRBDA_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting needs glibc and no AddressSanitizer";
+  Rng rng(61);
+  for (bool floating : {false, true}) {
+    for (int t = 0; t < 3; ++t) {
+      TreeOptions opt;
+      opt.numLinks = uniformInt(rng, 2, 20);
+      opt.floatingBase = floating;
+      const Model m = randomTree(rng, opt);
+      SCOPED_TRACE(std::string(floating ? "floating" : "fixed") + " tree with " + std::to_string(m.numBodies()) +
+                   " bodies");
+      expectHotCallsDoNotAllocate(m, rng);
+    }
+  }
+}
