@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job, from a fresh Debian machine: install dependencies, build (Release, in build/)
 # and show what grbda computes for one robot model.
-# Usage: tools/run_main.sh [MODEL.urdf]   (default: models/double_pendulum.urdf)
+# Usage: tools/run_main.sh [MODEL.urdf]   (default: models/mini_cheetah.urdf)
 #        GRBDA_BUILD_DIR=dir picks another build directory.
 set -euo pipefail
 
@@ -16,7 +16,7 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release
 cmake --build "$build" -j2 --target grbda_cli
 grbda=$build/tools/grbda
 
-model=${model_arg:-models/double_pendulum.urdf}
+model=${model_arg:-models/mini_cheetah.urdf}
 if [ -z "$model_arg" ] && [ ! -f "$model" ]; then
   # Fall back to any bundled model rather than fail on a renamed default.
   model=$(find models -maxdepth 1 -name '*.urdf' 2>/dev/null | sort | head -n 1)

@@ -2,8 +2,10 @@
 // Umbrella header: everything a user needs.
 #include "grbda/algorithms/dynamics.hpp"
 #include "grbda/algorithms/kinematics.hpp"
+#include "grbda/algorithms/osim.hpp"
 #include "grbda/algorithms/tree.hpp"
 #include "grbda/baselines/approximate.hpp"
+#include "grbda/baselines/osim_baselines.hpp"
 #include "grbda/baselines/projection.hpp"
 #include "grbda/baselines/proximal.hpp"
 #include "grbda/builder.hpp"
