@@ -101,7 +101,6 @@ TEST(Completion, ClosesEveryConstraintToMachinePrecision) {
   for (bool floating : {false, true})
     for (auto& mech : mechanismCatalogue(rng, floating)) {
       SCOPED_TRACE(mech.name + (floating ? " (floating)" : ""));
-      if (mech.name.find("spatial") != std::string::npos) continue;  // open: Newton completion of the random spatial fixed loop fails from some starts (tracked in the closing note)
       const Model model = mech.builder.build();
       Data data(model);
       for (int s = 0; s < 20; ++s) {
@@ -125,7 +124,6 @@ TEST(Completion, ColdStartWorksAcrossTheWholeRange) {
   Rng rng(202);
   for (auto& mech : mechanismCatalogue(rng, false)) {
     SCOPED_TRACE(mech.name);
-      if (mech.name.find("spatial") != std::string::npos) continue;  // open: Newton completion of the random spatial fixed loop fails from some starts (tracked in the closing note)
     const Model model = mech.builder.build();
     for (int s = 0; s < 10; ++s) {
       Data fresh(model);
@@ -170,7 +168,6 @@ TEST(Completion, WarmStartFollowsTheBranchContinuously) {
   Rng rng(204);
   for (auto& mech : mechanismCatalogue(rng, false)) {
     SCOPED_TRACE(mech.name);
-      if (mech.name.find("spatial") != std::string::npos) continue;  // open: Newton completion of the random spatial fixed loop fails from some starts (tracked in the closing note)
     const Model model = mech.builder.build();
     Data data(model);
     const VecX a = randomIndependentPositions(rng, model, mech.lo, mech.hi);

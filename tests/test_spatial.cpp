@@ -33,6 +33,27 @@ TEST(Spatial, TransformOperationsMatchSixBySixMatrices) {
   }
 }
 
+TEST(Spatial, RigidInertiaTransformMatchesTheMatrixProduct) {
+  // The rigid-body shortcut must equal X^T I X for any mass, centre of mass and rotational
+  // inertia, including a massless body (pure rotational inertia) and a non-zero accumulator.
+  for (int k = 0; k < 20; ++k) {
+    const Transform X = randomTransform();
+    const Mat3 R = Mat3::Random();
+    const Mat3 Ic = R * R.transpose() + 0.1 * Mat3::Identity();
+    const double m = k == 0 ? 0.0 : 0.1 + std::abs(Vec3::Random().x()) * 5.0;
+    const Vec3 c = k == 0 ? Vec3::Zero() : Vec3(Vec3::Random());
+    const Mat6 I = spatialInertia(m, c, Ic);
+    const Mat6 start = Mat6::Random();
+    Mat6 out = start;
+    X.addTransformedRigidInertia(I, out);
+    const Mat6 Xm = X.toMatrix();
+    EXPECT_TRUE((out - start).isApprox(Xm.transpose() * I * Xm, 1e-12)) << "k = " << k;
+    Mat6 general = start;
+    X.addTransformedInertia(I, general);
+    EXPECT_TRUE(general.isApprox(out, 1e-12));
+  }
+}
+
 TEST(Spatial, CrossProductsMatchMatrices) {
   const Vec6 v = Vec6::Random(), m = Vec6::Random();
   EXPECT_TRUE(crossMotion(v, m).isApprox(crmMatrix(v) * m, 1e-14));

@@ -81,6 +81,10 @@ class ModelBuilder {
   void addCoupling(CouplingSpec coupling);
   void addConstraint(ConstraintSpec constraint);
   void setGravity(const Vec3& g) { gravity_ = g; }
+  /// Recognise the specialised cluster joints (RevoluteWithRotor, ..., FourBar; the default).
+  /// false keeps every constrained cluster Generic — for comparing the two on the same model.
+  void setSpecialisedJoints(bool enabled) { specialisedJoints_ = enabled; }
+  bool specialisedJoints() const { return specialisedJoints_; }
 
   const std::vector<LinkSpec>& links() const { return links_; }
   const std::vector<JointSpec>& joints() const { return joints_; }
@@ -103,6 +107,7 @@ class ModelBuilder {
   std::vector<CouplingSpec> couplings_;
   std::vector<ConstraintSpec> constraints_;
   Vec3 gravity_ = Vec3(0.0, 0.0, -9.81);
+  bool specialisedJoints_ = true;
 };
 
 }  // namespace grbda

@@ -23,6 +23,9 @@ struct Body {
   int cluster = -1;       ///< cluster containing the body
   int output = -1;        ///< Λ(i): nearest supporting body outside the cluster (-1: ground)
   bool independent = true;  ///< its joint coordinate is an independent coordinate of the cluster
+  /// Some cluster has this body as its output body, so its articulated inertia gathers more than
+  /// its own rigid-body inertia (otherwise C-ABA may use the cheaper rigid-inertia transform).
+  bool supportsClusters = false;
 };
 
 namespace detail {

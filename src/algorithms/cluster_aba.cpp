@@ -3,108 +3,82 @@
 // over the cluster's bodies ([P0] §IV-B) and is stored per body in data.IA; the fold onto the
 // parent, Xup^T (IA − U D^{-1} U^T) Xup, is done as Σ_i X_i^T IA_i X_i − XU D^{-1} XU^T with
 // XU = Σ_i X_i^T U_i, never forming 6n x 6n matrices. Per-cluster steps are templated on d_k:
-// fixed-size types for d_k ∈ {1, 2, 3, 6}, dynamic buffers from Data otherwise.
+// fixed-size types for d_k ∈ {1, 2, 3, 6}, dynamic buffers from Data otherwise (the D_k
+// factorisation differs: an unrolled Cholesky inverse vs. the LLT kept in ClusterData).
 #include <Eigen/Cholesky>
 
 #include "cluster_algorithms.hpp"
+#include "cluster_blocks.hpp"
 #include "cluster_state.hpp"
+#include "small_spd.hpp"
 #include "grbda/spatial/cross.hpp"
 
 namespace grbda::detail {
 
 namespace {
 
-constexpr int Dyn = Eigen::Dynamic;
-
-template <int D>
-struct Sizes {
-  using MatD = Eigen::Matrix<double, D, D>;
-  using VecD = Eigen::Matrix<double, D, 1>;
-  using Mat6D = Eigen::Matrix<double, 6, D>;
-  using Block = Eigen::Map<Mat6D, 0, Eigen::OuterStride<>>;
-  using ConstBlock = Eigen::Map<const Mat6D, 0, Eigen::OuterStride<>>;
-};
-
-/// Rows of body r in a stacked 6n x d matrix.
-template <int D>
-typename Sizes<D>::Block rowsOf(MatX& M, int r) {
-  return typename Sizes<D>::Block(M.data() + 6 * r, 6, M.cols(), Eigen::OuterStride<>(M.rows()));
-}
-template <int D>
-typename Sizes<D>::ConstBlock rowsOf(const MatX& M, int r) {
-  return typename Sizes<D>::ConstBlock(M.data() + 6 * r, 6, M.cols(), Eigen::OuterStride<>(M.rows()));
+/// IA_o += X^T IA_i X; a body that supports no cluster still has its rigid inertia as IA_i.
+inline void addFoldedInertia(const Model& model, int i, const Transform& X, const Mat6& IAi, Mat6& IAo) {
+  if (model.body(i).supportsClusters) X.addTransformedInertia(IAi, IAo);
+  else X.addTransformedRigidInertia(IAi, IAo);
 }
 
-/// Inward step for cluster k with d_k = D fixed: leaves D_k^{-1} in cd.D and u_k in cd.u.
+/// Inward step for cluster k (eqs. 52-56). Leaves D_k^{-1} in cd.D (fixed d_k) or the Cholesky
+/// factor of D_k in cd.llt (dynamic d_k), and u_k in cd.u; folds the cluster onto its output body.
 template <int D>
 bool inwardStep(const Model& model, Data& data, const Cluster& cl, ClusterData& cd, const VecX& tau) {
   using S = Sizes<D>;
-  typename S::MatD Dk = S::MatD::Zero();
-  typename S::VecD u = tau.template segment<D>(cl.vIndex);
+  constexpr bool dynamic = D == Eigen::Dynamic;
+  const int d = cl.nv;
+  Eigen::Map<typename S::MatD> Dk(cd.D.data(), d, d);
+  Eigen::Map<typename S::VecD> u(cd.u.data(), d);
+  Dk.setZero();
+  u = clusterSegment<D>(tau, cl.vIndex, d);
   for (int r = 0; r < cl.numBodies; ++r) {
     const int i = cl.firstBody + r;
     const auto Sr = rowsOf<D>(cd.S, r);
     auto Ur = rowsOf<D>(cd.U, r);
-    Ur.noalias() = data.IA[i] * Sr;         // U_k = IA_k S_k
-    Dk.noalias() += Sr.transpose() * Ur;    // D_k = S_k^T U_k     (eq. 53)
+    Ur.noalias() = data.IA[i] * Sr;             // U_k = IA_k S_k
+    Dk.noalias() += Sr.transpose() * Ur;        // D_k = S_k^T U_k     (eq. 53)
     u.noalias() -= Sr.transpose() * data.f[i];  // u_k = τ_k − S_k^T pA_k
   }
-  const Eigen::LLT<typename S::MatD> llt(Dk);
-  if (llt.info() != Eigen::Success) return false;
-  const typename S::MatD Dinv = llt.solve(S::MatD::Identity());
-  Eigen::Map<typename S::MatD>(cd.D.data()) = Dinv;
-  Eigen::Map<typename S::VecD>(cd.u.data()) = u;
+  if constexpr (dynamic) {
+    cd.llt.compute(cd.D);
+    if (cd.llt.info() != Eigen::Success) return false;
+  } else {
+    typename S::MatD Dinv;
+    if (!spdInverse<D>(Dk, Dinv)) return false;
+    Dk = Dinv;
+  }
   if (cl.output < 0) return true;
 
   // fold onto the output body o: IA_o += Xup^T Ia Xup,  pA_o += Xup^T pa   (eqs. 55-56)
   const int o = cl.output;
-  typename S::Mat6D XU = S::Mat6D::Zero();
-  typename S::VecD w = u;  // u − U^T c
+  Eigen::Map<typename S::Mat6D> XU(cd.XU.data(), 6, d);
+  Eigen::Map<typename S::VecD> w(cd.w.data(), d);  // u − U^T c
+  XU.setZero();
+  w = u;
   Vec6 p = Vec6::Zero();
   for (int r = 0; r < cl.numBodies; ++r) {
     const int i = cl.firstBody + r;
     const Transform& X = data.Xout[i];
     const auto Ur = rowsOf<D>(cd.U, r);
-    for (int c = 0; c < D; ++c) XU.col(c) += X.applyTranspose(Ur.col(c));
-    data.IA[o] += X.transformInertia(data.IA[i]);
+    for (int c = 0; c < d; ++c) XU.col(c) += X.applyTranspose(Ur.col(c));
+    addFoldedInertia(model, i, X, data.IA[i], data.IA[o]);
     p += X.applyTranspose(data.f[i] + data.IA[i] * data.c[i]);
     w.noalias() -= Ur.transpose() * data.c[i];
   }
-  const typename S::Mat6D XUDinv = XU * Dinv;
-  data.IA[o].noalias() -= XUDinv * XU.transpose();
   data.f[o] += p;
-  data.f[o].noalias() += XUDinv * w;
-  return true;
-}
-
-/// The same step for any d_k, on the dynamic buffers of ClusterData (cd.llt keeps the factor).
-bool inwardStepDynamic(const Model& model, Data& data, const Cluster& cl, ClusterData& cd, const VecX& tau) {
-  const int n = cl.numBodies, d = cl.nv;
-  for (int r = 0; r < n; ++r)
-    cd.U.middleRows<6>(6 * r).noalias() = data.IA[cl.firstBody + r] * cd.S.middleRows<6>(6 * r);
-  cd.D.noalias() = cd.S.transpose() * cd.U;
-  cd.llt.compute(cd.D);
-  if (cd.llt.info() != Eigen::Success) return false;
-  cd.u = tau.segment(cl.vIndex, d);
-  for (int r = 0; r < n; ++r) cd.u.noalias() -= cd.S.middleRows<6>(6 * r).transpose() * data.f[cl.firstBody + r];
-  if (cl.output < 0) return true;
-  const int o = cl.output;
-  cd.XU.setZero();
-  cd.w = cd.u;
-  Vec6 p = Vec6::Zero();
-  for (int r = 0; r < n; ++r) {
-    const int i = cl.firstBody + r;
-    const Transform& X = data.Xout[i];
-    for (int c = 0; c < d; ++c) cd.XU.col(c) += X.applyTranspose(cd.U.block<6, 1>(6 * r, c));
-    data.IA[o] += X.transformInertia(data.IA[i]);
-    p += X.applyTranspose(data.f[i] + data.IA[i] * data.c[i]);
-    cd.w.noalias() -= cd.U.middleRows<6>(6 * r).transpose() * data.c[i];
+  if constexpr (dynamic) {
+    cd.DinvXUt = cd.XU.transpose();
+    cd.llt.solveInPlace(cd.DinvXUt);
+    data.IA[o].noalias() -= cd.XU * cd.DinvXUt;
+    data.f[o].noalias() += cd.DinvXUt.transpose() * cd.w;
+  } else {
+    const typename S::Mat6D XUDinv = XU * Dk;
+    data.IA[o].noalias() -= XUDinv * XU.transpose();
+    data.f[o].noalias() += XUDinv * w;
   }
-  cd.DinvXUt = cd.XU.transpose();
-  cd.llt.solveInPlace(cd.DinvXUt);
-  data.IA[o].noalias() -= cd.XU * cd.DinvXUt;
-  data.f[o] += p;
-  data.f[o].noalias() += cd.DinvXUt.transpose() * cd.w;
   return true;
 }
 
@@ -116,25 +90,17 @@ void predictAccelerations(const Cluster& cl, Data& data, const Vec6& a0) {
   }
 }
 
+/// ÿ_k = D_k^{-1}(u_k − U_k^T a'_k) and a_k = a'_k + S_k ÿ_k  (eqs. 58-60); cd.w is the buffer.
 template <int D>
 void outwardStep(Data& data, const Cluster& cl, ClusterData& cd, const Vec6& a0) {
-  using S = Sizes<D>;
   predictAccelerations(cl, data, a0);
-  typename S::VecD t = Eigen::Map<const typename S::VecD>(cd.u.data());  // ÿ_k = D^{-1}(u_k − U_k^T a'_k)
+  auto t = clusterSegment<D>(cd.w, 0, cl.nv);
+  t = clusterSegment<D>(cd.u, 0, cl.nv);
   for (int r = 0; r < cl.numBodies; ++r) t.noalias() -= rowsOf<D>(cd.U, r).transpose() * data.a[cl.firstBody + r];
-  const typename S::VecD ydd = Eigen::Map<const typename S::MatD>(cd.D.data()) * t;
-  data.qdd.template segment<D>(cl.vIndex) = ydd;
-  for (int r = 0; r < cl.numBodies; ++r) data.a[cl.firstBody + r].noalias() += rowsOf<D>(cd.S, r) * ydd;  // a_k
-}
-
-void outwardStepDynamic(Data& data, const Cluster& cl, ClusterData& cd, const Vec6& a0) {
-  predictAccelerations(cl, data, a0);
-  cd.w = cd.u;
-  for (int r = 0; r < cl.numBodies; ++r)
-    cd.w.noalias() -= cd.U.middleRows<6>(6 * r).transpose() * data.a[cl.firstBody + r];
-  cd.llt.solveInPlace(cd.w);
-  data.qdd.segment(cl.vIndex, cl.nv) = cd.w;
-  for (int r = 0; r < cl.numBodies; ++r) data.a[cl.firstBody + r].noalias() += cd.S.middleRows<6>(6 * r) * cd.w;
+  if constexpr (D == Eigen::Dynamic) cd.llt.solveInPlace(cd.w);
+  else t = Eigen::Map<const typename Sizes<D>::MatD>(cd.D.data()) * typename Sizes<D>::VecD(t);
+  clusterSegment<D>(data.qdd, cl.vIndex, cl.nv) = t;
+  for (int r = 0; r < cl.numBodies; ++r) data.a[cl.firstBody + r].noalias() += rowsOf<D>(cd.S, r) * t;
 }
 
 }  // namespace
@@ -150,27 +116,14 @@ bool clusterAba(const Model& model, Data& data, const VecX& tau, const ExternalF
   for (int k = model.numClusters() - 1; k >= 0; --k) {  // inward pass
     const Cluster& cl = model.cluster(k);
     ClusterData& cd = data.clusters[k];
-    bool ok;
-    switch (cl.nv) {
-      case 1: ok = inwardStep<1>(model, data, cl, cd, tau); break;
-      case 2: ok = inwardStep<2>(model, data, cl, cd, tau); break;
-      case 3: ok = inwardStep<3>(model, data, cl, cd, tau); break;
-      case 6: ok = inwardStep<6>(model, data, cl, cd, tau); break;
-      default: ok = inwardStepDynamic(model, data, cl, cd, tau);
-    }
+    const bool ok = withClusterDof(cl.nv, [&](auto D) { return inwardStep<D>(model, data, cl, cd, tau); });
     if (!ok) return false;
   }
   const Vec6 a0 = gravityBias(model);
   for (int k = 0; k < model.numClusters(); ++k) {  // outward pass
     const Cluster& cl = model.cluster(k);
     ClusterData& cd = data.clusters[k];
-    switch (cl.nv) {
-      case 1: outwardStep<1>(data, cl, cd, a0); break;
-      case 2: outwardStep<2>(data, cl, cd, a0); break;
-      case 3: outwardStep<3>(data, cl, cd, a0); break;
-      case 6: outwardStep<6>(data, cl, cd, a0); break;
-      default: outwardStepDynamic(data, cl, cd, a0);
-    }
+    withClusterDof(cl.nv, [&](auto D) { outwardStep<D>(data, cl, cd, a0); });
   }
   return true;
 }

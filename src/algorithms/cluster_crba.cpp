@@ -15,7 +15,7 @@ void clusterCrba(const Model& model, Data& data) {
       const int i = cl.firstBody + r;
       cd.F.middleRows<6>(6 * r).noalias() = data.Ic[i] * cd.S.middleRows<6>(6 * r);
       if (cl.output >= 0) {
-        data.Ic[cl.output] += data.Xout[i].transformInertia(data.Ic[i]);
+        data.Xout[i].addTransformedRigidInertia(data.Ic[i], data.Ic[cl.output]);  // composites are rigid
         for (int c = 0; c < d; ++c) cd.XU.col(c) += data.Xout[i].applyTranspose(cd.F.block<6, 1>(6 * r, c));
       }
     }

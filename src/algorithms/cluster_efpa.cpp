@@ -154,11 +154,11 @@ struct Efpa {
     }
   }
 
-  static const MatX& compute(const Model& model, Data& data, const OsimSet& set, const VecX& q, bool linearOnly) {
-    constexpr const char* alg = "inverseOperationalSpaceInertia";
+  static const MatX& compute(const Model& model, Data& data, const OsimSet& set, const VecX& q, bool linearOnly,
+                             const MatX* massOffset, const char* alg) {
     checkModel(model, set, alg);
     prepareState(model, data, q, nullptr, alg);
-    requirePropagators(model, data, alg);
+    requirePropagators(model, data, alg, massOffset);
     MatX& L = prepareBuffers(data, set, linearOnly ? 3 : 6);
     if (linearOnly) run<3>(model, data, set, L);
     else run<6>(model, data, set, L);
@@ -167,11 +167,16 @@ struct Efpa {
   }
 };
 
+const MatX& inverseOperationalSpaceInertia(const Model& model, Data& data, const OsimSet& set, const VecX& q,
+                                           bool linearOnly, const MatX* massOffset, const char* algorithm) {
+  return Efpa::compute(model, data, set, q, linearOnly, massOffset, algorithm);
+}
+
 }  // namespace detail
 
 const MatX& inverseOperationalSpaceInertia(const Model& model, Data& data, const OsimSet& set, const VecX& q,
                                            bool linearOnly) {
-  return detail::Efpa::compute(model, data, set, q, linearOnly);
+  return detail::Efpa::compute(model, data, set, q, linearOnly, nullptr, "inverseOperationalSpaceInertia");
 }
 
 }  // namespace grbda

@@ -12,7 +12,7 @@
 namespace grbda {
 namespace detail {
 
-bool updatePropagators(const Model& model, Data& data) {
+bool updatePropagators(const Model& model, Data& data, const MatX* massOffset) {
   data.osim.propagatorsReady = false;
   for (int i = 0; i < model.numBodies(); ++i) data.IA[i] = model.body(i).inertia;
   for (int k = model.numClusters() - 1; k >= 0; --k) {
@@ -22,6 +22,7 @@ bool updatePropagators(const Model& model, Data& data) {
     for (int r = 0; r < n; ++r)  // U_k = IA_k S_k
       cd.U.middleRows<6>(6 * r).noalias() = data.IA[cl.firstBody + r] * cd.S.middleRows<6>(6 * r);
     cd.D.noalias() = cd.S.transpose() * cd.U;  // D_k = S_kᵀ IA_k S_k
+    if (massOffset) cd.D += massOffset->block(cl.vIndex, cl.vIndex, cl.nv, cl.nv);
     cd.propagatorLlt.compute(cd.D);
     if (cd.propagatorLlt.info() != Eigen::Success) return false;
     if (cl.output < 0) continue;
@@ -31,7 +32,7 @@ bool updatePropagators(const Model& model, Data& data) {
       const int i = cl.firstBody + r;
       const Transform& X = data.Xout[i];
       for (int c = 0; c < cl.nv; ++c) cd.XU.col(c) += X.applyTranspose(cd.U.block<6, 1>(6 * r, c));
-      data.IA[o] += X.transformInertia(data.IA[i]);
+      X.addTransformedInertia(data.IA[i], data.IA[o]);
     }
     cd.propagatorDinvXUt = cd.propagatorLlt.solve(cd.XU.transpose());
     data.IA[o].noalias() -= cd.XU * cd.propagatorDinvXUt;
@@ -41,8 +42,8 @@ bool updatePropagators(const Model& model, Data& data) {
   return true;
 }
 
-void requirePropagators(const Model& model, Data& data, const char* algorithm) {
-  if (!updatePropagators(model, data))
+void requirePropagators(const Model& model, Data& data, const char* algorithm, const MatX* massOffset) {
+  if (!updatePropagators(model, data, massOffset))
     throw NumericalError(std::string(algorithm) +
                          ": an articulated joint-space inertia D_k is not positive definite (singular configuration "
                          "or massless subtree)");

@@ -1,5 +1,6 @@
 #pragma once
 // Internal: the configuration-only articulated pass shared by C-EFPA and apply-test-force.
+#include "grbda/algorithms/osim.hpp"
 #include "grbda/data.hpp"
 
 namespace grbda::detail {
@@ -7,9 +8,16 @@ namespace grbda::detail {
 /// C-ABA pass A (spec §6.3) on the prepared kinematics: articulated inertias (data.IA, folded
 /// onto output bodies) and, per cluster, the Cholesky factor of D_k and D_k⁻¹ XU_kᵀ in
 /// ClusterData::propagatorLlt / propagatorDinvXUt. Records data.qSpan in data.osim. False if some
-/// D_k is not positive definite.
-bool updatePropagators(const Model& model, Data& data);
+/// D_k is not positive definite. `massOffset` (nv x nv, optional): a constant joint-space inertia
+/// added to every D_k (its diagonal block at the cluster's velocities), the armature of the
+/// approximate models (baselines/approximate.hpp); entries outside those blocks are ignored.
+bool updatePropagators(const Model& model, Data& data, const MatX* massOffset = nullptr);
 /// updatePropagators, throwing NumericalError (naming `algorithm`) when it fails.
-void requirePropagators(const Model& model, Data& data, const char* algorithm);
+void requirePropagators(const Model& model, Data& data, const char* algorithm, const MatX* massOffset = nullptr);
+
+/// C-EFPA (inverseOperationalSpaceInertia) with an optional massOffset as above, errors naming
+/// `algorithm`. The approximate-model baseline runs it on the independent tree with the armature.
+const MatX& inverseOperationalSpaceInertia(const Model& model, Data& data, const OsimSet& set, const VecX& q,
+                                           bool linearOnly, const MatX* massOffset, const char* algorithm);
 
 }  // namespace grbda::detail

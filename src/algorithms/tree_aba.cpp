@@ -57,7 +57,7 @@ const VecX& aba(const Model& model, Data& data, const VecX& q, const VecX& v, co
     if (b.parent < 0) continue;
     Ia.noalias() = IA - (Dinv * U) * U.transpose();
     pa = pA + Ia * data.c[i] + (u * Dinv) * U;
-    data.IA[b.parent] += data.Xup[i].transformInertia(Ia);
+    data.Xup[i].addTransformedInertia(Ia, data.IA[b.parent]);
     data.f[b.parent] += data.Xup[i].applyTranspose(pa);
   }
   const Vec6 a0 = detail::baseAcceleration(model);

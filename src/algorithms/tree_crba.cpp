@@ -27,7 +27,7 @@ const MatX& crba(const Model& model, Data& data, const VecX& q) {
   for (int i = 0; i < model.numBodies(); ++i) data.Ic[i] = model.body(i).inertia;
   for (int i = model.numBodies() - 1; i >= 0; --i) {
     const Body& b = model.body(i);
-    if (b.parent >= 0) data.Ic[b.parent] += data.Xup[i].transformInertia(data.Ic[i]);
+    if (b.parent >= 0) data.Xup[i].addTransformedRigidInertia(data.Ic[i], data.Ic[b.parent]);  // composites are rigid
     Mat6 F;
     const int n = compositeForce(b, data.Ic[i], F);
     writeBlock(b, F, n, b.vIndex, data.HTree);  // H_ii = S_i^T Ic_i S_i

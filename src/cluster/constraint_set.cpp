@@ -110,20 +110,49 @@ void ConstraintSet::explicitFormg(ClusterData& cd) const {
 }
 
 bool ConstraintSet::complete(double* q, ClusterData& cd, double tol, int maxIterations) const {
+  // Newton on the dependent coordinates with a backtracking line search on |φ|: near a nearly
+  // singular K_d (a pose close to a mechanism singularity) a full step can throw the linkage
+  // onto another branch or a mirror root, while halving it keeps the iterate in the basin.
+  const auto stepDependent = [&](double scale) {
+    for (size_t r = 0; r < dependent_.size(); ++r) q[dependent_[r]] -= scale * cd.dq[static_cast<Eigen::Index>(r)];
+  };
+  residual(q, cd);
+  double norm = cd.phi.norm();
   for (int it = 0; it <= maxIterations; ++it) {
-    residual(q, cd);
-    if (!cd.phi.allFinite()) return false;
+    if (!std::isfinite(norm)) return false;
     // Converged. Near a singular root (a four-bar toggle) Newton creeps in linearly and stops
     // ~sqrt(tol) away, where K_d is nearly singular and G, g would be huge garbage instead of an
     // error: the last Newton K_d must have pivots clearly above that level.
-    if (cd.phi.norm() < tol) return it == 0 || kdPivotsAbove(cd, 10.0 * std::sqrt(tol));
+    if (norm < tol) return (it == 0 || kdPivotsAbove(cd, 10.0 * std::sqrt(tol))) && isIntendedRoot(q);
     jacobian(q, cd);
     if (!factorKd(cd)) return false;
     cd.dq = cd.luKd.solve(cd.phi);
-    for (size_t r = 0; r < dependent_.size(); ++r) q[dependent_[r]] -= cd.dq[static_cast<Eigen::Index>(r)];
+    double scale = 1.0;
+    bool decreased = false;
+    for (int halving = 0; halving < 12 && !decreased; ++halving, scale *= 0.5) {
+      stepDependent(scale);
+      residual(q, cd);
+      const double trial = cd.phi.norm();
+      if (trial < norm) {
+        norm = trial;
+        decreased = true;
+      } else {
+        stepDependent(-scale);  // undo
+      }
+    }
+    if (!decreased) return false;  // a local minimum of |φ| that is not a root: no closure nearby
   }
-  residual(q, cd);
-  return cd.phi.norm() < tol && kdPivotsAbove(cd, 10.0 * std::sqrt(tol));
+  return false;
+}
+
+bool ConstraintSet::isIntendedRoot(const double* q) const {
+  for (const auto& e : implicit_) {
+    const int n = e.constraint->numCoordinates();
+    LocalVector qLocal(n);
+    for (int j = 0; j < n; ++j) qLocal[j] = q[e.columns[static_cast<size_t>(j)]];
+    if (!e.constraint->isIntendedRoot(qLocal)) return false;
+  }
+  return true;
 }
 
 }  // namespace grbda::detail

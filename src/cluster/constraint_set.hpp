@@ -46,6 +46,8 @@ class ConstraintSet {
   void explicitFormg(ClusterData& cd) const;  ///< after explicitFormG at the same q
   /// Newton on the dependent coordinates of q (independent ones held): ‖φ‖ < tol, true on success.
   bool complete(double* q, ClusterData& cd, double tol = 1e-12, int maxIterations = 50) const;
+  /// Every implicit constraint accepts the root at q (see ImplicitConstraint::isIntendedRoot).
+  bool isIntendedRoot(const double* q) const;
 
  private:
   bool factorKd(ClusterData& cd) const;

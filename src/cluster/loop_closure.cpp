@@ -2,6 +2,7 @@
 
 #include <Eigen/QR>
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <string>
 
@@ -64,6 +65,8 @@ LoopClosureConstraint::LoopClosureConstraint(std::vector<ChainJoint> predecessor
   if (pred_.size() > kMaxChain || succ_.size() > kMaxChain)
     throw ModelError("loop chain longer than " + std::to_string(kMaxChain) + " joints below the common ancestor");
   const Vec3 a = axis.normalized();
+  axis_ = a;
+  fixedOrientation_ = type == LoopType::Fixed;
   switch (type) {
     case LoopType::Revolute:
     case LoopType::Continuous: {
@@ -136,6 +139,21 @@ void LoopClosureConstraint::selectIndependentRows() {
   const auto rank = qr.rank();
   for (Eigen::Index i = 0; i < rank; ++i) rows_.push_back(static_cast<int>(qr.colsPermutation().indices()[i]));
   std::sort(rows_.begin(), rows_.end());
+}
+
+bool LoopClosureConstraint::isIntendedRoot(const Eigen::Ref<const VecX>& q) const {
+  // Rows removed as redundant have a zero derivative, not necessarily a zero value: a planar loop
+  // whose two frames sit at different heights along the axis satisfies its in-plane rows while
+  // the out-of-plane gap stays constant. The full candidate residual must vanish too.
+  RowsBuffer all;
+  evaluate(q, nullptr, &all, nullptr, nullptr);
+  for (int r = 0; r < numCandidateRows(); ++r)
+    if (std::abs(all[r]) > 1e-9) return false;
+  ChainState P, S;
+  walkChain(pred_, predOrigin_, q.data(), nullptr, P);
+  walkChain(succ_, succOrigin_, q.data() + static_cast<Eigen::Index>(pred_.size()), nullptr, S);
+  if (fixedOrientation_) return (P.R.transpose() * S.R).trace() > 1.0;  // rotation angle below 90°
+  return (P.R * axis_).dot(S.R * axis_) > 0.0;
 }
 
 void LoopClosureConstraint::residual(const Eigen::Ref<const VecX>& q, Eigen::Ref<VecX> phi) const {

@@ -37,6 +37,9 @@ class LoopClosureConstraint final : public ImplicitConstraint {
   void residual(const Eigen::Ref<const VecX>& q, Eigen::Ref<VecX> phi) const override;
   void jacobian(const Eigen::Ref<const VecX>& q, Eigen::Ref<MatX> K) const override;
   void bias(const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd, Eigen::Ref<VecX> k) const override;
+  /// The orientation rows vanish for flipped frames too (a fixed loop turned 180° about a frame
+  /// axis, a revolute loop with opposite axes): accept only frames within 90° of alignment.
+  bool isIntendedRoot(const Eigen::Ref<const VecX>& q) const override;
 
   /// Number of candidate rows before redundant ones were removed (3 position + orientation).
   int numCandidateRows() const { return 3 + static_cast<int>(orientationPairs_.size()); }
@@ -52,6 +55,8 @@ class LoopClosureConstraint final : public ImplicitConstraint {
   std::vector<ChainJoint> pred_, succ_;
   Transform predOrigin_, succOrigin_;
   std::vector<OrientationPair> orientationPairs_;
+  bool fixedOrientation_ = false;  ///< fixed loop: all three frame axes must agree
+  Vec3 axis_ = Vec3::UnitZ();      ///< revolute loop axis (unit), in both loop frames
   std::vector<int> rows_;  ///< selected candidate rows
 };
 

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "cluster_joint.hpp"
+#include "four_bar_joint.hpp"
 #include "grbda/data.hpp"
 #include "grbda/errors.hpp"
 #include "log.hpp"
@@ -184,11 +185,15 @@ class Compiler {
   }
 };
 
-/// The fast specialised joint for a recognised sub-mechanism (spec §3.6 [INF], §5.4-5.6), else
-/// Generic. Transmissions: every independent link forms a serial chain hanging from the output
-/// body, every dependent body (rotor) hangs from the output body directly.
+/// The fast specialised joint for a recognised sub-mechanism (spec §3.6 [INF], §5.4-5.7), else
+/// Generic (always Generic when the builder says so). Transmissions: every independent link forms
+/// a serial chain hanging from the output body, every dependent body (rotor) hangs from the output
+/// body directly. Four-bars: see recogniseFourBar (exactly planar, one revolute loop, 1 DoF).
 std::shared_ptr<const ClusterJoint> specialisedJoint(const Model& model, const Cluster& cl, ConstraintSet set,
-                                                     const std::string& typeHint) {
+                                                     const std::string& typeHint, bool allowSpecialised) {
+  if (!allowSpecialised || !typeHint.empty())
+    return std::make_shared<GenericJoint>(std::move(set), typeHint.empty() ? std::string("Generic") : typeHint);
+  if (auto fourBar = recogniseFourBar(model, cl, set)) return fourBar;
   if (set.isStatic()) {
     const int n = cl.numBodies, d = set.numIndependent();
     bool transmission = 2 * d == n;
@@ -330,6 +335,7 @@ void ModelCompiler::formClusters(Model& model, const ModelBuilder& builder,
     first += cl.numBodies;
     cl.output = outputOld[k] < 0 ? -1 : newIndex[static_cast<size_t>(outputOld[k])];
     cl.parent = cl.output < 0 ? -1 : model.bodies_[static_cast<size_t>(cl.output)].cluster;
+    if (cl.output >= 0) model.bodies_[static_cast<size_t>(cl.output)].supportsClusters = true;
     const Body& b0 = model.bodies_[static_cast<size_t>(cl.firstBody)];
     cl.qSpanIndex = b0.qIndex;
     cl.vSpanIndex = b0.vIndex;
@@ -467,7 +473,7 @@ void ModelCompiler::formClusters(Model& model, const ModelBuilder& builder,
         typeHint = c == mine.front() || hint == typeHint ? hint : "";
         if (typeHint.empty()) break;
       }
-      cl.joint = specialisedJoint(model, cl, std::move(set), typeHint);
+      cl.joint = specialisedJoint(model, cl, std::move(set), typeHint, builder.specialisedJoints());
       cl.nq = cl.nv = dof;
     }
     // independent coordinates and their names

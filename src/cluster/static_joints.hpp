@@ -9,27 +9,29 @@
 
 namespace grbda::detail {
 
+/// The per-body recursion of a cluster of NB 1-DoF bodies with D independent velocities, given
+/// the cluster's G (NB x D) and g (NB entries; nullptr when g = 0) at the current state — the
+/// same recursion as GenericJoint with compile-time sizes. Shared by the static transmissions
+/// and the FourBar joint (whose G, g change with q):
+///   S_i = X_i S_λ(i) + s_i G_i,   c_i = X_i c_λ(i) + s_i g_i + v_i × s_i q̇_i.
 template <int NB, int D>
-class StaticClusterJoint final : public ClusterJoint {
+class FixedClusterBodies {
  public:
-  /// `name`: the spec's type name; bodies of the cluster are model.body(firstBody + r).
-  StaticClusterJoint(const char* name, ConstraintSet constraints, const Model& model, int firstBody)
-      : ClusterJoint(std::move(constraints)), name_(name) {
-    const MatX& G = constraints_.staticG();
+  using MatG = Eigen::Matrix<double, NB, D>;
+  /// Bodies of the cluster are model.body(firstBody + r).
+  FixedClusterBodies(const Model& model, int firstBody) {
     for (int r = 0; r < NB; ++r) {
       const Body& b = model.body(firstBody + r);
       parent_[r] = b.parent >= firstBody ? b.parent - firstBody : -1;
       s_[r] = b.joint.subspace();
-      G_.row(r) = G.row(r);
     }
   }
-  const char* typeName() const override { return name_; }
 
-  bool update(const Model& model, const Cluster& cl, Data& data, const double* v) const override {
-    ClusterData& cd = data.clusters[static_cast<size_t>(model.body(cl.firstBody).cluster)];
+  void update(const Model& model, const Cluster& cl, Data& data, ClusterData& cd, const MatG& G, const double* g,
+              const double* v) const {
     const double* q = data.qSpan.data() + cl.qSpanIndex;
     std::array<Eigen::Matrix<double, 6, D>, NB> S;
-    Eigen::Matrix<double, D, 1> y;
+    Eigen::Matrix<double, D, 1> y = Eigen::Matrix<double, D, 1>::Zero();
     if (v) y = Eigen::Map<const Eigen::Matrix<double, D, 1>>(v);
     for (int r = 0; r < NB; ++r) {
       const int i = cl.firstBody + r, p = parent_[r];
@@ -38,26 +40,53 @@ class StaticClusterJoint final : public ClusterJoint {
       data.Xup[i] = X;
       data.Xout[i] = p < 0 ? X : X * data.Xout[cl.firstBody + p];
       data.Xa[i] = b.parent < 0 ? X : X * data.Xa[b.parent];
-      S[r].noalias() = s_[r] * G_.row(r);
+      S[r].noalias() = s_[r] * G.row(r);
       if (p >= 0)
         for (int c = 0; c < D; ++c) S[r].col(c) += X.apply(S[p].col(c));
       cd.S.template block<6, D>(6 * r, 0) = S[r];
       if (!v) continue;
-      const double qd = G_.row(r).dot(y);
+      const double qd = G.row(r).dot(y);
       data.vSpan[cl.vSpanIndex + r] = qd;
       const Vec6 vJ = s_[r] * qd;
       data.v[i] = b.parent < 0 ? vJ : Vec6(X.apply(data.v[b.parent]) + vJ);
       Vec6 c = crossMotion(data.v[i], vJ);
+      if (g) c += s_[r] * g[r];
       if (p >= 0) c += X.apply(data.c[cl.firstBody + p]);
       data.c[i] = c;
     }
+  }
+
+ private:
+  std::array<int, NB> parent_{};
+  std::array<Vec6, NB> s_;
+};
+
+template <int NB, int D>
+class StaticClusterJoint final : public ClusterJoint {
+ public:
+  /// `name`: the spec's type name; bodies of the cluster are model.body(firstBody + r).
+  StaticClusterJoint(const char* name, ConstraintSet constraints, const Model& model, int firstBody)
+      : ClusterJoint(std::move(constraints)), name_(name), bodies_(model, firstBody) {
+    const MatX& G = constraints_.staticG();
+    for (int r = 0; r < NB; ++r) G_.row(r) = G.row(r);
+  }
+  const char* typeName() const override { return name_; }
+
+  /// q_span = G y (couplings have no offsets, spec §2.4), with the sizes known.
+  bool completePositions(const Cluster&, const double* y, double* qSpan, ClusterData&) const override {
+    Eigen::Map<Eigen::Matrix<double, NB, 1>>(qSpan).noalias() = G_ * Eigen::Map<const Eigen::Matrix<double, D, 1>>(y);
+    return true;
+  }
+
+  bool update(const Model& model, const Cluster& cl, Data& data, const double* v) const override {
+    ClusterData& cd = data.clusters[static_cast<size_t>(model.body(cl.firstBody).cluster)];
+    bodies_.update(model, cl, data, cd, G_, nullptr, v);
     return true;
   }
 
  private:
   const char* name_;
-  std::array<int, NB> parent_{};
-  std::array<Vec6, NB> s_;
+  FixedClusterBodies<NB, D> bodies_;
   Eigen::Matrix<double, NB, D> G_;
 };
 

@@ -51,6 +51,35 @@ MergedUrdf mergeUrdfFiles(const std::vector<UrdfFile>& files) {
   return merged;
 }
 
+bool jointsFormACycle(const MergedUrdf& merged) {
+  std::map<std::string, std::vector<std::string>> children;
+  for (const UrdfJoint& j : merged.joints) children[j.spec.parent].push_back(j.spec.child);
+  enum class Mark { Unseen, OnPath, Done };
+  std::map<std::string, Mark> mark;
+  // iterative depth-first search; a link met again while still on the path closes a cycle
+  for (const auto& start : children) {
+    if (mark[start.first] != Mark::Unseen) continue;
+    std::vector<std::pair<std::string, size_t>> path{{start.first, 0}};
+    mark[start.first] = Mark::OnPath;
+    while (!path.empty()) {
+      auto& [link, next] = path.back();
+      const auto it = children.find(link);
+      if (it == children.end() || next >= it->second.size()) {
+        mark[link] = Mark::Done;
+        path.pop_back();
+        continue;
+      }
+      const std::string child = it->second[next++];
+      if (mark[child] == Mark::OnPath) return true;
+      if (mark[child] == Mark::Unseen) {
+        mark[child] = Mark::OnPath;
+        path.emplace_back(child, 0);
+      }
+    }
+  }
+  return false;
+}
+
 std::string mergedXml(const std::vector<UrdfFile>& files, const MergedUrdf& merged) {
   tinyxml2::XMLDocument doc;
   tinyxml2::XMLElement* robot = doc.NewElement("robot");

@@ -21,6 +21,10 @@ struct MergedUrdf {
 /// both files and lines.
 MergedUrdf mergeUrdfFiles(const std::vector<UrdfFile>& files);
 
+/// True if following joints from parent to child can lead back to a link (urdfdom accepts some
+/// such graphs and then leaks the cyclic tree it built, so they must not reach it).
+bool jointsFormACycle(const MergedUrdf& merged);
+
 /// One URDF document holding the merged links and joints (and the files' <material>s), for urdfdom.
 std::string mergedXml(const std::vector<UrdfFile>& files, const MergedUrdf& merged);
 

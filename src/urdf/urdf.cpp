@@ -31,6 +31,10 @@ ModelBuilder assemble(const std::vector<UrdfFile>& files) {
   }
 
   const std::string xml = files.size() == 1 ? files.front().text : urdf_detail::mergedXml(files, merged);
+  if (urdf_detail::jointsFormACycle(merged)) {
+    builder.build();  // reports the cycle with its element and line
+    throw ModelError("the joints form a cycle", merged.sourceFile);
+  }
   std::string urdfdomErrors;
   if (!urdf_detail::checkWithUrdfdom(xml, merged, urdfdomErrors)) {
     builder.build();  // throws a located ModelError if it can diagnose the problem

@@ -4,7 +4,12 @@ namespace grbda::cli {
 
 const std::string* ParsedArgs::value(const std::string& option) const {
   const auto it = values_.find(option);
-  return it == values_.end() ? nullptr : &it->second;
+  return it == values_.end() ? nullptr : &it->second.front();
+}
+
+std::vector<std::string> ParsedArgs::values(const std::string& option) const {
+  const auto it = values_.find(option);
+  return it == values_.end() ? std::vector<std::string>{} : it->second;
 }
 
 namespace {
@@ -34,16 +39,16 @@ ParsedArgs parseArgs(const std::vector<std::string>& args, const std::vector<Opt
     const std::string name = arg.substr(0, eq);
     const OptionSpec* spec = findOption(options, name);
     if (!spec) throw UsageError("unknown option '" + name + "'");
-    if (parsed.has(name)) throw UsageError("option '" + name + "' given twice");
+    if (parsed.has(name) && !spec->repeatable) throw UsageError("option '" + name + "' given twice");
     if (!spec->takesValue()) {
       if (eq != std::string::npos) throw UsageError("option '" + name + "' takes no value");
       parsed.flags_.insert(name);
       continue;
     }
     if (eq != std::string::npos) {
-      parsed.values_[name] = arg.substr(eq + 1);
+      parsed.values_[name].push_back(arg.substr(eq + 1));
     } else if (i + 1 < args.size()) {
-      parsed.values_[name] = args[++i];
+      parsed.values_[name].push_back(args[++i]);
     } else {
       throw UsageError("option '" + name + "' needs a value (" + spec->valueName + ")");
     }

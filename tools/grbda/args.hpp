@@ -21,6 +21,7 @@ struct OptionSpec {
   std::string name;       ///< with the dashes: "--q"
   std::string valueName;  ///< shown in help, e.g. "VALUES"; empty for a flag without value
   std::string help;
+  bool repeatable = false;  ///< may be given several times (ParsedArgs::values)
   bool takesValue() const { return !valueName.empty(); }
 };
 
@@ -29,18 +30,20 @@ class ParsedArgs {
   std::vector<std::string> positional;
 
   bool has(const std::string& option) const { return flags_.count(option) || values_.count(option); }
-  /// The value of an option, or nullptr when it was not given.
+  /// The value of an option, or nullptr when it was not given (the first, if repeatable).
   const std::string* value(const std::string& option) const;
+  /// Every value of a repeatable option, in command-line order (empty when not given).
+  std::vector<std::string> values(const std::string& option) const;
 
  private:
   friend ParsedArgs parseArgs(const std::vector<std::string>&, const std::vector<OptionSpec>&);
   std::set<std::string> flags_;
-  std::map<std::string, std::string> values_;
+  std::map<std::string, std::vector<std::string>> values_;
 };
 
 /// Accepts "--name value", "--name=value" and flags anywhere among the positional arguments;
 /// "--" ends the options. A value may start with '-' (negative numbers). An unknown option, a
-/// missing value, a value given to a flag or an option given twice is a UsageError.
+/// missing value, a value given to a flag or a non-repeatable option given twice is a UsageError.
 ParsedArgs parseArgs(const std::vector<std::string>& args, const std::vector<OptionSpec>& options);
 
 }  // namespace grbda::cli

@@ -1,51 +1,62 @@
-// fd, id, mass-matrix: load the model, prepare Data and the state once, then run the algorithm
-// --repeat times (so an instruction counter can subtract the setup measured with --repeat 0).
+// fd, id, mass-matrix, osim: load the model, prepare the chosen method and the state once, then
+// run the algorithm --repeat times (so an instruction counter can subtract the setup measured
+// with --repeat 0). The option tables of all four are built here, from one list.
 #include "commands.hpp"
-#include "grbda/algorithms/dynamics.hpp"
 #include "inputs.hpp"
-#include "report.hpp"
+#include "method_setup.hpp"
 
 namespace grbda::cli {
 
+std::vector<OptionSpec> dynamicsCommandOptions(const std::string& command) {
+  std::vector<OptionSpec> options = configurationOptions();
+  if (command == "fd" || command == "id") options.push_back(velocityVectorOption("--v"));
+  if (command == "fd") options.push_back(velocityVectorOption("--tau"));
+  if (command == "id") options.push_back(velocityVectorOption("--a"));
+  if (command == "osim") {
+    options.push_back({"--point", "LINK:X,Y,Z",
+                       "an end-effector: a point in the coordinates of link LINK (LINK alone: its origin); "
+                       "repeat for several, at least one",
+                       true});
+    options.push_back({"--linear", "", "3-D point blocks (linear rows only) instead of 6-D blocks"});
+  }
+  options.push_back(methodOption(command));
+  if (command == "fd") {
+    options.push_back({"--prox-iters", "N", "proximal: maximum number of iterations (default 20, at least 1)"});
+    options.push_back({"--prox-mu", "MU", "proximal: regularisation mu >= 0 (default 1e-8)"});
+  }
+  for (const auto& group : {dynamicsOptions(), outputOptions()}) options.insert(options.end(), group.begin(), group.end());
+  return options;
+}
+
 int runForwardDynamics(const ParsedArgs& args, std::ostream& out) {
-  const Model model = loadModelFromArgs(args);
-  const VecX q = configurationFromArgs(args, model);
-  const VecX v = velocityVectorFromArgs(args, "--v", model);
-  const VecX tau = velocityVectorFromArgs(args, "--tau", model);
-  const long repeat = repeatCountFromArgs(args);
-  Data data(model);
-  const VecX* qdd = nullptr;
-  for (long i = 0; i < repeat; ++i) qdd = &forwardDynamics(model, data, q, v, tau);
+  DynamicsSetup s(args, "fd");
+  const VecX v = velocityVectorFromArgs(args, "--v", s.model);
+  const VecX tau = velocityVectorFromArgs(args, "--tau", s.model);
+  const VecX* qdd = repeated<VecX>(args, [&]() -> const VecX& { return s.runner.forwardDynamics(s.q, v, tau); });
   if (!qdd) return 0;
-  printVectorReport(out, args.has("--json"), model,
-                    {"fd", "qdd", "joint accelerations", {{"q", &q}, {"v", &v}, {"tau", &tau}}}, *qdd);
+  Report report = s.report("fd", "qdd", "joint accelerations", {{"v", &v}, {"tau", &tau}});
+  if (const ProximalResult* p = s.runner.proximalResult())
+    report.scalars = {{"iterations", static_cast<double>(p->iterations)}, {"residual", p->primalResidual}};
+  printVectorReport(out, args.has("--json"), s.model, report, *qdd);
   return 0;
 }
 
 int runInverseDynamics(const ParsedArgs& args, std::ostream& out) {
-  const Model model = loadModelFromArgs(args);
-  const VecX q = configurationFromArgs(args, model);
-  const VecX v = velocityVectorFromArgs(args, "--v", model);
-  const VecX qdd = velocityVectorFromArgs(args, "--a", model);
-  const long repeat = repeatCountFromArgs(args);
-  Data data(model);
-  const VecX* tau = nullptr;
-  for (long i = 0; i < repeat; ++i) tau = &inverseDynamics(model, data, q, v, qdd);
+  DynamicsSetup s(args, "id");
+  const VecX v = velocityVectorFromArgs(args, "--v", s.model);
+  const VecX qdd = velocityVectorFromArgs(args, "--a", s.model);
+  const VecX* tau = repeated<VecX>(args, [&]() -> const VecX& { return s.runner.inverseDynamics(s.q, v, qdd); });
   if (!tau) return 0;
-  printVectorReport(out, args.has("--json"), model,
-                    {"id", "tau", "generalized forces", {{"q", &q}, {"v", &v}, {"a", &qdd}}}, *tau);
+  printVectorReport(out, args.has("--json"), s.model,
+                    s.report("id", "tau", "generalized forces", {{"v", &v}, {"a", &qdd}}), *tau);
   return 0;
 }
 
 int runMassMatrix(const ParsedArgs& args, std::ostream& out) {
-  const Model model = loadModelFromArgs(args);
-  const VecX q = configurationFromArgs(args, model);
-  const long repeat = repeatCountFromArgs(args);
-  Data data(model);
-  const MatX* H = nullptr;
-  for (long i = 0; i < repeat; ++i) H = &massMatrix(model, data, q);
+  DynamicsSetup s(args, "mass-matrix");
+  const MatX* H = repeated<MatX>(args, [&]() -> const MatX& { return s.runner.massMatrix(s.q); });
   if (!H) return 0;
-  printMatrixReport(out, args.has("--json"), model, {"mass-matrix", "H", "mass matrix", {{"q", &q}}}, *H);
+  printMatrixReport(out, args.has("--json"), s.model, s.report("mass-matrix", "H", "mass matrix", {}), *H);
   return 0;
 }
 

@@ -5,21 +5,12 @@
 namespace grbda::cli {
 
 namespace {
-std::vector<OptionSpec> concat(std::vector<std::vector<OptionSpec>> groups) {
-  std::vector<OptionSpec> all;
-  for (auto& g : groups) all.insert(all.end(), g.begin(), g.end());
-  return all;
-}
-
-const OptionSpec kQ{"--q", "VALUES", "positions, comma-separated, nq values (default: the neutral configuration)"};
-const OptionSpec kV{"--v", "VALUES", "velocities, nv values (default: zeros)"};
-const OptionSpec kTau{"--tau", "VALUES", "generalized forces, nv values (default: zeros)"};
-const OptionSpec kA{"--a", "VALUES", "accelerations qdd, nv values (default: zeros)"};
-
 const char* kVectorNote =
     "Vectors are comma-separated numbers in the order of the model's coordinate names (see "
     "`grbda info MODEL`), e.g. --q 0.1,0.2,-1e-3. The neutral configuration is all zeros with unit "
-    "quaternions (qw = 1) for floating joints.";
+    "quaternions (qw = 1) for floating joints. --q-spanning gives every joint of the spanning tree "
+    "instead (the output of `grbda complete`). --method picks the algorithm; the approximate ones "
+    "take the independent positions of the tree without rotors.";
 }  // namespace
 
 const std::vector<Command>& commandTable() {
@@ -29,16 +20,38 @@ const std::vector<Command>& commandTable() {
        "joint, joint type, axis and parent, the frames, and the position and velocity names. Several "
        "files are loaded as one robot.",
        outputOptions(), runInfo},
-      {"fd", "MODEL... [--q Q] [--v V] [--tau TAU] [options]", "forward dynamics: accelerations qdd",
-       std::string("Solves H(q) qdd = tau - C(q, v) for qdd. ") + kVectorNote,
-       concat({{kQ, kV, kTau}, dynamicsOptions(), outputOptions()}), runForwardDynamics},
-      {"id", "MODEL... [--q Q] [--v V] [--a QDD] [options]", "inverse dynamics: generalized forces tau",
+      {"fd", "MODEL... [--q Q] [--v V] [--tau TAU] [--method M] [options]", "forward dynamics: accelerations qdd",
+       std::string("Solves H(q) qdd = tau - C(q, v) for qdd. With --method proximal the JSON also "
+                   "gives the solver's \"iterations\" and \"residual\" (max constraint violation). ") + kVectorNote,
+       dynamicsCommandOptions("fd"), runForwardDynamics},
+      {"id", "MODEL... [--q Q] [--v V] [--a QDD] [--method M] [options]", "inverse dynamics: generalized forces tau",
        std::string("Computes tau = H(q) qdd + C(q, v). ") + kVectorNote,
-       concat({{kQ, kV, kA}, dynamicsOptions(), outputOptions()}), runInverseDynamics},
-      {"mass-matrix", "MODEL... [--q Q] [options]", "joint-space mass matrix H(q)",
+       dynamicsCommandOptions("id"), runInverseDynamics},
+      {"mass-matrix", "MODEL... [--q Q] [--method M] [options]", "joint-space mass matrix H(q)",
        std::string("Computes the symmetric nv x nv mass matrix H(q); JSON gives it as an array of "
                    "rows. ") + kVectorNote,
-       concat({{kQ}, dynamicsOptions(), outputOptions()}), runMassMatrix},
+       dynamicsCommandOptions("mass-matrix"), runMassMatrix},
+      {"osim", "MODEL... [--q Q] --point LINK:X,Y,Z [--point ...] [--linear] [--method M] [options]",
+       "inverse operational-space inertia of points on links",
+       std::string("Computes Lambda^-1 = J H(q)^-1 J^T for the stacked Jacobians J of the points: per "
+                   "point a 6-D block (angular rows first, axes of the link, reference point at the "
+                   "point), or with --linear the 3-D block of the point's linear velocity. JSON gives "
+                   "the matrix as an array of rows and names them in \"result_labels\" (LINK:wx ... "
+                   "LINK:vz). ") + kVectorNote,
+       dynamicsCommandOptions("osim"), runOsim},
+      {"complete", "MODEL... [--q Q] [options]", "spanning-tree positions that close the loops",
+       "Completes the independent positions --q to the positions of every joint of the spanning tree "
+       "(Newton on the loop constraints, couplings applied) and prints them with their names (JSON: "
+       "\"spanning_position_names\", \"result\"), ready for --q-spanning. Given --q-spanning, checks "
+       "it and prints it back. Exit code 4 when the loops cannot be closed at this configuration.",
+       completeOptions(), runComplete},
+      {"bench", "[--robots R1,R2,...] [--quick] [options]", "time C-ABA, C-RNEA, C-EFPA against the baselines",
+       "Times the cluster algorithms and the baselines of the papers (projection, Lagrange multipliers, "
+       "proximal with 1 and 5 iterations, approximate rotor-free models, projected OSIM) on random valid "
+       "states and prints median microseconds per call and the percentage relative to the cluster "
+       "algorithm. Default robots: revolute_rotor_chain_12, revolute_belt_pair_chain_12, mini_cheetah, "
+       "mit_humanoid, tello, jvrc1_humanoid. The OSIM end-effectors are the deepest leaf links (up to 4).",
+       benchOptions(), runBench},
   };
   return table;
 }

@@ -31,5 +31,13 @@ int runInfo(const ParsedArgs& args, std::ostream& out);
 int runForwardDynamics(const ParsedArgs& args, std::ostream& out);
 int runInverseDynamics(const ParsedArgs& args, std::ostream& out);
 int runMassMatrix(const ParsedArgs& args, std::ostream& out);
+int runOsim(const ParsedArgs& args, std::ostream& out);
+int runComplete(const ParsedArgs& args, std::ostream& out);
+/// Options of fd, id, mass-matrix and osim (cmd_dynamics.cpp) and of complete (cmd_complete.cpp).
+std::vector<OptionSpec> dynamicsCommandOptions(const std::string& command);
+std::vector<OptionSpec> completeOptions();
+int runBench(const ParsedArgs& args, std::ostream& out);
+/// Options of `grbda bench` (cmd_bench.cpp).
+std::vector<OptionSpec> benchOptions();
 
 }  // namespace grbda::cli

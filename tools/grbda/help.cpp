@@ -51,8 +51,8 @@ void printMainHelp(std::ostream& out) {
   rows.push_back({"help", "this text, or the options of one command"});
   printTable(out, {}, rows);
   out << "\nMODEL is a URDF (or URDF+) file; several files are loaded as one robot.\n"
-      << "Every command takes --json and --log-level; fd, id and mass-matrix also take --gravity and\n"
-      << "--repeat. Run 'grbda help COMMAND' for its options.\n\n";
+      << "Every command takes --json and --log-level; fd, id, mass-matrix and osim also take --gravity,\n"
+      << "--repeat, --method and --q-spanning. Run 'grbda help COMMAND' for its options.\n\n";
   printWrapped(out, kExitCodes, 0);
 }
 

@@ -27,6 +27,21 @@ std::vector<OptionSpec> dynamicsOptions() {
   };
 }
 
+std::vector<OptionSpec> configurationOptions() {
+  return {
+      {"--q", "VALUES", "independent positions, comma-separated, nq values (default: the neutral configuration)"},
+      {"--q-spanning", "VALUES",
+       "instead of --q: positions of every spanning-tree joint, in the order of spanning_position_names "
+       "(`grbda complete` prints them); must close the loops"},
+  };
+}
+
+OptionSpec velocityVectorOption(const std::string& option) {
+  if (option == "--tau") return {option, "VALUES", "generalized forces, nv values (default: zeros)"};
+  if (option == "--a") return {option, "VALUES", "accelerations qdd, nv values (default: zeros)"};
+  return {option, "VALUES", "velocities, nv values (default: zeros)"};
+}
+
 namespace {
 void checkReadable(const std::string& path) {
   namespace fs = std::filesystem;
@@ -71,12 +86,19 @@ Model loadModelFromArgs(const ParsedArgs& args) {
   return model;
 }
 
-VecX configurationFromArgs(const ParsedArgs& args, const Model& model) {
-  const std::string* text = args.value("--q");
-  if (!text) return model.neutralConfiguration();
-  VecX q = parseVector(*text, "--q");
+Configuration configurationFromArgs(const ParsedArgs& args, const Model& model) {
+  const std::string* independent = args.value("--q");
+  const std::string* spanning = args.value("--q-spanning");
+  if (independent && spanning) throw UsageError("give either --q or --q-spanning, not both");
+  if (spanning) {
+    VecX q = parseVector(*spanning, "--q-spanning");
+    checkLength(q, model.nqSpanning(), "--q-spanning", "nq_spanning", model, model.spanningPositionNames());
+    return {q, "q_spanning"};
+  }
+  if (!independent) return {model.neutralConfiguration(), "q"};
+  VecX q = parseVector(*independent, "--q");
   checkLength(q, model.nq(), "--q", "nq", model, model.positionNames());
-  return q;
+  return {q, "q"};
 }
 
 VecX velocityVectorFromArgs(const ParsedArgs& args, const std::string& option, const Model& model) {

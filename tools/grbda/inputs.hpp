@@ -19,8 +19,20 @@ std::vector<OptionSpec> dynamicsOptions();
 /// naming it (exit code 3); no model argument is a UsageError.
 Model loadModelFromArgs(const ParsedArgs& args);
 
-/// --q, or the neutral configuration when omitted; checked against nq.
-VecX configurationFromArgs(const ParsedArgs& args, const Model& model);
+/// --q and --q-spanning: the positions, independent or of the spanning tree (one of the two).
+std::vector<OptionSpec> configurationOptions();
+/// --v, --tau, --a.
+OptionSpec velocityVectorOption(const std::string& option);
+
+/// Positions as given: independent (--q, nq values) or spanning (--q-spanning, nqSpanning values,
+/// checked against the loops by the algorithms); the algorithms take either.
+struct Configuration {
+  VecX q;
+  std::string key;  ///< "q" or "q_spanning": the JSON member that echoes it
+};
+/// --q, --q-spanning, or the neutral configuration when both are omitted (both given is a
+/// UsageError); checked against nq / nqSpanning.
+Configuration configurationFromArgs(const ParsedArgs& args, const Model& model);
 /// A velocity-sized vector (--v, --tau, --a): zeros when omitted; checked against nv.
 VecX velocityVectorFromArgs(const ParsedArgs& args, const std::string& option, const Model& model);
 /// --repeat N (default 1).

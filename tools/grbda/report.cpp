@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "json.hpp"
+#include "numbers.hpp"
 #include "table.hpp"
 
 namespace grbda::cli {
@@ -14,20 +15,33 @@ void writeJsonHead(JsonWriter& w, const Model& model, const Report& report) {
   w.member("command", report.command);
   w.member("model", model.name());
   w.member("quantity", report.quantity);
+  if (!report.method.empty()) w.member("method", report.method);
   w.key("position_names");
   writeNames(w, model.positionNames());
   w.key("velocity_names");
   writeNames(w, model.velocityNames());
+  for (const auto& [name, names] : report.nameLists) {
+    w.key(name);
+    writeNames(w, *names);
+  }
   for (const auto& [name, values] : report.inputs) {
     w.key(name);
     writeVector(w, *values, name);
   }
+  for (const auto& [name, x] : report.scalars) w.member(name, x);
   w.key("result");
 }
 
 std::string textHead(const Model& model, const Report& report) {
-  return report.command + ": " + report.title + " " + report.quantity + " of '" + model.name() + "' (nv = " +
-         std::to_string(model.nv()) + ")\n";
+  std::string head = report.command + ": " + report.title + " " + report.quantity + " of '" + model.name() +
+                     "' (nv = " + std::to_string(model.nv()) + ")" +
+                     (report.method.empty() ? "" : ", method " + report.method) + "\n";
+  for (const auto& [name, x] : report.scalars) head += "  " + name + " " + formatNumber(x, name) + "\n";
+  return head;
+}
+
+const std::vector<std::string>& labels(const Model& model, const Report& report) {
+  return report.labels ? *report.labels : model.velocityNames();
 }
 }  // namespace
 
@@ -40,7 +54,7 @@ void printVectorReport(std::ostream& out, bool json, const Model& model, const R
     w.endObject();
   } else {
     buf << textHead(model, report);
-    printNamedVector(buf, model.velocityNames(), result, report.quantity);
+    printNamedVector(buf, labels(model, report), result, report.quantity);
   }
   out << buf.str();
 }
@@ -54,7 +68,7 @@ void printMatrixReport(std::ostream& out, bool json, const Model& model, const R
     w.endObject();
   } else {
     buf << textHead(model, report);
-    printNamedMatrix(buf, model.velocityNames(), model.velocityNames(), result, report.quantity);
+    printNamedMatrix(buf, labels(model, report), labels(model, report), result, report.quantity);
   }
   out << buf.str();
 }

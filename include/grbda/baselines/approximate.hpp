@@ -62,4 +62,15 @@ const MatX& approximateMassMatrix(const ApproximateModel& approx, Data& data, co
 /// C_tree(q, v) (the offset does not depend on velocities). Result in data.C.
 const VecX& approximateBiasForces(const ApproximateModel& approx, Data& data, const VecX& q, const VecX& v);
 
+class OsimSet;  // algorithms/osim.hpp
+
+/// Λ⁻¹ = J (H_tree + H_off)⁻¹ Jᵀ of the approximate model: C-EFPA (inverseOperationalSpaceInertia,
+/// same layout and `linearOnly`) on the independent tree with H_off added to the articulated
+/// joint-space inertias D_k (the armature). `set` is built on approx.tree (frames by
+/// approx.tree.frameIndex). None and Diagonal always work; BlockDiagonal only when R has no
+/// entries coupling two tree joints (InputError otherwise). Result in data.osim; allocates
+/// nothing after the first call with a given set.
+const MatX& approximateInverseOperationalSpaceInertia(const ApproximateModel& approx, Data& data, const OsimSet& set,
+                                                      const VecX& q, bool linearOnly = false);
+
 }  // namespace grbda

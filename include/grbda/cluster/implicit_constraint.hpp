@@ -20,6 +20,13 @@ class ImplicitConstraint {
   virtual void jacobian(const Eigen::Ref<const VecX>& q, Eigen::Ref<MatX> K) const = 0;
   /// k = −K̇(q, q̇) q̇.
   virtual void bias(const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd, Eigen::Ref<VecX> k) const = 0;
+  /// False at a root of φ that is not the intended closure (e.g. a loop whose frames meet
+  /// rotated by 180°, which the orientation rows cannot tell from aligned). Position completion
+  /// rejects such roots and tries other starting points. Default: every root is valid.
+  virtual bool isIntendedRoot(const Eigen::Ref<const VecX>& q) const {
+    (void)q;
+    return true;
+  }
 };
 
 }  // namespace grbda

@@ -68,6 +68,11 @@ struct Transform {
 
   /// X^T M X for a symmetric 6x6 M expressed in B: the same inertia expressed in A.
   Mat6 transformInertia(const Mat6& M) const;
+  /// out += X^T M X (the hot form: no 6x6 temporary).
+  void addTransformedInertia(const Mat6& M, Mat6& out) const;
+  /// out += X^T I X for a rigid-body inertia I = [Ī, h^; h^T, m 1] (any sum of body inertias,
+  /// e.g. composite inertias): about a third of the work of the general form.
+  void addTransformedRigidInertia(const Mat6& I, Mat6& out) const;
   /// X^T M for a 6x6 block (used for cluster transforms with several output bodies).
   Mat6 transposeTimes(const Mat6& M) const;
   /// M X for a 6x6 block.

@@ -1,0 +1,267 @@
+#include "four_bar_joint.hpp"
+
+#include <cmath>
+
+namespace grbda::detail {
+
+namespace {
+
+using Vec2 = PlanarFourBarConstraint::Vec2;
+using Mat23 = PlanarFourBarConstraint::Mat23;
+constexpr double kTwoPi = 6.283185307179586476925;
+
+/// Active rotation of a plane vector by θ.
+Vec2 rotate(double theta, const Vec2& v) {
+  const double c = std::cos(theta), s = std::sin(theta);
+  return Vec2(c * v.x() - s * v.y(), s * v.x() + c * v.y());
+}
+/// J v: v turned by +90° (d/dθ of rotate(θ, v) is perp(rotate(θ, v))).
+Vec2 perp(const Vec2& v) { return Vec2(-v.y(), v.x()); }
+double angleOf(const Vec2& v) { return std::atan2(v.y(), v.x()); }
+
+/// The two intersections of circle(c1, r1) and circle(c2, r2); false when the circles do not
+/// cross (unreachable, or tangent: a toggle position) or are concentric.
+bool intersectCircles(const Vec2& c1, double r1, const Vec2& c2, double r2, Vec2 out[2]) {
+  const Vec2 D = c2 - c1;
+  const double L = D.norm();
+  if (!(L > 1e-12 * (r1 + r2))) return false;
+  const double x = (r1 * r1 - r2 * r2 + L * L) / (2.0 * L), h2 = r1 * r1 - x * x;
+  if (!(h2 > 0.0)) return false;
+  const double h = std::sqrt(h2);
+  const Vec2 e = D / L, base = c1 + x * e;
+  out[0] = base + h * perp(e);
+  out[1] = base - h * perp(e);
+  return true;
+}
+
+/// The representative of `angle` (mod 2π) nearest `previous`.
+double nearestTurn(double angle, double previous) { return previous + std::remainder(angle - previous, kTwoPi); }
+
+/// |sin| of the angle between the dependent columns of K: 0 at a toggle.
+double dependentColumnsSine(const Mat23& K, const int dep[2], double* det) {
+  *det = K(0, dep[0]) * K(1, dep[1]) - K(0, dep[1]) * K(1, dep[0]);
+  const double norms = K.col(dep[0]).norm() * K.col(dep[1]).norm();
+  return norms > 0.0 ? std::abs(*det) / norms : 0.0;
+}
+
+}  // namespace
+
+// ----- the planar loop constraint -----------------------------------------------------------
+
+void PlanarFourBarConstraint::evaluate(const double* q, const double* qd, Vec2* phi, Mat23* K, Vec2* k) const {
+  const Geometry& g = geo_;
+  const double thA = g.sign[g.crank] * q[g.crank];
+  const double thAC = thA + g.sign[g.coupler] * q[g.coupler];  // absolute angle of the coupler
+  const double thB = g.sign[g.rocker] * q[g.rocker];
+  const Vec2 U = rotate(thA, g.u), W = rotate(thAC, g.w), R = rotate(thB, g.r);
+  if (phi) *phi = U + W - R - g.d;
+  if (K) {
+    K->col(g.crank) = g.sign[g.crank] * perp(U + W);
+    K->col(g.coupler) = g.sign[g.coupler] * perp(W);
+    K->col(g.rocker) = -g.sign[g.rocker] * perp(R);
+  }
+  if (k && qd) {  // k = −K̇ q̇: the centripetal terms of the three links
+    const double wA = g.sign[g.crank] * qd[g.crank];
+    const double wAC = wA + g.sign[g.coupler] * qd[g.coupler];
+    const double wB = g.sign[g.rocker] * qd[g.rocker];
+    *k = U * (wA * wA) + W * (wAC * wAC) - R * (wB * wB);
+  }
+}
+
+void PlanarFourBarConstraint::residual(const Eigen::Ref<const VecX>& q, Eigen::Ref<VecX> phi) const {
+  Vec2 p;
+  evaluate(q.data(), nullptr, &p, nullptr, nullptr);
+  phi = p;
+}
+
+void PlanarFourBarConstraint::jacobian(const Eigen::Ref<const VecX>& q, Eigen::Ref<MatX> K) const {
+  Mat23 J;
+  evaluate(q.data(), nullptr, nullptr, &J, nullptr);
+  K = J;
+}
+
+void PlanarFourBarConstraint::bias(const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd,
+                                   Eigen::Ref<VecX> k) const {
+  Vec2 b;
+  evaluate(q.data(), qd.data(), nullptr, nullptr, &b);
+  k = b;
+}
+
+// ----- the joint ----------------------------------------------------------------------------
+
+namespace {
+ConstraintSet fourBarConstraintSet(const std::shared_ptr<const PlanarFourBarConstraint>& loop, int independent) {
+  std::vector<bool> flags(3, false);
+  flags[static_cast<size_t>(independent)] = true;
+  ImplicitEntry e;
+  e.constraint = loop;
+  e.columns = {0, 1, 2};
+  e.row = 0;
+  return ConstraintSet(3, flags, MatX(0, 3), {e});
+}
+}  // namespace
+
+FourBarJoint::FourBarJoint(std::shared_ptr<const PlanarFourBarConstraint> loop, int independent, const Model& model,
+                           int firstBody)
+    : ClusterJoint(fourBarConstraintSet(loop, independent)),
+      loop_(std::move(loop)),
+      independent_(independent),
+      bodies_(model, firstBody) {
+  int n = 0;
+  for (int c = 0; c < 3; ++c)
+    if (c != independent_) dependent_[n++] = c;
+}
+
+bool FourBarJoint::completePositions(const Cluster&, const double* y, double* qSpan, ClusterData&) const {
+  const PlanarFourBarConstraint::Geometry& g = loop_->geometry();
+  const int s = independent_;
+  const double theta = g.sign[s] * y[0];
+  // Angles are measured from the zero pose: a link's angle is the turn of its zero-pose vector.
+  Vec2 hits[2];
+  double candidate[2][3];
+  if (s == g.crank) {  // crank tip P known; the coupler–rocker joint Q closes |Q−P| = |w|, |Q−d| = |r|
+    const Vec2 P = rotate(theta, g.u);
+    if (!intersectCircles(P, g.w.norm(), g.d, g.r.norm(), hits)) return false;
+    for (int c = 0; c < 2; ++c) {
+      const double coupler = angleOf(hits[c] - P) - angleOf(g.w);
+      candidate[c][g.coupler] = g.sign[g.coupler] * (coupler - theta);
+      candidate[c][g.rocker] = g.sign[g.rocker] * (angleOf(hits[c] - g.d) - angleOf(g.r));
+    }
+  } else if (s == g.rocker) {  // loop point Q known; crank tip P: |P| = |u|, |Q−P| = |w|
+    const Vec2 Q = g.d + rotate(theta, g.r);
+    if (!intersectCircles(Vec2::Zero(), g.u.norm(), Q, g.w.norm(), hits)) return false;
+    for (int c = 0; c < 2; ++c) {
+      const double crank = angleOf(hits[c]) - angleOf(g.u);
+      const double coupler = angleOf(Q - hits[c]) - angleOf(g.w);
+      candidate[c][g.crank] = g.sign[g.crank] * crank;
+      candidate[c][g.coupler] = g.sign[g.coupler] * (coupler - crank);
+    }
+  } else {  // coupler angle known: the crank+coupler dyad is one rigid vector v from the A pivot
+    const Vec2 v = g.u + rotate(theta, g.w);
+    if (!intersectCircles(Vec2::Zero(), v.norm(), g.d, g.r.norm(), hits)) return false;
+    for (int c = 0; c < 2; ++c) {
+      candidate[c][g.crank] = g.sign[g.crank] * (angleOf(hits[c]) - angleOf(v));
+      candidate[c][g.rocker] = g.sign[g.rocker] * (angleOf(hits[c] - g.d) - angleOf(g.r));
+    }
+  }
+  // the assembly mode nearest the previous solution (or the zero pose of a fresh Data)
+  double distance[2] = {0.0, 0.0};
+  for (int c = 0; c < 2; ++c)
+    for (int j : dependent_) {
+      candidate[c][j] = nearestTurn(candidate[c][j], qSpan[j]);
+      distance[c] += (candidate[c][j] - qSpan[j]) * (candidate[c][j] - qSpan[j]);
+    }
+  const int best = distance[1] < distance[0] ? 1 : 0;
+  qSpan[s] = y[0];
+  for (int j : dependent_) qSpan[j] = candidate[best][j];
+  // near a toggle the dependent positions are still exact but G grows without bound
+  Mat23 K;
+  loop_->evaluate(qSpan, nullptr, nullptr, &K, nullptr);
+  double det;
+  return dependentColumnsSine(K, dependent_, &det) > 1e-6;
+}
+
+bool FourBarJoint::update(const Model& model, const Cluster& cl, Data& data, const double* v) const {
+  ClusterData& cd = data.clusters[static_cast<size_t>(model.body(cl.firstBody).cluster)];
+  const double* q = data.qSpan.data() + cl.qSpanIndex;
+  Mat23 K;
+  loop_->evaluate(q, nullptr, nullptr, &K, nullptr);
+  double det;
+  dependentColumnsSine(K, dependent_, &det);
+  const double scale = std::max(1.0, K.cwiseAbs().maxCoeff());
+  if (!(std::abs(det) > 1e-10 * scale * scale)) return false;  // singular K_d (as GenericJoint judges it)
+  // K_d^{-1} of the 2x2 dependent block, in closed form
+  Eigen::Matrix2d KdInv;
+  KdInv << K(1, dependent_[1]), -K(0, dependent_[1]), -K(1, dependent_[0]), K(0, dependent_[0]);
+  KdInv /= det;
+  Eigen::Vector3d G;
+  G[independent_] = 1.0;
+  const Vec2 Gd = -(KdInv * K.col(independent_));
+  G[dependent_[0]] = Gd[0];
+  G[dependent_[1]] = Gd[1];
+  cd.K = K;
+  cd.G = G;
+  Eigen::Vector3d g = Eigen::Vector3d::Zero();
+  if (v) {
+    const Eigen::Vector3d qd = G * v[0];
+    Vec2 k;
+    loop_->evaluate(q, qd.data(), nullptr, nullptr, &k);
+    const Vec2 gd = KdInv * k;
+    g[dependent_[0]] = gd[0];
+    g[dependent_[1]] = gd[1];
+    cd.k = k;
+    cd.g = g;
+  }
+  bodies_.update(model, cl, data, cd, G, v ? g.data() : nullptr, v);
+  return true;
+}
+
+// ----- recognition --------------------------------------------------------------------------
+
+std::shared_ptr<const ClusterJoint> recogniseFourBar(const Model& model, const Cluster& cl, const ConstraintSet& set) {
+  if (cl.numBodies != 3 || set.numSpanning() != 3 || set.numIndependent() != 1 || set.isStatic() ||
+      set.numRows() != 2 || set.couplingRows().rows() != 0)
+    return nullptr;
+  const int first = cl.firstBody, k = model.body(first).cluster;
+  const LoopFrames* loop = nullptr;
+  for (const LoopFrames& lf : model.loops())
+    if (lf.cluster == k) {
+      if (loop) return nullptr;  // two loops
+      loop = &lf;
+    }
+  if (!loop || loop->fixed || loop->numRows != 2) return nullptr;
+  // topology: A and B on the output body, C on A
+  int C = -1;
+  for (int r = 0; r < 3; ++r) {
+    const Body& b = model.body(first + r);
+    if (b.joint.type != JointType::Revolute) return nullptr;
+    if (b.parent >= first) {
+      if (C >= 0) return nullptr;  // a serial chain of three
+      C = r;
+    }
+  }
+  if (C < 0) return nullptr;
+  const int A = model.body(first + C).parent - first, B = 3 - A - C;
+  if (model.body(first + A).parent != model.body(first + B).parent) return nullptr;
+  const bool cIsPredecessor = loop->predecessorBody == first + C && loop->successorBody == first + B;
+  const bool bIsPredecessor = loop->predecessorBody == first + B && loop->successorBody == first + C;
+  if (!cIsPredecessor && !bIsPredecessor) return nullptr;
+  const Transform& loopC = cIsPredecessor ? loop->predecessorPlacement : loop->successorPlacement;
+  const Transform& loopB = cIsPredecessor ? loop->successorPlacement : loop->predecessorPlacement;
+
+  // poses at q = 0 relative to the output body (^body X_output)
+  const Transform TA = model.body(first + A).Xtree, TB = model.body(first + B).Xtree;
+  const Transform TC = model.body(first + C).Xtree * TA;
+  const Vec3 axis = (TA.E.transpose() * model.body(first + A).joint.axis).normalized();
+  const Vec3 axisB = TB.E.transpose() * model.body(first + B).joint.axis.normalized();
+  const Vec3 axisC = TC.E.transpose() * model.body(first + C).joint.axis.normalized();
+  const Vec3 loopAxis = TC.E.transpose() * (loopC.E.transpose() * loop->axis.normalized());
+  for (const Vec3& a : {axisB, axisC, loopAxis})
+    if (a.cross(axis).norm() > 1e-9) return nullptr;  // not planar: Generic
+
+  // project onto the plane normal to the axis (the plane's offset along the axis drops out)
+  const Vec3 e1 = axis.unitOrthogonal(), e2 = axis.cross(e1);
+  auto inPlane = [&](const Vec3& x) { return Vec2(e1.dot(x), e2.dot(x)); };
+  const Vec3 pivotA = TA.r, pivotB = TB.r, pivotC = TC.r;
+  const Vec3 pointC = TC.inverseTransformPoint(loopC.r), pointB = TB.inverseTransformPoint(loopB.r);
+  PlanarFourBarConstraint::Geometry geo;
+  geo.crank = A;
+  geo.coupler = C;
+  geo.rocker = B;
+  geo.sign[A] = 1.0;
+  geo.sign[B] = axisB.dot(axis) > 0 ? 1.0 : -1.0;
+  geo.sign[C] = axisC.dot(axis) > 0 ? 1.0 : -1.0;
+  geo.u = inPlane(pivotC - pivotA);
+  geo.w = inPlane(pointC - pivotC);
+  geo.r = inPlane(pointB - pivotB);
+  geo.d = inPlane(pivotB - pivotA);
+  // Loop origins at different heights along the axis never coincide, and a zero-length link
+  // leaves an angle undetermined: both are Generic's business.
+  const double scale = 1.0 + geo.u.norm() + geo.w.norm() + geo.r.norm() + geo.d.norm();
+  if (std::abs(axis.dot(pointC - pointB)) > 1e-9 * scale) return nullptr;
+  if (geo.u.norm() < 1e-9 * scale || geo.w.norm() < 1e-9 * scale || geo.r.norm() < 1e-9 * scale) return nullptr;
+  return std::make_shared<FourBarJoint>(std::make_shared<PlanarFourBarConstraint>(geo),
+                                        set.independentCoordinates().front(), model, first);
+}
+
+}  // namespace grbda::detail

@@ -1,0 +1,70 @@
+#pragma once
+// Internal: the planar four-bar cluster joint (spec §2.6, §5.7). Three bodies with parallel
+// revolute axes hang from the output body: A ("crank"), C on A ("coupler") and B ("rocker"); one
+// revolute <loop> joins a point of C to a point of B. Everything lives in the plane normal to the
+// common axis, so the loop has two rows and closed forms: positions by circle–circle intersection
+// (no Newton), K = ∂φ/∂q (2×3) and k = −K̇ q̇ analytically, G and g through a 2×2 inverse. The
+// per-body part (S, transforms, velocities, bias) is the shared fixed-size cluster recursion.
+#include <memory>
+
+#include "static_joints.hpp"
+
+namespace grbda::detail {
+
+/// The planar loop φ(q) = L_C(q) − L_B(q) ∈ R² over the cluster's three coordinates (local
+/// order), with the geometry taken at q = 0 and projected onto the mechanism plane.
+class PlanarFourBarConstraint final : public ImplicitConstraint {
+ public:
+  using Vec2 = Eigen::Vector2d;
+  using Mat23 = Eigen::Matrix<double, 2, 3>;
+
+  /// Which local coordinate belongs to which link, the sign of each joint axis along the common
+  /// axis, and the planar vectors at q = 0: crank u = (C pivot − A pivot), coupler w = (C loop
+  /// point − C pivot), rocker r = (B loop point − B pivot), ground d = (B pivot − A pivot).
+  struct Geometry {
+    int crank = 0, coupler = 1, rocker = 2;
+    double sign[3] = {1.0, 1.0, 1.0};
+    Vec2 u, w, r, d;
+  };
+
+  explicit PlanarFourBarConstraint(const Geometry& g) : geo_(g) {}
+  const Geometry& geometry() const { return geo_; }
+
+  int numRows() const override { return 2; }
+  int numCoordinates() const override { return 3; }
+  void residual(const Eigen::Ref<const VecX>& q, Eigen::Ref<VecX> phi) const override;
+  void jacobian(const Eigen::Ref<const VecX>& q, Eigen::Ref<MatX> K) const override;
+  void bias(const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd, Eigen::Ref<VecX> k) const override;
+
+  /// φ, K and (with qd) k at local positions q; any output may be null.
+  void evaluate(const double* q, const double* qd, Vec2* phi, Mat23* K, Vec2* k) const;
+
+ private:
+  Geometry geo_;
+};
+
+class FourBarJoint final : public ClusterJoint {
+ public:
+  FourBarJoint(std::shared_ptr<const PlanarFourBarConstraint> loop, int independent, const Model& model,
+               int firstBody);
+  const char* typeName() const override { return "FourBar"; }
+  /// Closed-form position analysis: the branch nearest the previous qSpan (initially the URDF
+  /// zero pose); false at toggle (singular) or unreachable driver positions.
+  bool completePositions(const Cluster& cluster, const double* y, double* qSpan, ClusterData& cd) const override;
+  bool update(const Model& model, const Cluster& cluster, Data& data, const double* v) const override;
+
+ private:
+  std::shared_ptr<const PlanarFourBarConstraint> loop_;
+  int independent_;     ///< local index of the independent coordinate
+  int dependent_[2];    ///< local indices of the dependent ones (ascending)
+  FixedClusterBodies<3, 1> bodies_;
+};
+
+/// The FourBar joint for a cluster that is exactly a planar four-bar (3 revolute bodies with
+/// parallel axes: A and B on the output body, C on A; one revolute loop joining C and B in the
+/// plane of the axes; one independent coordinate); nullptr otherwise (the caller falls back to
+/// Generic). `set` is the cluster's general constraint set, used for its independent flags.
+std::shared_ptr<const ClusterJoint> recogniseFourBar(const Model& model, const Cluster& cluster,
+                                                     const ConstraintSet& set);
+
+}  // namespace grbda::detail

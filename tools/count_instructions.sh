@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# Instructions per call of the dynamics algorithms (issue #7, the second metric next to timings).
+# For every robot, command (fd, id, and osim when the grbda command has it) and --method
+# (cluster, projection, lagrange, proximal with 1 and 5 iterations, approximate), runs
+#   valgrind --tool=callgrind grbda CMD MODEL --q Q --v V --tau/--a U --method M --repeat N
+# and the same with --repeat 0 (load, parse and prepare only), and prints a markdown table of
+#   (count(N) - count(0)) / N
+# i.e. the cost of one call on a prepared model and state. The state is a fixed pseudo-random
+# one (joint angles and inputs in [-0.5, 0.5], identity base orientation).
+#
+#   tools/count_instructions.sh [--grbda PATH] [--models DIR] [--repeat N] [--robots a,b,...]
+#
+# Defaults: grbda from build/tools/grbda (or GRBDA, or the PATH), the repository's models/,
+# N = 100, the per-robot benchmark models that exist as URDF+ files (Tello is built in code and
+# has no URDF+ file, so it is not counted here; `grbda bench` times it).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(dirname "$here")"
+grbda="${GRBDA:-}"
+models="${GRBDA_MODELS_DIR:-$repo/models}"
+repeat=100
+robots="revolute_rotor_chain_12,revolute_belt_pair_chain_12,mini_cheetah,mit_humanoid,jvrc1_humanoid"
+
+die() { echo "count_instructions.sh: $*" >&2; exit 1; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --grbda) grbda="${2:?--grbda needs a path}"; shift 2 ;;
+    --models) models="${2:?--models needs a directory}"; shift 2 ;;
+    --repeat) repeat="${2:?--repeat needs a count}"; shift 2 ;;
+    --robots) robots="${2:?--robots needs a list}"; shift 2 ;;
+    -h|--help) sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown argument '$1' (see --help)" ;;
+  esac
+done
+[[ "$repeat" =~ ^[1-9][0-9]*$ ]] || die "--repeat must be a positive integer"
+
+if ! command -v valgrind >/dev/null 2>&1; then
+  die "valgrind is not installed; it counts the instructions (Debian: apt-get install valgrind, or run tools/install_deps.sh)"
+fi
+if [ -z "$grbda" ]; then
+  if [ -x "$repo/build/tools/grbda" ]; then grbda="$repo/build/tools/grbda"
+  elif command -v grbda >/dev/null 2>&1; then grbda="$(command -v grbda)"
+  else die "cannot find the grbda command: build it (cmake --build build) or pass --grbda PATH"; fi
+fi
+[ -x "$grbda" ] || die "not an executable: $grbda"
+
+model_file() {
+  case "$1" in
+    revolute_rotor_chain_12|revolute_belt_pair_chain_12) echo "$models/generated/$1.urdf" ;;
+    tello) echo "" ;;
+    */*|*.urdf) echo "$1" ;;
+    *) echo "$models/$1.urdf" ;;
+  esac
+}
+
+# Which methods the grbda command offers for CMD: the names listed after "algorithm:" in the
+# --method help (older builds without --method: just the default algorithm). Proximal is counted
+# with --prox-iters 1 and 5 (a maximum: the solver stops once the constraints hold to its tolerance).
+methods_for() {
+  local help list
+  help="$("$grbda" help "$1" 2>/dev/null | tr '\n' ' ' | tr -s ' ')"
+  if ! grep -q -- '--method' <<<"$help"; then echo "default"; return; fi
+  list="$(sed -n 's/.*--method NAME algorithm: \([a-z, ]*\) (default.*/\1/p' <<<"$help" | tr -d ',')"
+  for m in cluster projection lagrange proximal approximate; do
+    case " $list " in
+      *" $m "*) if [ "$m" = proximal ]; then echo proximal:1; echo proximal:5; else echo "$m"; fi ;;
+    esac
+  done
+}
+
+# End-effectors of the osim count: the links `grbda bench` uses (the deepest leaf clusters).
+osim_points() {
+  case "$1" in
+    revolute_rotor_chain_12|revolute_belt_pair_chain_12) echo "link-11" ;;
+    mini_cheetah) echo "FR_knee_link FL_knee_link HR_knee_link HL_knee_link" ;;
+    mit_humanoid) echo "right_ankle_link left_ankle_link right_elbow_link left_elbow_link" ;;
+    jvrc1_humanoid) echo "left-wrist-yaw right-wrist-yaw neck-pitch left-ankle-pitch" ;;
+    *) echo "" ;;
+  esac
+}
+
+has_command() { "$grbda" help "$1" >/dev/null 2>&1; }
+
+# "a,b,c" of n pseudo-random numbers in [-0.5, 0.5]; quaternion coordinates (names ending
+# :qw/:qx/:qy/:qz) are the identity.
+vector_for_names() {
+  awk -v seed="$2" -v names="$1" 'BEGIN {
+    srand(seed); n = split(names, a, "\t"); s = "";
+    for (i = 1; i <= n; i++) {
+      if (a[i] ~ /:qw$/) x = 1; else if (a[i] ~ /:q[xyz]$/) x = 0; else x = rand() - 0.5;
+      s = s (i > 1 ? "," : "") sprintf("%.6f", x);
+    }
+    print s }'
+}
+
+# Names from `grbda info --json`: the one-line array after "KEY":, tab-separated.
+json_names() {
+  grep -m1 "\"$2\":" <<<"$1" | sed -e 's/^[^[]*\[//' -e 's/\][^]]*$//' -e 's/", "/\t/g' -e 's/"//g'
+}
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+# Instructions executed by one grbda run (callgrind's "Collected" total).
+count() {
+  if ! valgrind --tool=callgrind --callgrind-out-file="$tmp/callgrind.out" "$grbda" "$@" >"$tmp/out" 2>"$tmp/err"; then
+    echo "count_instructions.sh: grbda $* failed:" >&2
+    grep -v '^==' "$tmp/err" >&2 || true
+    return 1
+  fi
+  sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/err" | tail -1
+}
+
+echo "Instructions per call: (callgrind count with --repeat $repeat - count with --repeat 0) / $repeat"
+echo "grbda: $grbda"
+echo
+echo "| robot | command | method | instructions per call | vs cluster |"
+echo "|---|---|---|---:|---:|"
+commands=(fd id)
+has_command osim && commands+=(osim)
+IFS=',' read -r -a robot_list <<<"$robots"
+for robot in "${robot_list[@]}"; do
+  file="$(model_file "$robot")"
+  if [ -z "$file" ]; then
+    echo "| $robot | - | - | (built in code, no URDF+ file) | |"
+    continue
+  fi
+  [ -f "$file" ] || die "no model file for '$robot': $file"
+  info="$("$grbda" info "$file" --json)"
+  q="$(vector_for_names "$(json_names "$info" position_names)" 1)"
+  v="$(vector_for_names "$(json_names "$info" velocity_names)" 2)"
+  u="$(vector_for_names "$(json_names "$info" velocity_names)" 3)"
+  for cmd in "${commands[@]}"; do
+    case "$cmd" in
+      fd) inputs=(--q "$q" --v "$v" --tau "$u") ;;
+      id) inputs=(--q "$q" --v "$v" --a "$u") ;;
+      osim)
+        inputs=(--q "$q")
+        for link in $(osim_points "$robot"); do inputs+=(--point "$link"); done
+        [ ${#inputs[@]} -gt 2 ] || { echo "| $robot | osim | - | (no end-effectors known for this model) | |"; continue; } ;;
+    esac
+    cluster=""
+    for method in $(methods_for "$cmd"); do
+      case "$method" in
+        default) flags=() ;;
+        proximal:*) flags=(--method proximal --prox-iters "${method#proximal:}") ;;
+        *) flags=(--method "$method") ;;
+      esac
+      if ! full="$(count "$cmd" "$file" "${inputs[@]}" "${flags[@]}" --repeat "$repeat")" ||
+         ! base="$(count "$cmd" "$file" "${inputs[@]}" "${flags[@]}" --repeat 0)"; then
+        echo "| $robot | $cmd | $method | (failed) | |"
+        continue
+      fi
+      per=$(( (full - base) / repeat ))
+      if [ "$method" = cluster ] || [ "$method" = default ]; then cluster="$per"; fi
+      rel=""
+      if [ -n "$cluster" ] && [ "$method" != cluster ] && [ "$method" != default ]; then
+        rel="$(awk -v a="$per" -v b="$cluster" 'BEGIN { printf "%+.1f %%", 100 * (a / b - 1) }')"
+      fi
+      echo "| $robot | $cmd | $method | $per | $rel |"
+    done
+  done
+done

@@ -1,0 +1,251 @@
+#include "bench_suite.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+
+#include "grbda/algorithms/dynamics.hpp"
+#include "grbda/baselines/approximate.hpp"
+#include "grbda/baselines/osim_baselines.hpp"
+#include "grbda/baselines/projection.hpp"
+#include "grbda/errors.hpp"
+#include "grbda/robots/tello.hpp"
+#include "grbda/urdf/urdf.hpp"
+
+namespace grbda::bench {
+
+namespace fs = std::filesystem;
+
+namespace {
+const std::map<std::string, std::string>& robotFiles() {
+  static const std::map<std::string, std::string> files = {
+      {"revolute_rotor_chain_12", "generated/revolute_rotor_chain_12.urdf"},
+      {"revolute_belt_pair_chain_12", "generated/revolute_belt_pair_chain_12.urdf"},
+      {"mini_cheetah", "mini_cheetah.urdf"},
+      {"mit_humanoid", "mit_humanoid.urdf"},
+      {"tello", ""},
+      {"jvrc1_humanoid", "jvrc1_humanoid.urdf"},
+  };
+  return files;
+}
+
+bool isModelsDir(const fs::path& dir) {
+  std::error_code ec;
+  return fs::is_regular_file(dir / "mini_cheetah.urdf", ec);
+}
+
+fs::path executableDir() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : exe.parent_path();
+}
+
+double uniform(std::mt19937& rng) { return std::uniform_real_distribution<double>(-1.0, 1.0)(rng); }
+
+VecX uniformVector(std::mt19937& rng, int n) {
+  VecX x(n);
+  for (int i = 0; i < n; ++i) x[i] = uniform(rng);
+  return x;
+}
+
+VecX randomIndependentPositions(const Model& model, std::mt19937& rng) {
+  VecX q = uniformVector(rng, model.nq());
+  for (const auto& cl : model.clusters()) {
+    if (std::string(cl.typeName()) != "Free") continue;
+    std::normal_distribution<double> normal;
+    Eigen::Vector4d quat;
+    do {
+      for (int i = 0; i < 4; ++i) quat[i] = normal(rng);
+    } while (quat.norm() < 1e-3);
+    q.segment<4>(cl.qIndex + 3) = quat.normalized();  // qw qx qy qz: uniform on the sphere either way
+  }
+  return q;
+}
+}  // namespace
+
+const std::vector<std::string>& defaultRobotNames() {
+  static const std::vector<std::string> names = {"revolute_rotor_chain_12", "revolute_belt_pair_chain_12",
+                                                 "mini_cheetah", "mit_humanoid", "tello", "jvrc1_humanoid"};
+  return names;
+}
+
+std::string robotFile(const std::string& name) {
+  const auto it = robotFiles().find(name);
+  return it == robotFiles().end() ? std::string() : it->second;
+}
+
+std::string findModelsDir(const std::string& explicitDir) {
+  if (!explicitDir.empty()) return explicitDir;  // the user's choice; a wrong one fails on loading
+  if (const char* env = std::getenv("GRBDA_MODELS_DIR"); env && *env) return env;
+  if (isModelsDir("models")) return "models";
+  const fs::path besideExe = executableDir() / ".." / "share" / "grbda" / "models";
+  if (!executableDir().empty() && isModelsDir(besideExe)) return besideExe.lexically_normal().string();
+  return "";
+}
+
+Model loadRobot(const std::string& nameOrPath, const std::string& modelsDir) {
+  if (nameOrPath == "tello") return robots::tello(true);
+  if (robotFiles().count(nameOrPath)) {
+    if (modelsDir.empty())
+      throw ModelError("cannot find the models directory for robot '" + nameOrPath +
+                       "': give --models DIR or set GRBDA_MODELS_DIR (the directory holding mini_cheetah.urdf)");
+    const std::string path = (fs::path(modelsDir) / robotFile(nameOrPath)).string();
+    if (!fs::exists(path)) throw ModelError("cannot open the model file: no such file", path);
+    return loadUrdf(path);
+  }
+  const bool looksLikePath = nameOrPath.find('/') != std::string::npos ||
+                             (nameOrPath.size() > 5 && nameOrPath.substr(nameOrPath.size() - 5) == ".urdf");
+  if (looksLikePath) {
+    std::error_code ec;
+    if (!fs::is_regular_file(nameOrPath, ec)) throw ModelError("cannot open the model file: no such file", nameOrPath);
+    return loadUrdf(nameOrPath);
+  }
+  std::string known;
+  for (const auto& n : defaultRobotNames()) known += (known.empty() ? "" : ", ") + n;
+  throw InputError("unknown robot '" + nameOrPath + "' (known robots: " + known + "; or give a URDF file path)");
+}
+
+std::vector<State> randomStates(const Model& model, int count, std::mt19937& rng) {
+  std::vector<State> states;
+  Data data(model);
+  int failures = 0;
+  while (static_cast<int>(states.size()) < count) {
+    State s;
+    s.q = randomIndependentPositions(model, rng);
+    s.v = uniformVector(rng, model.nv());
+    s.tau = uniformVector(rng, model.nv());
+    s.qdd = uniformVector(rng, model.nv());
+    try {
+      s.qSpan = completeConfiguration(model, data, s.q);
+      forwardDynamics(model, data, s.qSpan, s.v, s.tau);  // rejects singular constraint Jacobians
+      states.push_back(std::move(s));
+    } catch (const NumericalError&) {
+      if (++failures > 100 + 10 * count)
+        throw NumericalError("bench: could not draw valid random states for '" + model.name() + "' (" +
+                             std::to_string(failures) + " configurations failed)");
+    }
+  }
+  return states;
+}
+
+std::vector<int> deepestLeafBodies(const Model& model, int max) {
+  const int n = model.numBodies();
+  std::vector<int> depth(static_cast<size_t>(n), 0);
+  std::vector<bool> clusterHasChildren(static_cast<size_t>(model.numClusters()), false);
+  for (int i = 0; i < n; ++i) {
+    const Body& b = model.body(i);
+    if (b.parent < 0) continue;
+    depth[static_cast<size_t>(i)] = depth[static_cast<size_t>(b.parent)] + 1;
+    if (model.body(b.parent).cluster != b.cluster) clusterHasChildren[static_cast<size_t>(model.body(b.parent).cluster)] = true;
+  }
+  // One end-effector per leaf cluster (a foot, a hand, the end of a chain): its deepest body.
+  // A rotor sits at the depth of the link it drives; the link is heavier in every benchmark
+  // robot, so mass breaks the tie in favour of the link.
+  auto deeper = [&](int a, int b) {
+    if (depth[static_cast<size_t>(a)] != depth[static_cast<size_t>(b)])
+      return depth[static_cast<size_t>(a)] > depth[static_cast<size_t>(b)];
+    return model.body(a).inertia(5, 5) > model.body(b).inertia(5, 5);
+  };
+  std::vector<int> leaves;
+  for (int k = 0; k < model.numClusters(); ++k) {
+    if (clusterHasChildren[static_cast<size_t>(k)]) continue;
+    const Cluster& cl = model.cluster(k);
+    int best = cl.firstBody;
+    for (int i = cl.firstBody + 1; i < cl.firstBody + cl.numBodies; ++i)
+      if (deeper(i, best)) best = i;
+    leaves.push_back(best);
+  }
+  std::stable_sort(leaves.begin(), leaves.end(), deeper);
+  if (static_cast<int>(leaves.size()) > max) leaves.resize(static_cast<size_t>(max));
+  return leaves;
+}
+
+RobotBench::RobotBench(std::string name, Model model)
+    : name_(std::move(name)), model_(std::move(model)), data_(model_) {
+  for (int body : deepestLeafBodies(model_, 4)) {
+    endEffectors_.push_back(EndEffector{model_.frameIndex(model_.body(body).name), Vec3::Zero()});
+    endEffectorLinks_.push_back(model_.body(body).name);
+  }
+  osim_ = std::make_unique<OsimSet>(model_, endEffectors_);
+  proximal_ = std::make_unique<ProximalData>(model_);
+  try {
+    approx_ = std::make_unique<ApproximateModel>(makeApproximateModel(model_, RotorApproximation::Diagonal));
+    approxData_ = std::make_unique<Data>(approx_->tree);
+  } catch (const ModelError&) {
+    approx_.reset();  // no independent tree for this model: the approximate methods are left out
+  }
+  if (approx_) {
+    try {
+      std::vector<EndEffector> onTree;
+      for (const auto& link : endEffectorLinks_) onTree.push_back(EndEffector{approx_->tree.frameIndex(link), Vec3::Zero()});
+      approxOsim_ = std::make_unique<OsimSet>(approx_->tree, onTree);
+    } catch (const InputError&) {
+      approxOsim_.reset();  // an end-effector link is not in the tree (e.g. a dependent foot)
+    }
+  }
+  addMethods();
+  const bool approxOk = approx_ != nullptr, approxOsimOk = approxOsim_ != nullptr;
+  methods_.erase(std::remove_if(methods_.begin(), methods_.end(),
+                                [&](const Method& m) {
+                                  if (m.key == "approximate_osim") return !approxOsimOk;
+                                  return !approxOk && m.key.rfind("approximate_", 0) == 0;
+                                }),
+                 methods_.end());
+}
+
+const Method* RobotBench::method(const std::string& key) const {
+  for (const auto& m : methods_)
+    if (m.key == key) return &m;
+  return nullptr;
+}
+
+void RobotBench::addMethods() {
+  const Model& m = model_;
+  Data& d = data_;
+  auto proximal = [this](int iterations) {
+    ProximalSettings settings;
+    settings.maxIterations = iterations;
+    settings.tolerance = 0.0;  // run exactly `iterations` iterations, as the papers' fixed-iteration runs
+    return [this, settings](const State& s) {
+      forwardDynamicsProximal(model_, data_, *proximal_, s.qSpan, s.v, s.tau, settings);
+    };
+  };
+  using G = Group;
+  methods_ = {
+      {"cluster_rnea", "C-RNEA", G::InverseDynamics, true,
+       [&m, &d](const State& s) { inverseDynamics(m, d, s.qSpan, s.v, s.qdd); }},
+      {"projected_rnea", "Projected RNEA", G::InverseDynamics, false,
+       [&m, &d](const State& s) { projectedInverseDynamics(m, d, s.qSpan, s.v, s.qdd); }},
+      {"approximate_rnea", "Approximate RNEA", G::InverseDynamics, false,
+       [this](const State& s) { approximateInverseDynamics(*approx_, *approxData_, s.q, s.v, s.qdd); }},
+      {"cluster_aba", "C-ABA", G::ForwardDynamics, true,
+       [&m, &d](const State& s) { forwardDynamics(m, d, s.qSpan, s.v, s.tau); }},
+      {"projection_fd", "Projection method", G::ForwardDynamics, false,
+       [&m, &d](const State& s) { projectionForwardDynamics(m, d, s.qSpan, s.v, s.tau); }},
+      {"lagrange_fd", "Lagrange multipliers", G::ForwardDynamics, false,
+       [&m, &d](const State& s) { lagrangeForwardDynamics(m, d, s.qSpan, s.v, s.tau); }},
+      {"proximal_fd_1", "Proximal (1 iteration)", G::ForwardDynamics, false, proximal(1)},
+      {"proximal_fd_5", "Proximal (5 iterations)", G::ForwardDynamics, false, proximal(5)},
+      {"approximate_aba", "Approximate ABA", G::ForwardDynamics, false,
+       [this](const State& s) { approximateForwardDynamics(*approx_, *approxData_, s.q, s.v, s.tau); }},
+      {"cluster_efpa", "C-EFPA", G::Osim, true,
+       [this](const State& s) { inverseOperationalSpaceInertia(model_, data_, *osim_, s.qSpan); }},
+      {"projected_osim", "Projected OSIM", G::Osim, false,
+       [this](const State& s) {
+         projectedInverseOperationalSpaceInertia(model_, data_, osim_->endEffectors(), s.qSpan);
+       }},
+      {"approximate_osim", "Approximate OSIM", G::Osim, false,
+       [this](const State& s) { approximateInverseOperationalSpaceInertia(*approx_, *approxData_, *approxOsim_, s.q); }},
+      {"mass_matrix", "Cluster CRBA", G::MassMatrix, true,
+       [&m, &d](const State& s) { massMatrix(m, d, s.qSpan); }},
+      {"projected_mass_matrix", "Projected mass matrix", G::MassMatrix, false,
+       [&m, &d](const State& s) { projectedMassMatrix(m, d, s.qSpan); }},
+      {"approximate_mass_matrix", "Approximate mass matrix", G::MassMatrix, false,
+       [this](const State& s) { approximateMassMatrix(*approx_, *approxData_, s.q); }},
+  };
+}
+
+}  // namespace grbda::bench

@@ -1,0 +1,71 @@
+#pragma once
+// --method of the dynamics commands: which algorithm answers fd, id, mass-matrix and osim. The
+// cluster algorithms are the default; the others are the baselines of the papers, exact
+// (projection, lagrange, proximal) or approximate (rotors as armature, or rotors dropped).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "grbda/algorithms/osim.hpp"
+#include "grbda/baselines/approximate.hpp"
+#include "grbda/baselines/proximal.hpp"
+
+namespace grbda::cli {
+
+enum class Method { Cluster, Projection, Lagrange, Proximal, Approximate, Unconstrained };
+
+/// The command-line name ("cluster", "projection", ...).
+std::string methodName(Method method);
+/// The methods a command accepts, default first: fd has all; id, mass-matrix, osim have no
+/// lagrange or proximal (those are forward-dynamics solvers).
+std::vector<Method> methodsOf(const std::string& command);
+/// The --method option of a command, its help listing the valid names.
+OptionSpec methodOption(const std::string& command);
+/// --method (default cluster); a name the command does not accept is a UsageError naming the
+/// valid ones.
+Method methodFromArgs(const ParsedArgs& args, const std::string& command);
+
+/// A link and a point on it (link coordinates): one --point LINK:x,y,z.
+struct NamedPoint {
+  std::string link;
+  Vec3 point = Vec3::Zero();
+};
+
+/// Everything a method needs prepared once (its Data, the approximate model, the proximal
+/// workspace, the OSIM end-effector set), so that --repeat times only the computation.
+/// Configurations may be independent (nq) or spanning (nqSpanning) for every method; the
+/// approximate ones take the independent entries of a spanning configuration (by name).
+class MethodRunner {
+ public:
+  MethodRunner(const Model& model, Method method, const ProximalSettings& proximal = {});
+
+  Method method() const { return method_; }
+  /// The configuration in the form the method's library call takes; call once, outside loops.
+  VecX methodConfiguration(const VecX& q) const;
+
+  const VecX& forwardDynamics(const VecX& q, const VecX& v, const VecX& tau);
+  const VecX& inverseDynamics(const VecX& q, const VecX& v, const VecX& qdd);
+  const MatX& massMatrix(const VecX& q);
+  /// Sets the end-effectors of inverseOsim: UsageError naming an unknown link (or one the
+  /// approximate model dropped).
+  void setEndEffectors(const std::vector<NamedPoint>& points);
+  const MatX& inverseOsim(const VecX& q, bool linearOnly);
+  /// The last proximal solve (nullptr for other methods).
+  const ProximalResult* proximalResult() const { return proximalResult_; }
+
+ private:
+  const Model& model_;
+  Method method_;
+  ProximalSettings proximalSettings_;
+  std::unique_ptr<ApproximateModel> approx_;
+  std::unique_ptr<Data> data_;  ///< of model_, or of approx_->tree
+  std::unique_ptr<ProximalData> proximal_;
+  const ProximalResult* proximalResult_ = nullptr;
+  std::vector<EndEffector> endEffectors_;
+  std::unique_ptr<OsimSet> osimSet_;
+  VecX vector_;
+  MatX matrix_;
+};
+
+}  // namespace grbda::cli

@@ -1,0 +1,41 @@
+#include "method_setup.hpp"
+
+#include <algorithm>
+#include <climits>
+
+#include "numbers.hpp"
+
+namespace grbda::cli {
+
+DynamicsSetup::DynamicsSetup(const ParsedArgs& args, const std::string& command)
+    : method(methodFromArgs(args, command)),
+      model(loadModelFromArgs(args)),
+      given(configurationFromArgs(args, model)),
+      runner(model, method, proximalSettingsFromArgs(args, method)),
+      q(runner.methodConfiguration(given.q)) {}
+
+Report DynamicsSetup::report(const std::string& command, const std::string& quantity, const std::string& title,
+                             std::vector<std::pair<std::string, const VecX*>> inputs) const {
+  inputs.insert(inputs.begin(), {given.key, &given.q});
+  return Report{command, quantity, title, std::move(inputs), methodName(method)};
+}
+
+ProximalSettings proximalSettingsFromArgs(const ParsedArgs& args, Method method) {
+  ProximalSettings settings;
+  const std::string* iterations = args.value("--prox-iters");
+  const std::string* mu = args.value("--prox-mu");
+  if ((iterations || mu) && method != Method::Proximal)
+    throw UsageError("--prox-iters and --prox-mu apply only to --method proximal");
+  if (iterations) {
+    const long n = parseCount(*iterations, "--prox-iters");
+    if (n < 1) throw UsageError("--prox-iters must be at least 1, got " + *iterations);
+    settings.maxIterations = static_cast<int>(std::min<long>(n, INT_MAX));
+  }
+  if (mu) {
+    settings.mu = parseNumber(*mu, "--prox-mu");
+    if (settings.mu < 0) throw UsageError("--prox-mu must be >= 0, got " + *mu);
+  }
+  return settings;
+}
+
+}  // namespace grbda::cli
