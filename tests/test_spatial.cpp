@@ -54,6 +54,20 @@ TEST(Spatial, RigidInertiaTransformMatchesTheMatrixProduct) {
   }
 }
 
+TEST(Spatial, JointTransformAfterTreeEqualsTheProduct) {
+  // The closed form of X_J(q) X_T against the explicit product, for every joint type.
+  for (int k = 0; k < 30; ++k) {
+    const Transform XT = randomTransform();
+    Joint j;
+    j.type = k % 3 == 0 ? JointType::Revolute : k % 3 == 1 ? JointType::Prismatic : JointType::Free;
+    j.axis = Vec3::Random().normalized();
+    Eigen::Matrix<double, 7, 1> q = Eigen::Matrix<double, 7, 1>::Random() * 3.0;
+    q.segment<4>(3).normalize();
+    const Transform expected = j.transform(q.data()) * XT, got = j.transformAfter(q.data(), XT);
+    EXPECT_TRUE(got.isApprox(expected, 1e-13)) << "joint type " << static_cast<int>(j.type);
+  }
+}
+
 TEST(Spatial, CrossProductsMatchMatrices) {
   const Vec6 v = Vec6::Random(), m = Vec6::Random();
   EXPECT_TRUE(crossMotion(v, m).isApprox(crmMatrix(v) * m, 1e-14));

@@ -1,5 +1,7 @@
 #pragma once
 // Tree joints (spec §1.2, §1.6): the joint between a body and its parent in the spanning tree.
+#include <cmath>
+
 #include "grbda/spatial/transform.hpp"
 
 namespace grbda {
@@ -33,6 +35,24 @@ struct Joint {
         const Eigen::Quaterniond quat(q[3], q[4], q[5], q[6]);
         return Transform(quat.normalized().toRotationMatrix().transpose(), Vec3(q[0], q[1], q[2]));
       }
+    }
+    return Transform();
+  }
+
+  /// ^iX_λ(i) = X_J(q) X_T: the joint transform after the tree transform X_T, without forming
+  /// X_J. For a revolute joint E = (c 1 − s û + (1 − c) u uᵀ) E_T (Rodrigues, transposed) and the
+  /// origin does not move; a prismatic joint only moves the origin along the axis.
+  Transform transformAfter(const double* q, const Transform& XT) const {
+    switch (type) {
+      case JointType::Revolute: {
+        const double c = std::cos(q[0]), s = std::sin(q[0]);
+        const Eigen::Matrix<double, 1, 3> uTE = axis.transpose() * XT.E;
+        Mat3 E;
+        for (int j = 0; j < 3; ++j) E.col(j) = c * XT.E.col(j) - s * axis.cross(XT.E.col(j)) + (1.0 - c) * uTE[j] * axis;
+        return Transform(E, XT.r);
+      }
+      case JointType::Prismatic: return Transform(XT.E, XT.r + XT.E.transpose() * (q[0] * axis));
+      case JointType::Free: return transform(q) * XT;
     }
     return Transform();
   }

@@ -14,7 +14,7 @@ const VecX& aba(const Model& model, Data& data, const VecX& q, const VecX& v, co
   const int nb = model.numBodies();
   for (int i = 0; i < nb; ++i) {  // outward pass 1: kinematics, IA = I, pA = v ×* I v
     const Body& b = model.body(i);
-    const Transform& X = data.Xup[i] = b.joint.transform(q.data() + b.qIndex) * b.Xtree;
+    const Transform& X = data.Xup[i] = b.joint.transformAfter(q.data() + b.qIndex, b.Xtree);
     const Vec6 vJ = detail::jointVelocity(b, v);
     if (b.parent < 0) {
       data.Xa[i] = X;

@@ -8,7 +8,7 @@ namespace grbda::tree {
 void forwardKinematics(const Model& model, Data& data, const VecX& q) {
   for (int i = 0; i < model.numBodies(); ++i) {
     const Body& b = model.body(i);
-    data.Xup[i] = b.joint.transform(q.data() + b.qIndex) * b.Xtree;
+    data.Xup[i] = b.joint.transformAfter(q.data() + b.qIndex, b.Xtree);
     data.Xa[i] = b.parent < 0 ? data.Xup[i] : data.Xup[i] * data.Xa[b.parent];
   }
 }
@@ -16,7 +16,7 @@ void forwardKinematics(const Model& model, Data& data, const VecX& q) {
 void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX& v) {
   for (int i = 0; i < model.numBodies(); ++i) {
     const Body& b = model.body(i);
-    data.Xup[i] = b.joint.transform(q.data() + b.qIndex) * b.Xtree;
+    data.Xup[i] = b.joint.transformAfter(q.data() + b.qIndex, b.Xtree);
     const Vec6 vJ = detail::jointVelocity(b, v);
     if (b.parent < 0) {
       data.Xa[i] = data.Xup[i];

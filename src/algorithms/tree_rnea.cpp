@@ -11,7 +11,7 @@ const VecX& rnea(const Model& model, Data& data, const VecX& q, const VecX& v, c
   const bool hasFext = fext && !fext->empty();
   for (int i = 0; i < model.numBodies(); ++i) {  // outward
     const Body& b = model.body(i);
-    const Transform& X = data.Xup[i] = b.joint.transform(q.data() + b.qIndex) * b.Xtree;
+    const Transform& X = data.Xup[i] = b.joint.transformAfter(q.data() + b.qIndex, b.Xtree);
     const Vec6 vJ = detail::jointVelocity(b, v);
     const Vec6 aJ = detail::jointVelocity(b, qdd);
     if (b.parent < 0) {

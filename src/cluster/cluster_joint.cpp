@@ -67,7 +67,7 @@ bool GenericJoint::update(const Model& model, const Cluster& cl, Data& data, con
     const int i = cl.firstBody + r;
     const Body& b = model.body(i);
     const int j = b.vIndex - cl.vSpanIndex;  // local spanning coordinate (1-DoF joints only)
-    const Transform X = b.joint.transform(q + (b.qIndex - cl.qSpanIndex)) * b.Xtree;
+    const Transform X = b.joint.transformAfter(q + (b.qIndex - cl.qSpanIndex), b.Xtree);
     const bool parentInCluster = b.parent >= cl.firstBody;
     data.Xup[i] = X;
     data.Xout[i] = parentInCluster ? X * data.Xout[b.parent] : X;
@@ -101,7 +101,7 @@ void RevoluteJoint::initializeData(const Model& model, const Cluster& cl, Cluste
 bool RevoluteJoint::update(const Model& model, const Cluster& cl, Data& data, const double* v) const {
   const int i = cl.firstBody;
   const Body& b = model.body(i);
-  const Transform X = b.joint.transform(data.qSpan.data() + cl.qSpanIndex) * b.Xtree;
+  const Transform X = b.joint.transformAfter(data.qSpan.data() + cl.qSpanIndex, b.Xtree);
   data.Xup[i] = data.Xout[i] = X;
   data.Xa[i] = b.parent < 0 ? X : X * data.Xa[b.parent];
   if (v) {
@@ -132,7 +132,7 @@ void FreeJoint::independentPositions(const Cluster&, const double* qSpan, double
 bool FreeJoint::update(const Model& model, const Cluster& cl, Data& data, const double* v) const {
   const int i = cl.firstBody;
   const Body& b = model.body(i);
-  const Transform X = b.joint.transform(data.qSpan.data() + cl.qSpanIndex) * b.Xtree;
+  const Transform X = b.joint.transformAfter(data.qSpan.data() + cl.qSpanIndex, b.Xtree);
   data.Xup[i] = data.Xout[i] = data.Xa[i] = X;
   if (v) {
     data.vSpan.segment<6>(cl.vSpanIndex) = Eigen::Map<const Vec6>(v);

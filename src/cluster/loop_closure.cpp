@@ -29,7 +29,7 @@ void walkChain(const std::vector<ChainJoint>& chain, const Transform& origin, co
   s.V.setZero();
   s.Abias.setZero();
   for (size_t j = 0; j < chain.size(); ++j) {
-    X = chain[j].joint.transform(q + j) * chain[j].Xtree * X;
+    X = chain[j].joint.transformAfter(q + j, chain[j].Xtree) * X;
     const Vec6 col = X.applyInverse(chain[j].joint.subspace());
     s.cols.col(static_cast<Eigen::Index>(j)) = col;
     if (qd) {

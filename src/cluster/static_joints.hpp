@@ -36,7 +36,7 @@ class FixedClusterBodies {
     for (int r = 0; r < NB; ++r) {
       const int i = cl.firstBody + r, p = parent_[r];
       const Body& b = model.body(i);
-      const Transform X = b.joint.transform(q + r) * b.Xtree;
+      const Transform X = b.joint.transformAfter(q + r, b.Xtree);
       data.Xup[i] = X;
       data.Xout[i] = p < 0 ? X : X * data.Xout[cl.firstBody + p];
       data.Xa[i] = b.parent < 0 ? X : X * data.Xa[b.parent];
