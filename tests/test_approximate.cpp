@@ -11,14 +11,12 @@
 #include "cluster_support/constrained_models.hpp"
 #include "grbda/grbda.hpp"
 #include "support/allocation_counter.hpp"
+#include "support/compare.hpp"
 
 using namespace grbda;
 using namespace grbda::testsupport;
 
 namespace {
-
-double relErr(const VecX& a, const VecX& b) { return (a - b).norm() / (1.0 + b.norm()); }
-double relErr(const MatX& a, const MatX& b) { return (a - b).norm() / (1.0 + b.norm()); }
 
 constexpr RotorApproximation kAllOptions[] = {RotorApproximation::None, RotorApproximation::Diagonal,
                                               RotorApproximation::BlockDiagonal};
@@ -68,17 +66,6 @@ Model scaledRotorChain(unsigned seed, int n, bool floating, double rotorScale) {
     parent = link;
   }
   return b.build();
-}
-
-std::vector<std::pair<std::string, Model>> constrainedModels(Rng& rng) {
-  std::vector<std::pair<std::string, Model>> models;
-  models.emplace_back("rotor chain 3", rotorChain(rng, 3, false));
-  models.emplace_back("rotor chain 4 floating", rotorChain(rng, 4, true));
-  models.emplace_back("belt chain 2", beltChain(rng, 2, false));
-  models.emplace_back("belt chain 1 floating", beltChain(rng, 1, true));
-  models.emplace_back("four-bar x2", fourBarChain(rng, 2, false));
-  models.emplace_back("four-bar floating", fourBarChain(rng, 1, true));
-  return models;
 }
 
 std::vector<std::string> independentBodyNames(const Model& m) {

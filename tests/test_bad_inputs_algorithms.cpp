@@ -42,12 +42,7 @@ Model floatingArm() {
     l.inertia = Mat3::Identity() * 0.1;
     b.addLink(l);
   }
-  JointSpec free;
-  free.name = "float";
-  free.kind = JointKind::Floating;
-  free.parent = "world";
-  free.child = "base";
-  b.addJoint(free);
+  addFloatingBaseJoint(b, "base");
   JointSpec hinge;
   hinge.name = "hinge";
   hinge.parent = "base";
@@ -207,12 +202,7 @@ TEST(BadAlgorithmInputs, MasslessFloatingBaseMakesForwardDynamicsRaiseNumericalE
   base.name = "base";
   b.addLink(world);
   b.addLink(base);
-  JointSpec free;
-  free.name = "float";
-  free.kind = JointKind::Floating;
-  free.parent = "world";
-  free.child = "base";
-  b.addJoint(free);
+  addFloatingBaseJoint(b, "base");
   const Model m = b.build();
   Data d(m);
   expectError<NumericalError>([&] { forwardDynamics(m, d, m.neutralConfiguration(), VecX::Zero(6), VecX::Ones(6)); },

@@ -9,15 +9,13 @@
 #include <vector>
 
 #include "cli/mini_json.hpp"
-#include "cli/run_command.hpp"
+#include "support/cli_runner.hpp"
 
 #ifdef GRBDA_CLI_PATH
 
 namespace {
 
-using grbda::testing::CommandResult;
-using grbda::testing::Json;
-using grbda::testing::JsonReader;
+using namespace grbda::testing;  // the command runner, its JSON reader and the CLI helpers
 
 const std::string kDataDir = std::string(GRBDA_SOURCE_DIR) + "/tests/data/cli/";
 const std::string kPendulum = kDataDir + "pendulum.urdf";
@@ -28,60 +26,41 @@ const std::string kFloating = kDataDir + "floating.urdf";
 constexpr double kMass = 2.0, kLength = 0.5, kIyy = 0.03, kG = 9.81;
 constexpr double kPendulumH = kMass * kLength * kLength + kIyy;
 
-CommandResult grbda(const std::vector<std::string>& args) { return grbda::testing::runCommand(GRBDA_CLI_PATH, args); }
-
 /// Runs a command that must succeed and parses its JSON output.
 Json grbdaJson(std::vector<std::string> args) {
   args.push_back("--json");
-  const CommandResult r = grbda(args);
+  const CommandResult r = runGrbda(args);
   EXPECT_EQ(r.exitCode, 0) << r.err;
   EXPECT_EQ(r.out.rfind("{", 0), 0u) << "JSON output must start with '{': " << r.out;
   return JsonReader::parse(r.out);
 }
 
-/// Full-precision text of a vector for --q/--v/--tau/--a.
-std::string joinFull(const std::vector<double>& x) {
-  std::string s;
-  for (double v : x) {
-    char buf[40];
-    std::snprintf(buf, sizeof(buf), "%.17g", v);
-    s += (s.empty() ? "" : ",") + std::string(buf);
-  }
-  return s;
-}
-
 void expectUsageError(const std::vector<std::string>& args, const std::string& mention) {
-  const CommandResult r = grbda(args);
-  std::string joined;
-  for (const auto& a : args) joined += " " + a;
-  EXPECT_EQ(r.exitCode, 2) << "grbda" << joined << "\nstderr: " << r.err;
-  EXPECT_EQ(r.err.rfind("grbda: error: ", 0), 0u) << r.err;
-  EXPECT_NE(r.err.find(mention), std::string::npos) << "stderr should mention '" << mention << "': " << r.err;
-  EXPECT_TRUE(r.out.empty()) << r.out;
+  expectCommandError(args, 2, {mention});
 }
 
 // --- help and version ------------------------------------------------------------------------
 
 TEST(Cli, HelpAndVersionSucceed) {
   for (const auto& args : std::vector<std::vector<std::string>>{{"--help"}, {"help"}, {"-h"}}) {
-    const CommandResult r = grbda(args);
+    const CommandResult r = runGrbda(args);
     EXPECT_EQ(r.exitCode, 0) << r.err;
     for (const char* cmd : {"info", "fd", "id", "mass-matrix"}) EXPECT_NE(r.out.find(cmd), std::string::npos);
   }
-  const CommandResult v = grbda({"--version"});
+  const CommandResult v = runGrbda({"--version"});
   EXPECT_EQ(v.exitCode, 0);
   EXPECT_EQ(v.out.rfind("grbda ", 0), 0u) << v.out;
 }
 
 TEST(Cli, CommandHelpDocumentsDefaultsAndRepeat) {
-  const CommandResult viaFlag = grbda({"fd", "--help"});
-  const CommandResult viaHelp = grbda({"help", "fd"});
+  const CommandResult viaFlag = runGrbda({"fd", "--help"});
+  const CommandResult viaHelp = runGrbda({"help", "fd"});
   EXPECT_EQ(viaFlag.exitCode, 0);
   EXPECT_EQ(viaFlag.out, viaHelp.out);
   for (const char* word : {"--q", "--v", "--tau", "--gravity", "--repeat", "--json", "--log-level", "neutral", "zeros"})
     EXPECT_NE(viaFlag.out.find(word), std::string::npos) << word;
-  EXPECT_NE(grbda({"id", "--help"}).out.find("--a"), std::string::npos);
-  EXPECT_EQ(grbda({"help", "nonsense"}).exitCode, 2);
+  EXPECT_NE(runGrbda({"id", "--help"}).out.find("--a"), std::string::npos);
+  EXPECT_EQ(runGrbda({"help", "nonsense"}).exitCode, 2);
 }
 
 // --- info ----------------------------------------------------------------------------------------
@@ -149,7 +128,7 @@ TEST(Cli, JsonEscapesNames) {
 }
 
 TEST(Cli, InfoTextIsATable) {
-  const CommandResult r = grbda({"info", kFloating});
+  const CommandResult r = runGrbda({"info", kFloating});
   ASSERT_EQ(r.exitCode, 0) << r.err;
   for (const char* word : {"hopper", "floating.urdf", "floating base", "yes", "torso", "thigh", "shin", "prismatic",
                            "base:qw", "base:vz"})
@@ -251,7 +230,7 @@ TEST(Cli, OmittedVectorsDefaultToNeutralAndZeros) {
 }
 
 TEST(Cli, TextOutputHasOneAlignedLinePerCoordinate) {
-  const CommandResult text = grbda({"fd", kDouble, "--q", "0.4,-1.3", "--tau", "1,2"});
+  const CommandResult text = runGrbda({"fd", kDouble, "--q", "0.4,-1.3", "--tau", "1,2"});
   ASSERT_EQ(text.exitCode, 0) << text.err;
   const Json json = grbdaJson({"fd", kDouble, "--q", "0.4,-1.3", "--tau", "1,2"});
   const std::vector<double> expected = json["result"].numbers();
@@ -280,7 +259,7 @@ TEST(Cli, RepeatPrintsTheLastResultAndZeroComputesNothing) {
   const Json many = grbdaJson({"id", kDouble, "--q", "0.4,-1.3", "--v", "1,2", "--a", "0.5,0.5", "--repeat", "50"});
   EXPECT_EQ(once["result"].numbers(), many["result"].numbers());
   for (const char* cmd : {"fd", "id", "mass-matrix"}) {
-    const CommandResult none = grbda({cmd, kDouble, "--repeat", "0", "--json"});
+    const CommandResult none = runGrbda({cmd, kDouble, "--repeat", "0", "--json"});
     EXPECT_EQ(none.exitCode, 0) << none.err;
     EXPECT_TRUE(none.out.empty()) << none.out;
   }
@@ -290,7 +269,7 @@ TEST(Cli, RepeatPrintsTheLastResultAndZeroComputesNothing) {
 
 TEST(Cli, LogLevelIsAccepted) {
   for (const char* level : {"trace", "debug", "info", "warn", "error", "off"})
-    EXPECT_EQ(grbda({"info", kPendulum, "--log-level", level}).exitCode, 0) << level;
+    EXPECT_EQ(runGrbda({"info", kPendulum, "--log-level", level}).exitCode, 0) << level;
   expectUsageError({"info", kPendulum, "--log-level", "loud"}, "loud");
 }
 
@@ -324,13 +303,13 @@ TEST(Cli, BadModelExitsWithThreeAndNamesTheFile) {
            {missing, "no_such_robot.urdf"},
            {kDataDir + "malformed.urdf", "malformed.urdf"},
            {kDataDir + "unknown_parent.urdf", "unknown_parent.urdf"}}) {
-    const CommandResult r = grbda({"info", path});
+    const CommandResult r = runGrbda({"info", path});
     EXPECT_EQ(r.exitCode, 3) << path << "\n" << r.err;
     EXPECT_EQ(r.err.rfind("grbda: error: ", 0), 0u) << r.err;
     EXPECT_NE(r.err.find(mention), std::string::npos) << r.err;
     EXPECT_TRUE(r.out.empty());
   }
-  const CommandResult orphan = grbda({"fd", kDataDir + "unknown_parent.urdf"});
+  const CommandResult orphan = runGrbda({"fd", kDataDir + "unknown_parent.urdf"});
   EXPECT_EQ(orphan.exitCode, 3);
   EXPECT_NE(orphan.err.find("forearm"), std::string::npos) << orphan.err;  // what is wrong
   EXPECT_NE(orphan.err.find("elbow"), std::string::npos) << orphan.err;    // which element
@@ -339,11 +318,11 @@ TEST(Cli, BadModelExitsWithThreeAndNamesTheFile) {
 
 TEST(Cli, NumericalFailureExitsWithFourAndPrintsNoNaN) {
   // qdd = tau / H with H = 0.53 overflows the double range.
-  const CommandResult r = grbda({"fd", kPendulum, "--tau", "1e308", "--json"});
+  const CommandResult r = runGrbda({"fd", kPendulum, "--tau", "1e308", "--json"});
   EXPECT_EQ(r.exitCode, 4) << r.out << r.err;
   EXPECT_EQ(r.err.rfind("grbda: error: ", 0), 0u) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
-  const CommandResult text = grbda({"id", kPendulum, "--v", "1e200", "--a", "1e308"});
+  const CommandResult text = runGrbda({"id", kPendulum, "--v", "1e200", "--a", "1e308"});
   EXPECT_EQ(text.exitCode, 4) << text.out << text.err;
   EXPECT_EQ(text.out.find("nan"), std::string::npos);
 }

@@ -7,17 +7,13 @@
 #include <vector>
 
 #include "cli/mini_json.hpp"
-#include "cli/run_command.hpp"
+#include "support/cli_runner.hpp"
 
 #ifdef GRBDA_CLI_PATH
 
 namespace {
 
-using grbda::testing::CommandResult;
-using grbda::testing::Json;
-using grbda::testing::JsonReader;
-
-CommandResult grbda(const std::vector<std::string>& args) { return grbda::testing::runCommand(GRBDA_CLI_PATH, args); }
+using namespace grbda::testing;  // the command runner, its JSON reader and the CLI helpers
 
 const std::string kModels = std::string(GRBDA_SOURCE_DIR) + "/models";
 
@@ -29,7 +25,8 @@ TEST(CliBench, QuickJsonHasEveryContractKeyWithPositiveTimes) {
   // Two small robots, few states: one by benchmark name, one by file path.
   const std::string chain = kModels + "/generated/revolute_rotor_chain_4.urdf";
   const CommandResult r =
-      grbda({"bench", "--quick", "--json", "--states", "5", "--models", kModels, "--robots", "mini_cheetah," + chain});
+      runGrbda({"bench", "--quick", "--json", "--states", "5", "--models", kModels, "--robots",
+                "mini_cheetah," + chain});
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const Json doc = JsonReader::parse(r.out);
   const Json& robots = doc["robots"];
@@ -54,14 +51,15 @@ TEST(CliBench, QuickJsonHasEveryContractKeyWithPositiveTimes) {
 }
 
 TEST(CliBench, TextTableNamesTheMethodsAndTheRobot) {
-  const CommandResult r = grbda({"bench", "--quick", "--states", "3", "--models", kModels, "--robots", "mini_cheetah"});
+  const CommandResult r =
+      runGrbda({"bench", "--quick", "--states", "3", "--models", kModels, "--robots", "mini_cheetah"});
   ASSERT_EQ(r.exitCode, 0) << r.err;
   for (const char* s : {"C-ABA", "C-RNEA", "C-EFPA", "Projection method", "Lagrange multipliers", "Mini Cheetah", "%"})
     EXPECT_NE(r.out.find(s), std::string::npos) << "missing '" << s << "' in\n" << r.out;
 }
 
 TEST(CliBench, UnknownRobotIsACommandLineError) {
-  const CommandResult r = grbda({"bench", "--quick", "--robots", "not_a_robot"});
+  const CommandResult r = runGrbda({"bench", "--quick", "--robots", "not_a_robot"});
   EXPECT_EQ(r.exitCode, 2) << r.err;
   EXPECT_NE(r.err.find("unknown robot 'not_a_robot'"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("mini_cheetah"), std::string::npos) << "the message should list the known robots: " << r.err;
@@ -69,15 +67,15 @@ TEST(CliBench, UnknownRobotIsACommandLineError) {
 }
 
 TEST(CliBench, MissingModelFileIsAModelError) {
-  const CommandResult r = grbda({"bench", "--quick", "--robots", "no/such/robot.urdf"});
+  const CommandResult r = runGrbda({"bench", "--quick", "--robots", "no/such/robot.urdf"});
   EXPECT_EQ(r.exitCode, 3) << r.err;
   EXPECT_NE(r.err.find("no/such/robot.urdf"), std::string::npos) << r.err;
 }
 
 TEST(CliBench, BadOptionsAreCommandLineErrors) {
-  EXPECT_EQ(grbda({"bench", "--states", "0"}).exitCode, 2);
-  EXPECT_EQ(grbda({"bench", "--robots", ","}).exitCode, 2);
-  EXPECT_EQ(grbda({"bench", "mini_cheetah"}).exitCode, 2);  // robots go through --robots
+  EXPECT_EQ(runGrbda({"bench", "--states", "0"}).exitCode, 2);
+  EXPECT_EQ(runGrbda({"bench", "--robots", ","}).exitCode, 2);
+  EXPECT_EQ(runGrbda({"bench", "mini_cheetah"}).exitCode, 2);  // robots go through --robots
 }
 
 }  // namespace

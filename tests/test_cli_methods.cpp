@@ -14,32 +14,22 @@
 #include <vector>
 
 #include "cli/mini_json.hpp"
-#include "cli/run_command.hpp"
+#include "support/cli_runner.hpp"
 
 #ifdef GRBDA_CLI_PATH
 
 namespace {
 
-using grbda::testing::CommandResult;
-using grbda::testing::Json;
-using grbda::testing::JsonReader;
+using namespace grbda::testing;  // the command runner, its JSON reader and the CLI helpers
 
 const std::string kModels = std::string(GRBDA_SOURCE_DIR) + "/models/";
 const std::string kPendulum = std::string(GRBDA_SOURCE_DIR) + "/tests/data/cli/pendulum.urdf";
 using Args = std::vector<std::string>;
 
-CommandResult runGrbda(const Args& args) { return grbda::testing::runCommand(GRBDA_CLI_PATH, args); }
-
-std::string joined(const Args& args) {
-  std::string s = "grbda";
-  for (const auto& a : args) s += " " + a;
-  return s;
-}
-
 Json grbdaJson(Args args) {
   args.push_back("--json");
   const CommandResult r = runGrbda(args);
-  EXPECT_EQ(r.exitCode, 0) << joined(args) << "\n" << r.err;
+  EXPECT_EQ(r.exitCode, 0) << commandLine(args) << "\n" << r.err;
   if (r.exitCode != 0) return Json{};
   return JsonReader::parse(r.out);
 }
@@ -47,16 +37,6 @@ Json grbdaJson(Args args) {
 Args with(Args base, const Args& more) {
   base.insert(base.end(), more.begin(), more.end());
   return base;
-}
-
-std::string joinFull(const std::vector<double>& x) {
-  std::string s;
-  for (double v : x) {
-    char buf[40];
-    std::snprintf(buf, sizeof(buf), "%.17g", v);
-    s += (s.empty() ? "" : ",") + std::string(buf);
-  }
-  return s;
 }
 
 std::vector<double> flatten(const Json& result) {
@@ -122,14 +102,6 @@ std::vector<double> resultOf(const Args& args) { return flatten(grbdaJson(args)[
 // floating quadruped.
 const std::vector<std::string> kLoopedModels = {"revolute_rotor_chain.urdf", "four_bar.urdf",
                                                 "mit_humanoid_leg.urdf", "mini_cheetah.urdf"};
-
-void expectExit(const Args& args, int code, const std::vector<std::string>& mentions) {
-  const CommandResult r = runGrbda(args);
-  EXPECT_EQ(r.exitCode, code) << joined(args) << "\nstderr: " << r.err;
-  EXPECT_EQ(r.err.rfind("grbda: error: ", 0), 0u) << r.err;
-  for (const auto& m : mentions) EXPECT_NE(r.err.find(m), std::string::npos) << "should mention '" << m << "': " << r.err;
-  EXPECT_TRUE(r.out.empty()) << r.out;
-}
 
 /// A temporary directory, removed with its files at the end of the test.
 struct TempDir {
@@ -213,9 +185,9 @@ TEST(CliMethods, ProximalReportsItsIterationsAndTakesItsSettings) {
   const Json rough = grbdaJson(with(fd, {"--prox-iters", "1", "--prox-mu", "10"}));
   EXPECT_EQ(rough["iterations"].number, 1);
   EXPECT_GT(rough["residual"].number, 1e-6);
-  expectExit(with(fd, {"--prox-iters", "0"}), 2, {"--prox-iters"});
-  expectExit(with(fd, {"--prox-mu", "-1"}), 2, {"--prox-mu"});
-  expectExit({"fd", model, "--prox-iters", "3"}, 2, {"proximal"});
+  expectCommandError(with(fd, {"--prox-iters", "0"}), 2, {"--prox-iters"});
+  expectCommandError(with(fd, {"--prox-mu", "-1"}), 2, {"--prox-mu"});
+  expectCommandError({"fd", model, "--prox-iters", "3"}, 2, {"proximal"});
 }
 
 TEST(CliMethods, InverseDynamicsAndMassMatrixOfClusterAndProjectionAgree) {
@@ -327,20 +299,20 @@ TEST(CliMethods, OsimOfClusterAndProjectionAgreeWithSizesPerPoint) {
 
 TEST(CliMethods, OsimRejectsUnknownLinksAndMissingPoints) {
   const std::string model = kModels + "four_bar.urdf";
-  expectExit({"osim", model, "--q", "0.5", "--point", "no_such_link:0,0,0"}, 2, {"no_such_link"});
-  expectExit({"osim", model, "--q", "0.5"}, 2, {"--point"});
-  expectExit({"osim", model, "--q", "0.5", "--point", "link1:0,0"}, 2, {"3 coordinates"});
+  expectCommandError({"osim", model, "--q", "0.5", "--point", "no_such_link:0,0,0"}, 2, {"no_such_link"});
+  expectCommandError({"osim", model, "--q", "0.5"}, 2, {"--point"});
+  expectCommandError({"osim", model, "--q", "0.5", "--point", "link1:0,0"}, 2, {"3 coordinates"});
 }
 
 // --- methods on the command line ---------------------------------------------------------------
 
 TEST(CliMethods, BadMethodNamesTheValidOnes) {
   const std::string model = kModels + "four_bar.urdf";
-  expectExit({"fd", model, "--method", "magic"}, 2,
+  expectCommandError({"fd", model, "--method", "magic"}, 2,
              {"magic", "cluster", "projection", "lagrange", "proximal", "approximate", "unconstrained"});
   for (const char* command : {"id", "mass-matrix"})
-    expectExit({command, model, "--method", "lagrange"}, 2, {"lagrange", "cluster, projection, approximate"});
-  expectExit({"osim", model, "--point", "link1", "--method", "proximal"}, 2, {"valid methods"});
+    expectCommandError({command, model, "--method", "lagrange"}, 2, {"lagrange", "cluster, projection, approximate"});
+  expectCommandError({"osim", model, "--point", "link1", "--method", "proximal"}, 2, {"valid methods"});
 }
 
 TEST(CliMethods, HelpDocumentsTheNewOptions) {
@@ -387,10 +359,10 @@ TEST(CliMethods, CompleteFeedsQSpanningWithTheSameResults) {
 
 TEST(CliMethods, QSpanningIsCheckedAndExclusiveWithQ) {
   const std::string model = kModels + "four_bar.urdf";
-  expectExit({"fd", model, "--q", "0.5", "--q-spanning", "0.5,-0.5,0.5"}, 2, {"--q-spanning"});
-  expectExit({"id", model, "--q-spanning", "0.5,-0.5"}, 2, {"--q-spanning", "joint3"});
+  expectCommandError({"fd", model, "--q", "0.5", "--q-spanning", "0.5,-0.5,0.5"}, 2, {"--q-spanning"});
+  expectCommandError({"id", model, "--q-spanning", "0.5,-0.5"}, 2, {"--q-spanning", "joint3"});
   // an open loop: joint2 should be -joint1
-  expectExit({"mass-matrix", model, "--q-spanning", "0.5,0.3,0.5"}, 2, {"constraints"});
+  expectCommandError({"mass-matrix", model, "--q-spanning", "0.5,0.3,0.5"}, 2, {"constraints"});
   // the parallelogram branch closes it: joint2 = -joint1, joint3 = joint1
   const Json c = grbdaJson({"complete", model, "--q", "0.5"});
   EXPECT_NEAR(c["result"][0].number, 0.5, 1e-12);
@@ -408,8 +380,8 @@ TEST(CliMethods, CompleteExitsFourWhenTheLoopCannotClose) {
   const double a = ok["result"][0].number, b = ok["result"][1].number, c = ok["result"][2].number;
   EXPECT_NEAR(0.8 * std::cos(a) + 0.5 * std::cos(a + b), 1.0 + 0.5 * std::cos(c), 1e-8);
   EXPECT_NEAR(0.8 * std::sin(a) + 0.5 * std::sin(a + b), 0.5 * std::sin(c), 1e-8);
-  expectExit({"complete", model, "--q", "3.14159"}, 4, {"close"});
-  expectExit({"fd", model, "--q", "3.14159"}, 4, {"close"});
+  expectCommandError({"complete", model, "--q", "3.14159"}, 4, {"close"});
+  expectCommandError({"fd", model, "--q", "3.14159"}, 4, {"close"});
 }
 
 #endif  // GRBDA_CLI_PATH

@@ -17,6 +17,7 @@
 #include "cluster/cluster_joint.hpp"
 #include "cluster_support/constrained_models.hpp"
 #include "grbda/grbda.hpp"
+#include "support/compare.hpp"
 
 using namespace grbda;
 using namespace grbda::testsupport;
@@ -264,8 +265,6 @@ std::vector<Transmission> transmissions(Rng& rng) {
   return t;
 }
 
-double relDiff(const MatX& a, const MatX& b) { return (a - b).norm() / (1.0 + b.norm()); }
-
 }  // namespace
 
 TEST(ClusterJoints, SpecialisedTransmissionJointEqualsGenericJointUpdate) {
@@ -302,12 +301,12 @@ TEST(ClusterJoints, SpecialisedTransmissionJointEqualsGenericJointUpdate) {
         const detail::GenericJoint generic(cl.joint->constraints());
         ASSERT_TRUE(generic.update(model, cl, slow, v.data() + cl.vIndex));
         const ClusterData& cf = fast.clusters[static_cast<size_t>(k)];
-        EXPECT_LT(relDiff(cs.S, cf.S), 1e-14);
-        EXPECT_LT(relDiff(slow.vSpan, fast.vSpan), 1e-14);
+        EXPECT_LT(relErr(cs.S, cf.S), 1e-14);
+        EXPECT_LT(relErr(slow.vSpan, fast.vSpan), 1e-14);
         for (int r = 0; r < cl.numBodies; ++r) {
           const int i = cl.firstBody + r;
-          EXPECT_LT(relDiff(slow.v[i], fast.v[i]), 1e-14) << "body " << i;
-          EXPECT_LT(relDiff(slow.c[i], fast.c[i]), 1e-14) << "body " << i;
+          EXPECT_LT(relErr(slow.v[i], fast.v[i]), 1e-14) << "body " << i;
+          EXPECT_LT(relErr(slow.c[i], fast.c[i]), 1e-14) << "body " << i;
           EXPECT_TRUE(slow.Xout[i].isApprox(fast.Xout[i], 1e-14)) << "body " << i;
           EXPECT_TRUE(slow.Xup[i].isApprox(fast.Xup[i], 1e-14)) << "body " << i;
           EXPECT_TRUE(slow.Xa[i].isApprox(fast.Xa[i], 1e-14)) << "body " << i;
@@ -330,10 +329,10 @@ TEST(ClusterJoints, SpecialisedTransmissionDynamicsEqualGenericDynamics) {
       const VecX q = randomIndependentConfiguration(rng, t.model);
       const VecX v = randomVector(rng, t.model.nv(), -2, 2), w = randomVector(rng, t.model.nv(), -2, 2);
       const double e[] = {
-          relDiff(forwardDynamics(t.model, dFast, q, v, w), forwardDynamics(generic, dGeneric, q, v, w)),
-          relDiff(inverseDynamics(t.model, dFast, q, v, w), inverseDynamics(generic, dGeneric, q, v, w)),
-          relDiff(massMatrix(t.model, dFast, q), massMatrix(generic, dGeneric, q)),
-          relDiff(biasForces(t.model, dFast, q, v), biasForces(generic, dGeneric, q, v))};
+          relErr(forwardDynamics(t.model, dFast, q, v, w), forwardDynamics(generic, dGeneric, q, v, w)),
+          relErr(inverseDynamics(t.model, dFast, q, v, w), inverseDynamics(generic, dGeneric, q, v, w)),
+          relErr(massMatrix(t.model, dFast, q), massMatrix(generic, dGeneric, q)),
+          relErr(biasForces(t.model, dFast, q, v), biasForces(generic, dGeneric, q, v))};
       for (double x : e) {
         EXPECT_LT(x, 1e-12);
         worst = std::max(worst, x);

@@ -15,6 +15,7 @@
 #include "cluster/cluster_joint.hpp"
 #include "cluster_support/constrained_models.hpp"
 #include "grbda/grbda.hpp"
+#include "support/compare.hpp"
 
 using namespace grbda;
 using namespace grbda::testsupport;
@@ -175,11 +176,21 @@ VecX reachable(Rng& rng, const Pair& p, const Case& c) {
   }
 }
 
+/// Runs f(pair, fourBarData, genericData, q, sample) on `samples` reachable positions of every case.
+template <typename F>
+void forReachablePositions(Rng& rng, int samples, F f) {
+  for (auto& c : cases(rng)) {
+    SCOPED_TRACE(c.name);
+    const Pair p = compileBoth(c.builder);
+    Data df(p.fast), dg(p.generic);
+    for (int s = 0; s < samples; ++s) f(p, df, dg, reachable(rng, p, c), s);
+  }
+}
+
 double maxAbs(const MatX& a, const MatX& b) { return a.size() == 0 ? 0.0 : (a - b).cwiseAbs().maxCoeff(); }
 double maxAbs(const Transform& a, const Transform& b) {
   return std::max((a.E - b.E).cwiseAbs().maxCoeff(), (a.r - b.r).cwiseAbs().maxCoeff());
 }
-double relDiff(const MatX& a, const MatX& b) { return (a - b).norm() / (1.0 + b.norm()); }
 
 }  // namespace
 
@@ -212,38 +223,32 @@ TEST(FourBar, JointUpdateEqualsTheGenericJoint) {
   // tests); every quantity the cluster joint writes must then agree.
   Rng rng(402);
   double worst = 0, worstPhi = 0, worstPhiLoop = 0, worstKG = 0;
-  for (auto& c : cases(rng)) {
-    SCOPED_TRACE(c.name);
-    const Pair p = compileBoth(c.builder);
-    Data df(p.fast), dg(p.generic);
-    for (int s = 0; s < 25; ++s) {
-      const VecX q = reachable(rng, p, c);
-      const VecX v = randomVector(rng, p.fast.nv(), -2, 2);
-      forwardKinematics(p.fast, df, q, v);
-      const VecX qSpan = df.qSpan;
-      forwardKinematics(p.generic, dg, qSpan, v);
-      double e = std::max(maxAbs(df.qSpan, dg.qSpan), maxAbs(df.vSpan, dg.vSpan));
-      for (int i = 0; i < p.fast.numBodies(); ++i) {
-        e = std::max({e, maxAbs(df.Xup[i], dg.Xup[i]), maxAbs(df.Xout[i], dg.Xout[i]), maxAbs(df.Xa[i], dg.Xa[i])});
-        e = std::max({e, maxAbs(df.v[i], dg.v[i]), maxAbs(df.c[i], dg.c[i])});
-      }
-      for (int k = 0; k < p.fast.numClusters(); ++k) {
-        const Cluster& cl = p.fast.cluster(k);
-        if (!isConstrained(cl)) continue;
-        ClusterData& cf = df.clusters[static_cast<size_t>(k)];
-        ClusterData& cg = dg.clusters[static_cast<size_t>(k)];
-        e = std::max({e, maxAbs(cf.S, cg.S), maxAbs(cf.G, cg.G), maxAbs(cf.g, cg.g)});
-        // closed: the planar rows of FourBar and the 3-D loop rows of Generic, at FourBar's positions
-        const double* qs = df.qSpan.data() + cl.qSpanIndex;
-        worstPhi = std::max(worstPhi, cl.joint->constraintViolation(qs, cf));
-        worstPhiLoop = std::max(worstPhiLoop, p.generic.cluster(k).joint->constraintViolation(qs, cg));
-        // the analytic K, k are consistent with G, g
-        worstKG = std::max({worstKG, (cf.K * cf.G).cwiseAbs().maxCoeff(), (cf.K * cf.g - cf.k).cwiseAbs().maxCoeff()});
-      }
-      EXPECT_LT(e, 1e-10) << "sample " << s;
-      worst = std::max(worst, e);
+  forReachablePositions(rng, 25, [&](const Pair& p, Data& df, Data& dg, const VecX& q, int s) {
+    const VecX v = randomVector(rng, p.fast.nv(), -2, 2);
+    forwardKinematics(p.fast, df, q, v);
+    const VecX qSpan = df.qSpan;
+    forwardKinematics(p.generic, dg, qSpan, v);
+    double e = std::max(maxAbs(df.qSpan, dg.qSpan), maxAbs(df.vSpan, dg.vSpan));
+    for (int i = 0; i < p.fast.numBodies(); ++i) {
+      e = std::max({e, maxAbs(df.Xup[i], dg.Xup[i]), maxAbs(df.Xout[i], dg.Xout[i]), maxAbs(df.Xa[i], dg.Xa[i])});
+      e = std::max({e, maxAbs(df.v[i], dg.v[i]), maxAbs(df.c[i], dg.c[i])});
     }
-  }
+    for (int k = 0; k < p.fast.numClusters(); ++k) {
+      const Cluster& cl = p.fast.cluster(k);
+      if (!isConstrained(cl)) continue;
+      ClusterData& cf = df.clusters[static_cast<size_t>(k)];
+      ClusterData& cg = dg.clusters[static_cast<size_t>(k)];
+      e = std::max({e, maxAbs(cf.S, cg.S), maxAbs(cf.G, cg.G), maxAbs(cf.g, cg.g)});
+      // closed: the planar rows of FourBar and the 3-D loop rows of Generic, at FourBar's positions
+      const double* qs = df.qSpan.data() + cl.qSpanIndex;
+      worstPhi = std::max(worstPhi, cl.joint->constraintViolation(qs, cf));
+      worstPhiLoop = std::max(worstPhiLoop, p.generic.cluster(k).joint->constraintViolation(qs, cg));
+      // the analytic K, k are consistent with G, g
+      worstKG = std::max({worstKG, (cf.K * cf.G).cwiseAbs().maxCoeff(), (cf.K * cf.g - cf.k).cwiseAbs().maxCoeff()});
+    }
+    EXPECT_LT(e, 1e-10) << "sample " << s;
+    worst = std::max(worst, e);
+  });
   EXPECT_LT(worstPhi, 1e-12);
   EXPECT_LT(worstPhiLoop, 1e-12);
   EXPECT_LT(worstKG, 1e-12);
@@ -351,26 +356,20 @@ TEST(FourBar, AnalyticJacobianAndBiasMatchFiniteDifferences) {
 TEST(FourBar, DynamicsEqualTheGenericModel) {
   Rng rng(404);
   double worst = 0;
-  for (auto& c : cases(rng)) {
-    SCOPED_TRACE(c.name);
-    const Pair p = compileBoth(c.builder);
-    Data df(p.fast), dg(p.generic);
-    for (int s = 0; s < 10; ++s) {
-      const VecX q = reachable(rng, p, c);
-      const VecX qs = completeConfiguration(p.fast, df, q);  // Generic: the same closed configuration
-      const VecX v = randomVector(rng, p.fast.nv(), -2, 2), w = randomVector(rng, p.fast.nv(), -2, 2);
-      const VecX fd = forwardDynamics(p.fast, df, q, v, w), id = inverseDynamics(p.fast, df, q, v, w);
-      const MatX H = massMatrix(p.fast, df, q);
-      const VecX C = biasForces(p.fast, df, q, v);
-      const double e[] = {relDiff(fd, forwardDynamics(p.generic, dg, qs, v, w)),
-                          relDiff(id, inverseDynamics(p.generic, dg, qs, v, w)), relDiff(H, massMatrix(p.generic, dg, qs)),
-                          relDiff(C, biasForces(p.generic, dg, qs, v))};
-      for (double x : e) {
-        EXPECT_LT(x, 1e-10);
-        worst = std::max(worst, x);
-      }
+  forReachablePositions(rng, 10, [&](const Pair& p, Data& df, Data& dg, const VecX& q, int) {
+    const VecX qs = completeConfiguration(p.fast, df, q);  // Generic: the same closed configuration
+    const VecX v = randomVector(rng, p.fast.nv(), -2, 2), w = randomVector(rng, p.fast.nv(), -2, 2);
+    const VecX fd = forwardDynamics(p.fast, df, q, v, w), id = inverseDynamics(p.fast, df, q, v, w);
+    const MatX H = massMatrix(p.fast, df, q);
+    const VecX C = biasForces(p.fast, df, q, v);
+    const double e[] = {relErr(fd, forwardDynamics(p.generic, dg, qs, v, w)),
+                        relErr(id, inverseDynamics(p.generic, dg, qs, v, w)), relErr(H, massMatrix(p.generic, dg, qs)),
+                        relErr(C, biasForces(p.generic, dg, qs, v))};
+    for (double x : e) {
+      EXPECT_LT(x, 1e-10);
+      worst = std::max(worst, x);
     }
-  }
+  });
   std::cout << "[ measured ] FourBar vs Generic dynamics (FD, ID, H, C) worst relative difference " << worst << "\n";
 }
 

@@ -62,6 +62,18 @@ RandomCase randomCase(Rng& rng, bool floating) {
   return {std::move(b), std::move(m)};
 }
 
+/// Runs f(model, data) on 20 random trees with a fixed base, then 20 with a floating one.
+template <typename F>
+void forRandomCases(Rng& rng, F f) {
+  for (bool floating : {false, true}) {
+    for (int t = 0; t < 20; ++t) {
+      const RandomCase c = randomCase(rng, floating);
+      Data data(c.model);
+      f(c.model, data);
+    }
+  }
+}
+
 /// World angular velocity ω from rotations a time 2h apart: R(+h) R(-h)ᵀ = exp(2h ω̂).
 Vec3 angularRate(const Mat3& Rminus, const Mat3& Rplus, double h) {
   const Eigen::AngleAxisd rel(Rplus * Rminus.transpose());
@@ -106,94 +118,79 @@ TEST(Kinematics, FrameVelocityIsTheTimeDerivativeOfTheFramePose) {
   Rng rng(52);
   const double h = 1e-6;
   double worst = 0.0;
-  for (bool floating : {false, true}) {
-    for (int t = 0; t < 20; ++t) {
-      const RandomCase c = randomCase(rng, floating);
-      const Model& m = c.model;
-      Data data(m);
-      const VecX q = randomConfiguration(rng, m), v = randomVector(rng, m.nv());
-      const VecX qp = integrateConfiguration(m, q, v, h), qm = integrateConfiguration(m, q, v, -h);
-      for (int f = 0; f < static_cast<int>(m.frames().size()); ++f) {
-        const Vec3 point = randomVec3(rng);
-        forwardKinematics(m, data, qp);
-        const Vec3 pp = framePosition(m, data, f, point);
-        const Mat3 Rp = frameRotation(m, data, f);
-        forwardKinematics(m, data, qm);
-        const Vec3 pm = framePosition(m, data, f, point);
-        const Mat3 Rm = frameRotation(m, data, f);
-        Vec6 expected;
-        expected << angularRate(Rm, Rp, h), (pp - pm) / (2.0 * h);
-        forwardKinematics(m, data, q, v);
-        const Mat3 R = frameRotation(m, data, f);
-        for (ReferenceFrame axes : {ReferenceFrame::LocalWorldAligned, ReferenceFrame::Local}) {
-          const Vec6 got = frameVelocity(m, data, f, point, axes);
-          const double e = (got - inAxes(expected, R, axes)).norm() / std::max(1.0, expected.norm());
-          EXPECT_LT(e, 1e-7) << m.frame(f).name;
-          worst = std::max(worst, e);
-        }
+  forRandomCases(rng, [&](const Model& m, Data& data) {
+    const VecX q = randomConfiguration(rng, m), v = randomVector(rng, m.nv());
+    const VecX qp = integrateConfiguration(m, q, v, h), qm = integrateConfiguration(m, q, v, -h);
+    for (int f = 0; f < static_cast<int>(m.frames().size()); ++f) {
+      const Vec3 point = randomVec3(rng);
+      forwardKinematics(m, data, qp);
+      const Vec3 pp = framePosition(m, data, f, point);
+      const Mat3 Rp = frameRotation(m, data, f);
+      forwardKinematics(m, data, qm);
+      const Vec3 pm = framePosition(m, data, f, point);
+      const Mat3 Rm = frameRotation(m, data, f);
+      Vec6 expected;
+      expected << angularRate(Rm, Rp, h), (pp - pm) / (2.0 * h);
+      forwardKinematics(m, data, q, v);
+      const Mat3 R = frameRotation(m, data, f);
+      for (ReferenceFrame axes : {ReferenceFrame::LocalWorldAligned, ReferenceFrame::Local}) {
+        const Vec6 got = frameVelocity(m, data, f, point, axes);
+        const double e = (got - inAxes(expected, R, axes)).norm() / std::max(1.0, expected.norm());
+        EXPECT_LT(e, 1e-7) << m.frame(f).name;
+        worst = std::max(worst, e);
       }
     }
-  }
+  });
   std::cout << "[ measured ] max frame velocity vs finite difference = " << worst << "\n";
 }
 
 TEST(Kinematics, JacobianTimesVelocityEqualsFrameVelocity) {
   Rng rng(53);
-  for (bool floating : {false, true}) {
-    for (int t = 0; t < 20; ++t) {
-      const RandomCase c = randomCase(rng, floating);
-      const Model& m = c.model;
-      Data data(m);
-      const VecX q = randomConfiguration(rng, m), v = randomVector(rng, m.nv());
-      forwardKinematics(m, data, q, v);
-      Mat6X J(6, m.nv());
-      for (int f = 0; f < static_cast<int>(m.frames().size()); ++f) {
-        const Vec3 point = randomVec3(rng);
-        for (ReferenceFrame axes : {ReferenceFrame::LocalWorldAligned, ReferenceFrame::Local}) {
-          frameJacobian(m, data, f, point, axes, J);
-          const Vec6 vel = frameVelocity(m, data, f, point, axes);
-          EXPECT_LT((J * v - vel).norm(), 1e-12 * std::max(1.0, vel.norm())) << m.frame(f).name;
-          Data fresh(m);
-          const Mat6X J2 = frameJacobian(m, fresh, q, f, point, axes);
-          EXPECT_LT((J2 - J).norm(), 1e-14 * std::max(1.0, J.norm()));
-        }
+  forRandomCases(rng, [&](const Model& m, Data& data) {
+    const VecX q = randomConfiguration(rng, m), v = randomVector(rng, m.nv());
+    forwardKinematics(m, data, q, v);
+    Mat6X J(6, m.nv());
+    for (int f = 0; f < static_cast<int>(m.frames().size()); ++f) {
+      const Vec3 point = randomVec3(rng);
+      for (ReferenceFrame axes : {ReferenceFrame::LocalWorldAligned, ReferenceFrame::Local}) {
+        frameJacobian(m, data, f, point, axes, J);
+        const Vec6 vel = frameVelocity(m, data, f, point, axes);
+        EXPECT_LT((J * v - vel).norm(), 1e-12 * std::max(1.0, vel.norm())) << m.frame(f).name;
+        Data fresh(m);
+        const Mat6X J2 = frameJacobian(m, fresh, q, f, point, axes);
+        EXPECT_LT((J2 - J).norm(), 1e-14 * std::max(1.0, J.norm()));
       }
     }
-  }
+  });
 }
 
 TEST(Kinematics, FrameAccelerationIsTheTimeDerivativeOfFrameVelocity) {
   Rng rng(54);
   const double h = 1e-6;
   double worst = 0.0;
-  for (bool floating : {false, true}) {
-    for (int t = 0; t < 20; ++t) {
-      const RandomCase c = randomCase(rng, floating);
-      const Model& m = c.model;
-      Data data(m);
-      const VecX q = randomConfiguration(rng, m), v = randomVector(rng, m.nv()), qdd = randomVector(rng, m.nv());
-      const VecX qp = integrateConfiguration(m, q, v, h), qm = integrateConfiguration(m, q, v, -h);
-      const VecX vp = v + h * qdd, vm = v - h * qdd;
-      for (int f = 0; f < static_cast<int>(m.frames().size()); ++f) {
-        const Vec3 point = randomVec3(rng);
-        const auto world = ReferenceFrame::LocalWorldAligned;
-        forwardKinematics(m, data, qp, vp);
-        const Vec6 velPlus = frameVelocity(m, data, f, point, world);
-        forwardKinematics(m, data, qm, vm);
-        const Vec6 velMinus = frameVelocity(m, data, f, point, world);
-        const Vec6 expected = (velPlus - velMinus) / (2.0 * h);
-        forwardKinematics(m, data, q, v, qdd);
-        const Vec6 got = frameAcceleration(m, data, f, point, world);
-        const double e = (got - expected).norm() / std::max(1.0, expected.norm());
-        EXPECT_LT(e, 1e-7) << m.frame(f).name;
-        worst = std::max(worst, e);
-        // Local: the same vectors in the frame's axes (the reference point is the frame point).
-        const Vec6 local = frameAcceleration(m, data, f, point, ReferenceFrame::Local);
-        EXPECT_LT((local - inAxes(got, frameRotation(m, data, f), ReferenceFrame::Local)).norm(),
-                  1e-12 * std::max(1.0, got.norm()));
-      }
+  forRandomCases(rng, [&](const Model& m, Data& data) {
+    const VecX q = randomConfiguration(rng, m), v = randomVector(rng, m.nv()), qdd = randomVector(rng, m.nv());
+    const VecX qp = integrateConfiguration(m, q, v, h), qm = integrateConfiguration(m, q, v, -h);
+    const VecX vp = v + h * qdd, vm = v - h * qdd;
+    for (int f = 0; f < static_cast<int>(m.frames().size()); ++f) {
+      const Vec3 point = randomVec3(rng);
+      const auto world = ReferenceFrame::LocalWorldAligned;
+      forwardKinematics(m, data, qp, vp);
+      const Vec6 velPlus = frameVelocity(m, data, f, point, world);
+      forwardKinematics(m, data, qm, vm);
+      const Vec6 velMinus = frameVelocity(m, data, f, point, world);
+      const Vec6 expected = (velPlus - velMinus) / (2.0 * h);
+      forwardKinematics(m, data, q, v, qdd);
+      const Vec6 got = frameAcceleration(m, data, f, point, world);
+      const double e = (got - expected).norm() / std::max(1.0, expected.norm());
+      EXPECT_LT(e, 1e-7) << m.frame(f).name;
+      worst = std::max(worst, e);
+      // Local: the same vectors in the frame's axes (the reference point is the frame point).
+      const Vec6 local = frameAcceleration(m, data, f, point, ReferenceFrame::Local);
+      EXPECT_LT((local - inAxes(got, frameRotation(m, data, f), ReferenceFrame::Local)).norm(),
+                1e-12 * std::max(1.0, got.norm()));
     }
-  }
+  });
   std::cout << "[ measured ] max frame acceleration vs finite difference = " << worst << "\n";
 }
 
@@ -203,36 +200,31 @@ TEST(Kinematics, ExternalForceActsLikeJacobianTransposeTimesForce) {
   // axes, and a pure moment n gives J_ωᵀ n. RNEA returns H qdd + C - Jᵀ f.
   Rng rng(55);
   double worst = 0.0;
-  for (bool floating : {false, true}) {
-    for (int t = 0; t < 20; ++t) {
-      const RandomCase c = randomCase(rng, floating);
-      const Model& m = c.model;
-      Data data(m);
-      const VecX q = randomConfiguration(rng, m), v = randomVector(rng, m.nv()), qdd = randomVector(rng, m.nv());
-      const VecX tauFree = inverseDynamics(m, data, q, v, qdd);
-      const int body = uniformInt(rng, 0, m.numBodies() - 1);
-      const int frame = m.frameIndex(m.body(body).name);
-      const Vec3 p = randomVec3(rng, -2, 2), F = randomVec3(rng, -5, 5), n = randomVec3(rng, -2, 2);
-      ExternalForces fext(static_cast<size_t>(m.numBodies()), Vec6::Zero());
-      fext[static_cast<size_t>(body)] << p.cross(F) + n, F;
+  forRandomCases(rng, [&](const Model& m, Data& data) {
+    const VecX q = randomConfiguration(rng, m), v = randomVector(rng, m.nv()), qdd = randomVector(rng, m.nv());
+    const VecX tauFree = inverseDynamics(m, data, q, v, qdd);
+    const int body = uniformInt(rng, 0, m.numBodies() - 1);
+    const int frame = m.frameIndex(m.body(body).name);
+    const Vec3 p = randomVec3(rng, -2, 2), F = randomVec3(rng, -5, 5), n = randomVec3(rng, -2, 2);
+    ExternalForces fext(static_cast<size_t>(m.numBodies()), Vec6::Zero());
+    fext[static_cast<size_t>(body)] << p.cross(F) + n, F;
 
-      forwardKinematics(m, data, q);
-      const Vec3 pLocal = frameTransform(m, data, frame).transformPoint(p);
-      Mat6X J(6, m.nv());
-      frameJacobian(m, data, frame, pLocal, ReferenceFrame::LocalWorldAligned, J);
-      const VecX generalized = J.bottomRows<3>().transpose() * F + J.topRows<3>().transpose() * n;
+    forwardKinematics(m, data, q);
+    const Vec3 pLocal = frameTransform(m, data, frame).transformPoint(p);
+    Mat6X J(6, m.nv());
+    frameJacobian(m, data, frame, pLocal, ReferenceFrame::LocalWorldAligned, J);
+    const VecX generalized = J.bottomRows<3>().transpose() * F + J.topRows<3>().transpose() * n;
 
-      const VecX tauWith = inverseDynamics(m, data, q, v, qdd, fext);
-      const double e = (tauWith - tauFree + generalized).norm() / std::max(1.0, generalized.norm());
-      EXPECT_LT(e, 1e-12);
-      worst = std::max(worst, e);
-      // Forward dynamics sees the same generalized force.
-      const VecX tau = randomVector(rng, m.nv());
-      const VecX a1 = forwardDynamics(m, data, q, v, tau, fext);
-      const VecX a2 = forwardDynamics(m, data, q, v, VecX(tau + generalized));
-      EXPECT_LT(relativeError(a1, a2), 1e-10);
-    }
-  }
+    const VecX tauWith = inverseDynamics(m, data, q, v, qdd, fext);
+    const double e = (tauWith - tauFree + generalized).norm() / std::max(1.0, generalized.norm());
+    EXPECT_LT(e, 1e-12);
+    worst = std::max(worst, e);
+    // Forward dynamics sees the same generalized force.
+    const VecX tau = randomVector(rng, m.nv());
+    const VecX a1 = forwardDynamics(m, data, q, v, tau, fext);
+    const VecX a2 = forwardDynamics(m, data, q, v, VecX(tau + generalized));
+    EXPECT_LT(relativeError(a1, a2), 1e-10);
+  });
   std::cout << "[ measured ] max |ΔRNEA + Jᵀf| / |Jᵀf| = " << worst << "\n";
 }
 

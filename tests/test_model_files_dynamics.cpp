@@ -6,6 +6,7 @@
 
 #include "cluster_support/constrained_models.hpp"
 #include "grbda/grbda.hpp"
+#include "support/compare.hpp"
 
 using namespace grbda;
 using namespace grbda::testsupport;
@@ -24,8 +25,6 @@ std::vector<fs::path> modelFiles() {
   std::sort(files.begin(), files.end());
   return files;
 }
-
-double relErr(const VecX& a, const VecX& b) { return (a - b).norm() / (1.0 + b.norm()); }
 
 }  // namespace
 

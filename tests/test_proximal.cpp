@@ -11,6 +11,7 @@
 
 #include "cluster_support/constrained_models.hpp"
 #include "support/allocation_counter.hpp"
+#include "support/compare.hpp"
 #include "grbda/grbda.hpp"
 
 using namespace grbda;
@@ -18,16 +19,9 @@ using namespace grbda::testsupport;
 
 namespace {
 
-double relErr(const VecX& a, const VecX& b) { return (a - b).norm() / (1.0 + b.norm()); }
-
-std::vector<std::pair<std::string, Model>> constrainedModels(Rng& rng) {
-  std::vector<std::pair<std::string, Model>> models;
-  models.emplace_back("rotor chain 3", rotorChain(rng, 3, false));
-  models.emplace_back("rotor chain 4 floating", rotorChain(rng, 4, true));
-  models.emplace_back("belt chain 2", beltChain(rng, 2, false));
-  models.emplace_back("belt chain 1 floating", beltChain(rng, 1, true));
-  models.emplace_back("four-bar x2", fourBarChain(rng, 2, false));
-  models.emplace_back("four-bar floating", fourBarChain(rng, 1, true));
+/// The small mechanisms plus every shipped URDF+ model with loops or couplings.
+std::vector<std::pair<std::string, Model>> constrainedAndShippedModels(Rng& rng) {
+  std::vector<std::pair<std::string, Model>> models = constrainedModels(rng);
   // every shipped URDF+ model with loops or couplings (none until the parser reads them)
   const std::filesystem::path dir = std::filesystem::path(GRBDA_SOURCE_DIR) / "models";
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
@@ -103,7 +97,7 @@ TEST(Proximal, ConvergesToClusterAbaOnEveryConstrainedModel) {
   Rng rng(41);
   double worst = 0.0, worstDual = 0.0;
   int maxIterations = 0, checked = 0;
-  for (auto& [name, model] : constrainedModels(rng)) {
+  for (auto& [name, model] : constrainedAndShippedModels(rng)) {
     SCOPED_TRACE(name);
     Data data(model);
     for (ProximalConstraintRows rows : kAllRows) {
@@ -144,7 +138,7 @@ TEST(Proximal, ConvergesToClusterAbaOnEveryConstrainedModel) {
 TEST(Proximal, OneIterationIsTheDampedKktStep) {
   // With λ_0 = 0 one iteration is λ = (K H⁻¹ Kᵀ + μ)⁻¹ (k − K H⁻¹(τ_tree − C)) — checked densely.
   Rng rng(42);
-  for (auto& [name, model] : constrainedModels(rng)) {
+  for (auto& [name, model] : constrainedAndShippedModels(rng)) {
     SCOPED_TRACE(name);
     Data data(model);
     const VecX q = configuration(rng, model);
@@ -174,7 +168,7 @@ TEST(Proximal, MoreIterationsReduceTheResidual) {
   // The 1/2/5-iteration variants of the benchmark (spec §7.2), with a μ large enough that the
   // proximal iterations are visibly needed; tolerance 0 forces exactly maxIterations.
   Rng rng(43);
-  for (auto& [name, model] : constrainedModels(rng)) {
+  for (auto& [name, model] : constrainedAndShippedModels(rng)) {
     SCOPED_TRACE(name);
     Data data(model);
     ProximalData pd(model);
@@ -261,7 +255,7 @@ TEST(Proximal, RedundantLoopRowsNeedTheRegularisation) {
 
 TEST(Proximal, ZeroRegularisationWithIndependentRowsIsExactInOneIteration) {
   Rng rng(45);
-  for (auto& [name, model] : constrainedModels(rng)) {
+  for (auto& [name, model] : constrainedAndShippedModels(rng)) {
     SCOPED_TRACE(name);
     Data data(model);
     const VecX q = configuration(rng, model);
@@ -313,7 +307,7 @@ TEST(Proximal, NoHeapAllocationOnAPreparedWorkspace) {
   // counter provided by tests/test_allocations.cpp (see support/allocation_counter.hpp)
   if (!allocationCounterLinked()) GTEST_SKIP() << "no counting allocator in this binary (sanitizer build?)";
   Rng rng(47);
-  for (auto& [name, model] : constrainedModels(rng)) {
+  for (auto& [name, model] : constrainedAndShippedModels(rng)) {
     SCOPED_TRACE(name);
     Data data(model);
     for (ProximalConstraintRows rows : kAllRows) {

@@ -26,8 +26,8 @@ if [ -z "$model_arg" ] && [ ! -f "$model" ]; then
   fi
 fi
 
-# The main job. Later it becomes the benchmark summary:
-#   "$grbda" bench --quick
+# The main job: the robot's cluster tree, its dynamics at one state, then the headline result of
+# the papers: the cluster algorithms against the baselines on the benchmark robots.
 run() {
   echo
   echo "\$ grbda $*"
@@ -40,4 +40,4 @@ ones=$(printf '1,%.0s' $(seq "${nv:-0}"))
 ones=${ones%,}
 run fd "$model" --v "$ones"  # accelerations at the neutral configuration, zero torque
 run id "$model" --a "$ones"  # torques that start the robot from rest with qdd = 1
-run mass-matrix "$model"
+run bench --quick --models models

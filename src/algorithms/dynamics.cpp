@@ -1,6 +1,8 @@
 // Public entry points: validate, prepare the cluster state, run the cluster algorithm.
 #include "grbda/algorithms/dynamics.hpp"
 
+#include <string>
+
 #include "checks.hpp"
 #include "cluster_algorithms.hpp"
 #include "cluster_state.hpp"
@@ -38,6 +40,17 @@ const VecX& inverseDynamics(const Model& model, Data& data, const VecX& q, const
   detail::clusterRnea(model, data, qdd, &fext);
   detail::checkResult(data.tau, "tau", alg);
   return data.tau;
+}
+
+Vec6 clusterJointForce(const Model& model, const Data& data, int k) {
+  if (k < 0 || k >= model.numClusters())
+    throw InputError("clusterJointForce: cluster index " + std::to_string(k) + " out of range [0, " +
+                     std::to_string(model.numClusters()) + ")");
+  // data.f[i] is the force on body i across the cluster joint once C-RNEA's inward pass is done
+  const Cluster& cl = model.cluster(k);
+  Vec6 f = Vec6::Zero();
+  for (int i = cl.firstBody; i < cl.firstBody + cl.numBodies; ++i) f += data.Xout[i].applyTranspose(data.f[i]);
+  return f;
 }
 
 const MatX& massMatrix(const Model& model, Data& data, const VecX& q) {

@@ -2,6 +2,8 @@
 // Test support: small constrained mechanisms built in code (geared rotors, a parallel belt pair,
 // a planar four-bar), randomised in geometry and inertia, optionally on a floating base.
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "../support/random_model.hpp"
 
@@ -37,17 +39,12 @@ inline std::string startModel(ModelBuilder& b, Rng& rng, bool floating) {
   b.addLink(LinkSpec{"world", 0.0, Vec3::Zero(), Mat3::Zero(), {}});
   if (!floating) return "world";
   b.addLink(randomLink(rng, "base"));
-  JointSpec j;
-  j.name = "float";
-  j.kind = JointKind::Floating;
-  j.parent = "world";
-  j.child = "base";
-  b.addJoint(j);
+  addFloatingBaseJoint(b, "base");
   return "base";
 }
 
 /// Serial chain of n links, each driven by a geared rotor mounted on the previous link.
-inline Model rotorChain(Rng& rng, int n, bool floating) {
+inline ModelBuilder rotorChainBuilder(Rng& rng, int n, bool floating) {
   ModelBuilder b("rotor_chain");
   std::string parent = startModel(b, rng, floating);
   for (int i = 1; i <= n; ++i) {
@@ -57,8 +54,10 @@ inline Model rotorChain(Rng& rng, int n, bool floating) {
     addCoupling(b, "gear" + std::to_string(i), link, rotor, uniform(rng, 2.0, 10.0) * (uniformInt(rng, 0, 1) ? 1 : -1));
     parent = link;
   }
-  return b.build();
+  return b;
 }
+
+inline Model rotorChain(Rng& rng, int n, bool floating) { return rotorChainBuilder(rng, n, floating).build(); }
 
 /// Two links driven through a parallel belt by two rotors on the parent (MIT Humanoid knee-ankle):
 /// rotor1 = N1 q1, rotor2 = N2 (q1 + q2). Repeated `pairs` times in series.
@@ -119,6 +118,18 @@ inline VecX randomIndependentConfiguration(Rng& rng, const Model& m) {
       q.segment<4>(cl.qIndex + 3) << r.w(), r.x(), r.y(), r.z();
     }
   return q;
+}
+
+/// The six small mechanisms the cluster-algorithm tests sweep over, named for SCOPED_TRACE.
+inline std::vector<std::pair<std::string, Model>> constrainedModels(Rng& rng) {
+  std::vector<std::pair<std::string, Model>> models;
+  models.emplace_back("rotor chain 3", rotorChain(rng, 3, false));
+  models.emplace_back("rotor chain 4 floating", rotorChain(rng, 4, true));
+  models.emplace_back("belt chain 2", beltChain(rng, 2, false));
+  models.emplace_back("belt chain 1 floating", beltChain(rng, 1, true));
+  models.emplace_back("four-bar x2", fourBarChain(rng, 2, false));
+  models.emplace_back("four-bar floating", fourBarChain(rng, 1, true));
+  return models;
 }
 
 }  // namespace grbda::testsupport
@@ -367,20 +378,8 @@ inline ModelBuilder parallelFourBarsBuilder(Rng& rng, bool floating) {
 
 namespace grbda::testsupport {
 
-/// rotorChain / beltChain (above) as builders, for tests that need the specs as well.
-inline ModelBuilder rotorChainBuilder(Rng& rng, int n, bool floating) {
-  ModelBuilder b("rotor_chain");
-  std::string parent = startModel(b, rng, floating);
-  for (int i = 1; i <= n; ++i) {
-    const std::string link = "link" + std::to_string(i), rotor = "rotor" + std::to_string(i);
-    addLinkAndJoint(b, rng, link, parent, randomAxis(rng), true, randomOrigin(rng));
-    addLinkAndJoint(b, rng, rotor, parent, randomAxis(rng), false, randomOrigin(rng));
-    addCoupling(b, "gear" + std::to_string(i), link, rotor, uniform(rng, 2.0, 10.0) * (uniformInt(rng, 0, 1) ? 1 : -1));
-    parent = link;
-  }
-  return b;
-}
-
+/// A belt chain as a builder, for tests that need the specs as well (unlike beltChain above, each
+/// lower joint gets its own random axis and origin).
 inline ModelBuilder beltChainBuilder(Rng& rng, int pairs, bool floating) {
   ModelBuilder b("belt_chain");
   std::string parent = startModel(b, rng, floating);

@@ -75,6 +75,16 @@ inline Transform randomOrigin(Rng& rng) {
   return urdfOriginToTransform(randomVec3(rng, -0.5, 0.5), randomVec3(rng, -kPi, kPi));
 }
 
+/// A free joint "float" from the ground link "world" to `child` (a floating base).
+inline void addFloatingBaseJoint(ModelBuilder& b, const std::string& child) {
+  JointSpec j;
+  j.name = "float";
+  j.kind = JointKind::Floating;
+  j.parent = "world";
+  j.child = child;
+  b.addJoint(j);
+}
+
 struct TreeOptions {
   int numLinks = 6;                 ///< links besides the root "world"
   bool floatingBase = false;        ///< link_1 floats; every other link descends from it

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "grbda/algorithms/dynamics.hpp"
+#include "grbda/algorithms/tree.hpp"
 #include "grbda/baselines/approximate.hpp"
 #include "grbda/baselines/osim_baselines.hpp"
 #include "grbda/baselines/projection.hpp"
@@ -118,6 +119,8 @@ std::vector<State> randomStates(const Model& model, int count, std::mt19937& rng
     s.v = uniformVector(rng, model.nv());
     s.tau = uniformVector(rng, model.nv());
     s.qdd = uniformVector(rng, model.nv());
+    s.vTree = uniformVector(rng, model.nvSpanning());
+    s.tauTree = uniformVector(rng, model.nvSpanning());
     try {
       s.qSpan = completeConfiguration(model, data, s.q);
       forwardDynamics(model, data, s.qSpan, s.v, s.tau);  // rejects singular constraint Jacobians
@@ -165,7 +168,8 @@ std::vector<int> deepestLeafBodies(const Model& model, int max) {
 
 RobotBench::RobotBench(std::string name, Model model)
     : name_(std::move(name)), model_(std::move(model)), data_(model_) {
-  for (int body : deepestLeafBodies(model_, 4)) {
+  // One 6-D end-effector per robot, as in the papers' Table IV protocol (spec §8.1).
+  for (int body : deepestLeafBodies(model_, 1)) {
     endEffectors_.push_back(EndEffector{model_.frameIndex(model_.body(body).name), Vec3::Zero()});
     endEffectorLinks_.push_back(model_.body(body).name);
   }
@@ -231,6 +235,10 @@ void RobotBench::addMethods() {
       {"proximal_fd_5", "Proximal (5 iterations)", G::ForwardDynamics, false, proximal(5)},
       {"approximate_aba", "Approximate ABA", G::ForwardDynamics, false,
        [this](const State& s) { approximateForwardDynamics(*approx_, *approxData_, s.q, s.v, s.tau); }},
+      // Reference, not a method for the robot: ABA over the same bodies with the loops ignored
+      // (rotors as free bodies), the computation Pinocchio's plain ABA does on these robots.
+      {"tree_aba_loops_ignored", "Tree ABA, loops ignored", G::ForwardDynamics, false,
+       [&m, &d](const State& s) { tree::aba(m, d, s.qSpan, s.vTree, s.tauTree); }},
       {"cluster_efpa", "C-EFPA", G::Osim, true,
        [this](const State& s) { inverseOperationalSpaceInertia(model_, data_, *osim_, s.qSpan); }},
       {"projected_osim", "Projected OSIM", G::Osim, false,

@@ -37,6 +37,7 @@ struct State {
   VecX q;      ///< independent positions (model.nq())
   VecX qSpan;  ///< the same configuration as spanning positions (model.nqSpanning())
   VecX v, tau, qdd;
+  VecX vTree, tauTree;  ///< spanning-size inputs for the tree reference (loops ignored)
 };
 /// `count` states at which C-ABA succeeds (configurations that cannot be closed, or where a
 /// constraint Jacobian is singular, are drawn again). NumericalError if most draws fail.

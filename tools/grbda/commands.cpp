@@ -50,7 +50,7 @@ const std::vector<Command>& commandTable() {
        "proximal with 1 and 5 iterations, approximate rotor-free models, projected OSIM) on random valid "
        "states and prints median microseconds per call and the percentage relative to the cluster "
        "algorithm. Default robots: revolute_rotor_chain_12, revolute_belt_pair_chain_12, mini_cheetah, "
-       "mit_humanoid, tello, jvrc1_humanoid. The OSIM end-effectors are the deepest leaf links (up to 4).",
+       "mit_humanoid, tello, jvrc1_humanoid. The OSIM end-effector is the deepest leaf link (one 6-D end-effector, as in the papers).",
        benchOptions(), runBench},
   };
   return table;

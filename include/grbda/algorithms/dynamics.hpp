@@ -19,6 +19,12 @@ const VecX& inverseDynamics(const Model& model, Data& data, const VecX& q, const
 const VecX& inverseDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd,
                             const ExternalForces& fext);
 
+/// After inverseDynamics: the spatial force that cluster k's joint transmits from its output
+/// body to the cluster (the reaction wrench of the cluster joint, [P0] eq. 65 summed over the
+/// cluster's bodies), in the output body's coordinates, or in world coordinates for a cluster
+/// on the ground. Throws InputError for k out of range.
+Vec6 clusterJointForce(const Model& model, const Data& data, int k);
+
 /// Joint-space mass matrix H(q) (symmetric, both triangles).
 const MatX& massMatrix(const Model& model, Data& data, const VecX& q);
 /// Bias forces C(q, v): gravity, Coriolis and centrifugal terms.

@@ -1,0 +1,51 @@
+#pragma once
+// Test support for the tests of the `grbda` command: running it, echoing a command line in
+// failure messages, passing vectors at full precision, and checking a failed run's report.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "../cli/run_command.hpp"
+
+#ifdef GRBDA_CLI_PATH
+
+namespace grbda::testing {
+
+/// Runs the built `grbda` with `args` (no shell).
+inline CommandResult runGrbda(const std::vector<std::string>& args) { return runCommand(GRBDA_CLI_PATH, args); }
+
+/// "grbda arg1 arg2 ...", for failure messages.
+inline std::string commandLine(const std::vector<std::string>& args) {
+  std::string s = "grbda";
+  for (const auto& a : args) s += " " + a;
+  return s;
+}
+
+/// Full-precision text of a vector for --q/--v/--tau/--a.
+inline std::string joinFull(const std::vector<double>& x) {
+  std::string s;
+  for (double v : x) {
+    char buf[40];
+    std::snprintf(buf, sizeof(buf), "%.17g", v);
+    s += (s.empty() ? "" : ",") + std::string(buf);
+  }
+  return s;
+}
+
+/// The run exits with `code`, prints nothing on stdout and one "grbda: error: ..." report on
+/// stderr that mentions every fragment.
+inline void expectCommandError(const std::vector<std::string>& args, int code,
+                               const std::vector<std::string>& mentions) {
+  const CommandResult r = runGrbda(args);
+  EXPECT_EQ(r.exitCode, code) << commandLine(args) << "\nstderr: " << r.err;
+  EXPECT_EQ(r.err.rfind("grbda: error: ", 0), 0u) << r.err;
+  for (const auto& m : mentions)
+    EXPECT_NE(r.err.find(m), std::string::npos) << "stderr should mention '" << m << "': " << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+}  // namespace grbda::testing
+
+#endif  // GRBDA_CLI_PATH

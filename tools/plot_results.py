@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Plots for bench/RESULTS.md, drawn with gnuplot (Debian: gnuplot-nox) from the files that
+tools/run_benchmarks.sh writes into a results directory:
+
+  robots.json          `grbda bench --json`                     -> robots_fd.png, robots_all.png
+  scaling.json         bench_scaling --benchmark_format=json    -> scaling_chains.png, scaling_osim.png,
+                                                                   branch_depth.png, locality.png
+  accuracy_1.50hz.dat  grbda_accuracy --out DIR                 -> accuracy_traces.png
+
+usage: tools/plot_results.py RESULTS_DIR PLOTS_DIR
+Missing inputs are skipped with a note. Only the Python standard library is used.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import defaultdict
+
+TERMINAL = "set terminal pngcairo noenhanced size 1100,{h} font 'sans,10'"
+
+
+def gnuplot(script, data_files):
+    """Runs one gnuplot script; data_files maps a name used in the script to rows of numbers."""
+    for path, rows in data_files.items():
+        with open(path, "w") as f:
+            for row in rows:
+                f.write(" ".join(str(x) for x in row) + "\n")
+    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+
+
+def load_scaling(path):
+    """{method: {system: microseconds}} from Google Benchmark JSON (CPU time: a loaded shared
+    machine blurs wall time more)."""
+    with open(path) as f:
+        data = json.load(f)
+    scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+    times = defaultdict(dict)
+    for b in data.get("benchmarks", []):
+        if b.get("run_type", "iteration") != "iteration":
+            continue
+        parts = b["name"].split("/")
+        times[parts[0]][parts[1]] = b["cpu_time"] * scale[b.get("time_unit", "ns")]
+    return times
+
+
+def chain_plots(times, plots, work):
+    methods = [("ClusterABA", "C-ABA"), ("ProjectionFD", "projection"), ("LagrangeFD", "Lagrange"),
+               ("Proximal1FD", "proximal, 1 it."), ("Proximal5FD", "proximal, 5 it."),
+               ("ApproximateABA", "approximate ABA")]
+    families = [("revolute_rotor_chain", "geared chain (link + rotor)"),
+                ("revolute_belt_pair_chain", "belt chain (pairs)")]
+    for out, mlist, title in [("scaling_chains.png", methods, "forward dynamics"),
+                              ("scaling_osim.png", [("ClusterEFPA", "C-EFPA"), ("ProjectedOSIM", "projected OSIM")],
+                               "inverse OSIM")]:
+        panels, files = [], {}
+        for fam, fam_title in families:
+            curves = []
+            for key, label in mlist:
+                rows = sorted((int(s.rsplit("_", 1)[1]), t) for s, t in times.get(key, {}).items()
+                              if re.fullmatch(fam + r"_\d+", s))
+                if rows:
+                    path = os.path.join(work, f"{fam}_{key}.dat")
+                    files[path] = rows
+                    curves.append(f"'{path}' using 1:2 with linespoints title '{label}'")
+            if curves:
+                panels.append(f"set title '{fam_title}: {title}'\nplot " + ", ".join(curves))
+        if not panels:
+            print(f"plot_results: no chain data for {out}")
+            continue
+        gnuplot(TERMINAL.format(h=450) + f"\nset output '{os.path.join(plots, out)}'\n"
+                "set multiplot layout 1,2\nset logscale xy\nset xlabel 'links'\nset ylabel 'time per call (us)'\n"
+                "set key left top\nset grid\n" + "\n".join(panels) + "\nunset multiplot\n", files)
+
+
+def ratio_plot(times, plots, work, out, pattern, xlabel, title_of, group_label):
+    """Proximal (1 iteration) time over C-ABA time against x, one curve per group, one panel per kind."""
+    panels, files = [], {}
+    for kind, kind_title in title_of:
+        groups = defaultdict(list)
+        for system, t in times.get("ClusterABA", {}).items():
+            m = re.fullmatch(pattern.format(kind=kind), system)
+            prox = times.get("Proximal1FD", {}).get(system)
+            if m and prox:
+                groups[int(m.group(1))].append((int(m.group(2)), prox / t))
+        curves = []
+        for g in sorted(groups):
+            path = os.path.join(work, f"{out}_{kind}_{g}.dat")
+            files[path] = sorted(groups[g])
+            curves.append(f"'{path}' using 1:2 with linespoints title '{group_label} {g}'")
+        if curves:
+            panels.append(f"set title '{kind_title}'\nplot " + ", ".join(curves) + ", 1 with lines dt 2 lc 'black' notitle")
+    if not panels:
+        print(f"plot_results: no data for {out}")
+        return
+    gnuplot(TERMINAL.format(h=420) + f"\nset output '{os.path.join(plots, out)}'\n"
+            f"set multiplot layout 1,{len(panels)}\nset xlabel '{xlabel}'\n"
+            "set ylabel 'proximal (1 it.) time / C-ABA time'\nset key left top\nset grid\n"
+            + "\n".join(panels) + "\nunset multiplot\n", files)
+
+
+def robot_plots(path, plots, work):
+    with open(path) as f:
+        robots = json.load(f)["robots"]
+    groups = [("robots_fd.png", "forward dynamics, time relative to C-ABA",
+               ["cluster_aba", "projection_fd", "lagrange_fd", "proximal_fd_1", "proximal_fd_5", "approximate_aba"],
+               "cluster_aba"),
+              ("robots_id_osim.png", "inverse dynamics and OSIM, time relative to the cluster algorithm",
+               ["cluster_rnea", "projected_rnea", "approximate_rnea", "cluster_efpa", "projected_osim"], None)]
+    for out, title, keys, base in groups:
+        rows = []
+        for r in robots:
+            t = r["times_us"]
+            row = [r["name"]]
+            for k in keys:
+                ref = t[base] if base else (t["cluster_rnea"] if "rnea" in k else t["cluster_efpa"])
+                row.append(t[k] / ref if k in t and t[k] else "NaN")
+            rows.append(row)
+        dat = os.path.join(work, out + ".dat")
+        cols = ", ".join(f"'{dat}' using {i + 2}:xtic(1) title '{k}'" for i, k in enumerate(keys))
+        gnuplot(TERMINAL.format(h=450) + f"\nset output '{os.path.join(plots, out)}'\n"
+                f"set title '{title}'\nset style data histograms\nset style histogram clustered gap 1\n"
+                "set style fill solid 0.8 border -1\nset ylabel 'relative time'\nset yrange [0:*]\n"
+                "set grid ytics\nset key outside right\nset xtics rotate by -20\n"
+                f"plot {cols}, 1 with lines dt 2 lc 'black' notitle\n", {dat: rows})
+
+
+def accuracy_plot(path, plots):
+    gnuplot(TERMINAL.format(h=500) + f"\nset output '{os.path.join(plots, 'accuracy_traces.png')}'\n"
+            "set multiplot layout 2,1\nset xlabel 't (s)'\nset ylabel 'torque (N m)'\nset grid\nset key outside right\n"
+            "set title 'MIT Humanoid leg, q = 0.5 sin(2 pi 1.5 t): knee'\n"
+            f"plot '{path}' using 1:2 with lines lw 2 title 'exact (C-RNEA)', '' using 1:3 with lines title 'approximate', "
+            "'' using 1:4 with lines title 'unconstrained'\n"
+            "set title 'ankle'\n"
+            f"plot '{path}' using 1:5 with lines lw 2 title 'exact (C-RNEA)', '' using 1:6 with lines title 'approximate', "
+            "'' using 1:7 with lines title 'unconstrained'\nunset multiplot\n", {})
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    results, plots = sys.argv[1], sys.argv[2]
+    os.makedirs(plots, exist_ok=True)
+    work = os.path.join(results, "plotdata")
+    os.makedirs(work, exist_ok=True)
+    scaling = os.path.join(results, "scaling.json")
+    if os.path.exists(scaling):
+        times = load_scaling(scaling)
+        chain_plots(times, plots, work)
+        ratio_plot(times, plots, work, "branch_depth.png", r"{kind}_branch_(\d+)_(\d+)", "depth",
+                   [("revolute_rotor", "link + rotor"), ("revolute_rotor_pair", "belt pair"), ("four_bar", "four-bar")],
+                   "branches")
+        ratio_plot(times, plots, work, "locality.png", r"parallel_chain_{kind}_d(\d+)_l(\d+)", "loop size",
+                   [("explicit", "explicit transmission"), ("implicit", "implicit connecting rod")], "depth")
+    else:
+        print(f"plot_results: {scaling} missing, no scaling plots")
+    robots = os.path.join(results, "robots.json")
+    if os.path.exists(robots):
+        robot_plots(robots, plots, work)
+    else:
+        print(f"plot_results: {robots} missing, no robot plots")
+    accuracy = os.path.join(results, "accuracy_1.50hz.dat")
+    if os.path.exists(accuracy):
+        accuracy_plot(accuracy, plots)
+    else:
+        print(f"plot_results: {accuracy} missing, no accuracy plot")
+
+
+if __name__ == "__main__":
+    main()
