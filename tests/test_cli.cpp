@@ -330,3 +330,19 @@ TEST(Cli, NumericalFailureExitsWithFourAndPrintsNoNaN) {
 }  // namespace
 
 #endif  // GRBDA_CLI_PATH
+
+TEST(Cli, BuiltinTelloLoadsTheRobotBuiltInCode) {
+  // Tello's differentials are not URDF+: the command reaches the code-built robot by name, with
+  // the counts of robot-data/tello.md (37 bodies, 24 independent DoF), and FD(ID(a)) = a.
+  const Json info = grbdaJson({"info", "builtin:tello"});
+  EXPECT_EQ(info["nv"].number, 24);
+  EXPECT_EQ(info["bodies"].size(), 37u);
+  std::vector<double> a(24, 0.1);
+  a[0] = 0.5;
+  const Json tau = grbdaJson({"id", "builtin:tello", "--a", joinFull(a)});
+  const Json back = grbdaJson({"fd", "builtin:tello", "--tau", joinFull(tau["result"].numbers())});
+  const std::vector<double> qdd = back["result"].numbers();
+  ASSERT_EQ(qdd.size(), a.size());
+  for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(qdd[i], a[i], 1e-8) << i;
+  expectCommandError({"info", "builtin:nonsense"}, 2, {"builtin:nonsense", "builtin:tello"});
+}

@@ -11,8 +11,7 @@
 #   tools/count_instructions.sh [--grbda PATH] [--models DIR] [--repeat N] [--robots a,b,...]
 #
 # Defaults: grbda from build/tools/grbda (or GRBDA, or the PATH), the repository's models/,
-# N = 100, the per-robot benchmark models that exist as URDF+ files (Tello is built in code and
-# has no URDF+ file, so it is not counted here; `grbda bench` times it).
+# N = 100, the six per-robot benchmark models (Tello is built in code: `grbda ... builtin:tello`).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -20,7 +19,7 @@ repo="$(dirname "$here")"
 grbda="${GRBDA:-}"
 models="${GRBDA_MODELS_DIR:-$repo/models}"
 repeat=100
-robots="revolute_rotor_chain_12,revolute_belt_pair_chain_12,mini_cheetah,mit_humanoid,jvrc1_humanoid"
+robots="revolute_rotor_chain_12,revolute_belt_pair_chain_12,mini_cheetah,mit_humanoid,tello,jvrc1_humanoid"
 
 die() { echo "count_instructions.sh: $*" >&2; exit 1; }
 while [ $# -gt 0 ]; do
@@ -48,7 +47,7 @@ fi
 model_file() {
   case "$1" in
     revolute_rotor_chain_12|revolute_belt_pair_chain_12) echo "$models/generated/$1.urdf" ;;
-    tello) echo "" ;;
+    tello) echo "builtin:tello" ;;
     */*|*.urdf) echo "$1" ;;
     *) echo "$models/$1.urdf" ;;
   esac
@@ -69,13 +68,15 @@ methods_for() {
   done
 }
 
-# End-effectors of the osim count: the links `grbda bench` uses (the deepest leaf clusters).
+# End-effector of the osim count: the link `grbda bench` uses (the deepest leaf cluster; one
+# 6-D end-effector per robot, as in the papers).
 osim_points() {
   case "$1" in
     revolute_rotor_chain_12|revolute_belt_pair_chain_12) echo "link-11" ;;
-    mini_cheetah) echo "FR_knee_link FL_knee_link HR_knee_link HL_knee_link" ;;
-    mit_humanoid) echo "right_ankle_link left_ankle_link right_elbow_link left_elbow_link" ;;
-    jvrc1_humanoid) echo "left-wrist-yaw right-wrist-yaw neck-pitch left-ankle-pitch" ;;
+    mini_cheetah) echo "FR_knee_link" ;;
+    mit_humanoid) echo "right_ankle_link" ;;
+    tello) echo "left-foot" ;;
+    jvrc1_humanoid) echo "left-wrist-yaw" ;;
     *) echo "" ;;
   esac
 }
@@ -122,11 +123,10 @@ has_command osim && commands+=(osim)
 IFS=',' read -r -a robot_list <<<"$robots"
 for robot in "${robot_list[@]}"; do
   file="$(model_file "$robot")"
-  if [ -z "$file" ]; then
-    echo "| $robot | - | - | (built in code, no URDF+ file) | |"
-    continue
-  fi
-  [ -f "$file" ] || die "no model file for '$robot': $file"
+  case "$file" in
+    builtin:*) ;;
+    *) [ -f "$file" ] || die "no model file for '$robot': $file" ;;
+  esac
   info="$("$grbda" info "$file" --json)"
   q="$(vector_for_names "$(json_names "$info" position_names)" 1)"
   v="$(vector_for_names "$(json_names "$info" velocity_names)" 2)"

@@ -50,7 +50,8 @@ void printMainHelp(std::ostream& out) {
   for (const auto& c : commandTable()) rows.push_back({c.name, c.summary});
   rows.push_back({"help", "this text, or the options of one command"});
   printTable(out, {}, rows);
-  out << "\nMODEL is a URDF (or URDF+) file; several files are loaded as one robot.\n"
+  out << "\nMODEL is a URDF (or URDF+) file; several files are loaded as one robot; builtin:tello is\n"
+         "the Tello humanoid with arms built in code (its differentials are not URDF+).\n"
       << "Every command takes --json and --log-level; fd, id, mass-matrix and osim also take --gravity,\n"
       << "--repeat, --method and --q-spanning. Run 'grbda help COMMAND' for its options.\n\n";
   printWrapped(out, kExitCodes, 0);

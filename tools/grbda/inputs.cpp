@@ -5,6 +5,7 @@
 
 #include "grbda/errors.hpp"
 #include "grbda/logging.hpp"
+#include "grbda/robots/tello.hpp"
 #include "grbda/urdf/urdf.hpp"
 #include "numbers.hpp"
 
@@ -66,6 +67,21 @@ void checkLength(const VecX& x, int expected, const std::string& option, const c
 }
 }  // namespace
 
+namespace {
+Model builtinOrUrdf(const std::vector<std::string>& positional) {
+  // "builtin:NAME" names a robot built in code (robots that URDF+ cannot express, spec §5.9)
+  const std::string prefix = "builtin:";
+  if (positional.size() == 1 && positional[0].rfind(prefix, 0) == 0) {
+    const std::string name = positional[0].substr(prefix.size());
+    if (name == "tello") return robots::tello(true);
+    if (name == "tello_no_arms") return robots::tello(false);
+    throw UsageError("unknown built-in robot '" + positional[0] + "' (built-in robots: builtin:tello, builtin:tello_no_arms)");
+  }
+  for (const auto& path : positional) checkReadable(path);
+  return positional.size() == 1 ? loadUrdf(positional[0]) : loadUrdf(positional);
+}
+}  // namespace
+
 Model loadModelFromArgs(const ParsedArgs& args) {
   if (const std::string* level = args.value("--log-level")) {
     try {
@@ -75,8 +91,7 @@ Model loadModelFromArgs(const ParsedArgs& args) {
     }
   }
   if (args.positional.empty()) throw UsageError("no model file given");
-  for (const auto& path : args.positional) checkReadable(path);
-  Model model = args.positional.size() == 1 ? loadUrdf(args.positional[0]) : loadUrdf(args.positional);
+  Model model = builtinOrUrdf(args.positional);
   if (const std::string* g = args.value("--gravity")) {
     const VecX gravity = parseVector(*g, "--gravity");
     if (gravity.size() != 3)
