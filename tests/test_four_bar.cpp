@@ -524,3 +524,20 @@ TEST(FourBar, TimingOfAClusterUpdateAgainstGeneric) {
             << tf << " us, Generic " << tg << " us\n";
   EXPECT_GT(tf, 0.0);
 }
+
+TEST(FourBar, LoopFramesAtDifferentHeightsAreAnUnclosableLoop) {
+  // A planar loop whose two frames sit at different heights along the common axis satisfies its
+  // in-plane rows everywhere while the out-of-plane gap stays: the Generic closure keeps only the
+  // rows with a non-zero derivative, so the gap must be caught by the full residual at load.
+  Rng rng(411);
+  for (int k = 0; k < 5; ++k) {
+    FourBarOptions o;
+    o.loopGap = 0.05;
+    try {
+      fourBarBuilder(rng, randomPose(rng), o).build();
+      ADD_FAILURE() << "a loop with a 0.05 m gap along its axis was accepted";
+    } catch (const ModelError& e) {
+      EXPECT_NE(std::string(e.what()).find("cannot be closed"), std::string::npos) << e.what();
+    }
+  }
+}

@@ -87,12 +87,14 @@ LoopClosureConstraint::LoopClosureConstraint(std::vector<ChainJoint> predecessor
 }
 
 void LoopClosureConstraint::evaluate(const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>* qd,
-                                     RowsBuffer* phi, JacobianBuffer* K, RowsBuffer* k) const {
+                                     RowsBuffer* phi, JacobianBuffer* K, RowsBuffer* k, bool* aligned) const {
   const auto np = static_cast<Eigen::Index>(pred_.size());
   const auto ns = static_cast<Eigen::Index>(succ_.size());
   ChainState P, S;
   walkChain(pred_, predOrigin_, q.data(), qd ? qd->data() : nullptr, P);
   walkChain(succ_, succOrigin_, q.data() + np, qd ? qd->data() + np : nullptr, S);
+  if (aligned)  // fixed: rotation angle below 90°; revolute: axes not opposite
+    *aligned = fixedOrientation_ ? (P.R.transpose() * S.R).trace() > 1.0 : (P.R * axis_).dot(S.R * axis_) > 0.0;
   if (K) K->setZero(6, np + ns);
   if (phi) phi->head<3>() = P.p - S.p;
   if (K) {
@@ -146,14 +148,11 @@ bool LoopClosureConstraint::isIntendedRoot(const Eigen::Ref<const VecX>& q) cons
   // whose two frames sit at different heights along the axis satisfies its in-plane rows while
   // the out-of-plane gap stays constant. The full candidate residual must vanish too.
   RowsBuffer all;
-  evaluate(q, nullptr, &all, nullptr, nullptr);
+  bool aligned = false;
+  evaluate(q, nullptr, &all, nullptr, nullptr, &aligned);
   for (int r = 0; r < numCandidateRows(); ++r)
     if (std::abs(all[r]) > 1e-9) return false;
-  ChainState P, S;
-  walkChain(pred_, predOrigin_, q.data(), nullptr, P);
-  walkChain(succ_, succOrigin_, q.data() + static_cast<Eigen::Index>(pred_.size()), nullptr, S);
-  if (fixedOrientation_) return (P.R.transpose() * S.R).trace() > 1.0;  // rotation angle below 90°
-  return (P.R * axis_).dot(S.R * axis_) > 0.0;
+  return aligned;
 }
 
 void LoopClosureConstraint::residual(const Eigen::Ref<const VecX>& q, Eigen::Ref<VecX> phi) const {

@@ -48,8 +48,10 @@ class LoopClosureConstraint final : public ImplicitConstraint {
   struct OrientationPair {  // row φ = (R_P u)·(R_S w): zero when the loop frames are aligned
     Vec3 u, w;
   };
+  /// One walk down both chains fills whichever of φ, K, k is asked for; `aligned` (optional):
+  /// the loop frames are within 90° of their intended alignment (see isIntendedRoot).
   void evaluate(const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>* qd, RowsBuffer* phi,
-                JacobianBuffer* K, RowsBuffer* k) const;
+                JacobianBuffer* K, RowsBuffer* k, bool* aligned = nullptr) const;
   void selectIndependentRows();
 
   std::vector<ChainJoint> pred_, succ_;
