@@ -4,7 +4,7 @@
 
 namespace grbda {
 
-Data::Data(const Model& model) {
+Data::Data(const Model& model) : modelId_(model.id()) {
   const auto n = static_cast<size_t>(model.numBodies());
   Xup.resize(n);
   Xa.resize(n);
@@ -14,6 +14,7 @@ Data::Data(const Model& model) {
   c.assign(n, Vec6::Zero());
   f.assign(n, Vec6::Zero());
   IA.assign(n, Mat6::Zero());
+  pA.assign(n, Vec6::Zero());
   U.assign(n, Mat6::Zero());
   Dinv.assign(n, Mat6::Zero());
   u.assign(n, Vec6::Zero());
@@ -37,6 +38,8 @@ Data::Data(const Model& model) {
     cd.S = MatX::Zero(6 * nb, d);
     cd.U = MatX::Zero(6 * nb, d);
     cd.D = MatX::Zero(d, d);
+    cd.Dinv = MatX::Identity(d, d);
+    cd.scratchD6 = MatX::Zero(d, 6);
     // compute(), not LLT(d): Eigen's sized constructor leaves info() uninitialised, and copying
     // it is undefined behaviour (UBSan: invalid enum load).
     cd.llt.compute(MatX::Identity(d, d));
@@ -44,10 +47,7 @@ Data::Data(const Model& model) {
     cd.DinvXUt = MatX::Zero(d, 6);
     cd.u = VecX::Zero(d);
     cd.w = VecX::Zero(d);
-    cd.ydd = VecX::Zero(d);
     cd.F = MatX::Zero(6 * nb, d);
-    cd.propagatorLlt.compute(MatX::Identity(d, d));
-    cd.propagatorDinvXUt = MatX::Zero(d, 6);
     cl.joint->initializeData(model, cl, cd);
   }
   qSpan = model.neutralSpanningConfiguration();
@@ -64,7 +64,6 @@ Data::Data(const Model& model) {
   CTree = VecX::Zero(model.nvSpanning());
   HTree = MatX::Zero(model.nvSpanning(), model.nvSpanning());
   zeroVTree = VecX::Zero(model.nvSpanning());
-  osim.qSpan = VecX::Zero(model.nqSpanning());
 }
 
 }  // namespace grbda

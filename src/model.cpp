@@ -1,8 +1,15 @@
 #include "grbda/model.hpp"
 
+#include <atomic>
+
 #include "grbda/errors.hpp"
 
 namespace grbda {
+
+Model::Model() {
+  static std::atomic<std::uint64_t> next{1};
+  id_ = next.fetch_add(1, std::memory_order_relaxed);
+}
 
 int Model::bodyIndex(const std::string& linkName) const {
   for (int i = 0; i < numBodies(); ++i)

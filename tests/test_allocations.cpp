@@ -8,9 +8,11 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <functional>
 #include <new>
+#include <string>
 
 #include "support/random_model.hpp"
 
@@ -201,4 +203,52 @@ TEST(Allocations, HotCallsOnPreparedDataDoNotAllocate) {
       expectHotCallsDoNotAllocate(m, rng);
     }
   }
+}
+
+TEST(Allocations, ConstrainedSolversDoNotAllocate) {
+  if (!GRBDA_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting needs glibc and no AddressSanitizer";
+  // Every cluster type of the Mini Cheetah (free base, geared rotors), point contacts, a weld, a
+  // relative constraint, Baumgarte on; every solver, also the redundant (proximal) path.
+  const Model m = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf");
+  ConstraintModel cm(m);
+  cm.addPointContact("FR_foot");
+  cm.addPointContact("FL_foot", Vec3(0.01, 0.0, 0.0));
+  cm.addWeld("HR_foot");
+  cm.addRelativePoint("HL_foot", Vec3::Zero(), "FL_knee_link", Vec3(0.0, 0.0, -0.1));
+  cm.setCompliance(1e-4);
+  cm.setBaumgarte(0.1);
+  ConstraintModel redundant(m);
+  redundant.addWeld("FR_foot");
+  redundant.addWeld("FR_knee_link");
+  Data data(m);
+  ConstraintData cd(m, cm), rd(m, redundant);
+  Rng rng(67);
+  VecX q = m.neutralConfiguration();
+  q.tail(m.nq() - 7) = randomVector(rng, m.nq() - 7);
+  const VecX v = randomVector(rng, m.nv()), tau = randomVector(rng, m.nv());
+  const ExternalForces fext(static_cast<size_t>(m.numBodies()), Vec6::Ones());
+  for (ConstraintSolver solver :
+       {ConstraintSolver::PV, ConstraintSolver::PVSoft, ConstraintSolver::KKT, ConstraintSolver::Proximal}) {
+    ConstraintSolverSettings s;
+    s.solver = solver;
+    EXPECT_EQ(allocationsAfterWarmUp([&] { constrainedForwardDynamics(m, data, cm, cd, q, v, tau, s, fext); }), 0)
+        << constraintSolverName(solver);
+    const VecX rest = VecX::Zero(m.nv());  // two welds on one link are consistent at rest only
+    if (solver != ConstraintSolver::PVSoft)
+      EXPECT_EQ(allocationsAfterWarmUp([&] { constrainedForwardDynamics(m, data, redundant, rd, q, rest, tau, s); }), 0)
+          << constraintSolverName(solver) << " (redundant rows)";
+  }
+}
+
+TEST(Allocations, InverseMassMatrixAndLogDetDoNotAllocate) {
+  if (!GRBDA_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting needs glibc and no AddressSanitizer";
+  const Model m = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/mit_humanoid.urdf");
+  Data data(m);
+  VecX q = m.neutralConfiguration();
+  Rng rng(79);
+  q.tail(m.nq() - 7) = randomVector(rng, m.nq() - 7);
+  double sink = 0.0;
+  EXPECT_EQ(allocationsAfterWarmUp([&] { sink += inverseMassMatrix(m, data, q)(0, 0); }), 0);
+  EXPECT_EQ(allocationsAfterWarmUp([&] { sink += logDetMassMatrix(m, data, q); }), 0);
+  EXPECT_TRUE(std::isfinite(sink));
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Data: the preallocated workspace of the algorithms (Pinocchio's Data). One per thread; sized
 // once from a Model, after which no algorithm allocates.
+#include <cstdint>
 #include <vector>
 
 #include <Eigen/Cholesky>
@@ -24,18 +25,19 @@ struct ClusterData {
   VecX phi, dq;                    ///< scratch: residual and Newton step
   // cluster motion subspace S_k (6n x d), stacked per body
   MatX S;
-  // C-ABA
-  MatX U;                          ///< IA S (6n x d)
-  MatX D;                          ///< S^T IA S (d x d)
-  Eigen::LLT<MatX> llt;            ///< Cholesky factor of D
-  MatX XU;                         ///< Xup^T U folded onto the output body (6 x d)
-  MatX DinvXUt;                    ///< D^{-1} XU^T (d x 6)
-  VecX u, w, ydd;                  ///< τ − S^T pA,  D^{-1}(u − U^T c),  ÿ
+  // The articulated-cluster pass (src/algorithms/articulated_pass.hpp; spec §6.3 pass A/B). Each
+  // field has one meaning, whichever algorithm ran the pass (C-ABA, C-EFPA, PV, PV-soft):
+  MatX U;                          ///< U_k = IA_k S_k (6n x d)
+  MatX D;                          ///< D_k = S_kᵀ IA_k S_k (d x d)
+  MatX Dinv;                       ///< D_k⁻¹ (d x d)
+  double detD = 1.0;               ///< det D_k (Σ_k log detD = log det H, seed 001)
+  Eigen::LLT<MatX> llt;            ///< Cholesky factor of D_k (only for d_k ∉ {1, 2, 3, 6})
+  MatX XU;                         ///< Σ_i Xout_iᵀ U_i: U_k folded onto the output body (6 x d)
+  MatX DinvXUt;                    ///< D_k⁻¹ XU_kᵀ (d x 6); root clusters: unused
+  VecX u;                          ///< τ_k − S_kᵀ pA_k (passes with bias terms only)
+  VecX w;                          ///< scratch: u_k − U_kᵀ c_k on the way in, then ÿ_k
+  MatX scratchD6;                  ///< scratch (d x 6)
   MatX F;                          ///< CRBA scratch (6n x d)
-  // C-EFPA / apply-test-force (algorithms/osim.hpp): their own copies, so that other algorithms
-  // run in between (C-ABA at another q, CRBA) cannot change what applyTestForce reads
-  Eigen::LLT<MatX> propagatorLlt;  ///< Cholesky factor of D_k = S_k^T IA_k S_k (no bias terms)
-  MatX propagatorDinvXUt;          ///< D_k^{-1} XU_k^T (d x 6); unused for root clusters
   bool positionsKnown = false;     ///< qSpan holds a closed configuration to warm-start from
 };
 
@@ -47,13 +49,20 @@ struct OsimData {
   MatX Y;               ///< ÿ_k per unit force at e, stacked over (e, k): (Σ d_k) x 6
   MatX LambdaInv;       ///< the result Λ⁻¹ (6-D blocks)
   MatX LambdaInvLinear; ///< the result Λ⁻¹ (linear rows only)
-  VecX qSpan;           ///< configuration of the last articulated-inertia pass
-  bool propagatorsReady = false;  ///< propagatorLlt / propagatorDinvXUt hold the pass at qSpan
+};
+
+/// What the last articulated-cluster pass in Data was run on (applyTestForce reads it).
+struct ArticulatedPassStamp {
+  std::uint64_t kinematics = 0;  ///< Data::kinematicsVersion of the pass
+  bool plain = false;            ///< no soft-constraint inertia was added (PV-soft) to IA and D
 };
 
 class Data {
  public:
   explicit Data(const Model& model);
+
+  /// The model this Data was sized for (Model::id()); every algorithm checks it (O(1)).
+  std::uint64_t modelId() const { return modelId_; }
 
   // Kinematics (per body, regular order)
   std::vector<Transform> Xup;  ///< ^i X_λ(i) = X_J(q_i) X_T(i)
@@ -62,13 +71,15 @@ class Data {
   std::vector<Vec6> v;         ///< body spatial velocity, body coordinates
   std::vector<Vec6> a;         ///< body spatial acceleration (gravity-biased inside RNEA/ABA)
   std::vector<Vec6> c;         ///< velocity-product acceleration v × vJ
-  std::vector<Vec6> f;         ///< body forces (RNEA), articulated bias forces pA (ABA)
+  std::vector<Vec6> f;         ///< body forces of the last inverse dynamics (RNEA / C-RNEA)
 
-  // Articulated-body quantities (ABA)
-  std::vector<Mat6> IA;        ///< articulated inertia
-  std::vector<Mat6> U;         ///< IA S (first nv_i columns used)
-  std::vector<Mat6> Dinv;      ///< (S^T IA S)^{-1} (top-left nv_i block used)
-  std::vector<Vec6> u;         ///< tau_i - S^T pA (first nv_i entries used)
+  // Articulated-body quantities (C-ABA and every pass built on it; tree::aba on the spanning tree)
+  std::vector<Mat6> IA;        ///< articulated inertia, body coordinates
+  std::vector<Vec6> pA;        ///< articulated bias force, body coordinates
+  std::vector<Mat6> U;         ///< tree::aba only: IA S (first nv_i columns used)
+  std::vector<Mat6> Dinv;      ///< tree::aba only: (S^T IA S)^{-1} (top-left nv_i block used)
+  std::vector<Vec6> u;         ///< tree::aba only: tau_i - S^T pA (first nv_i entries used)
+  ArticulatedPassStamp articulated;
 
   // Composite-rigid-body quantities (CRBA)
   std::vector<Mat6> Ic;
@@ -79,12 +90,17 @@ class Data {
   VecX vSpan;   ///< spanning velocities G v
   VecX vZero;   ///< zero independent velocities, reused
   VecX spanScratch;  ///< spanning-sized scratch
+  /// Incremented by every cluster kinematics update (any algorithm's call): what was computed at
+  /// an older value no longer matches Xup, Xout, S, v, c.
+  std::uint64_t kinematicsVersion = 0;
 
   // Results in independent coordinates (cluster algorithms)
   VecX tau;   ///< generalized forces (C-RNEA)
   VecX qdd;   ///< accelerations ÿ (C-ABA)
   VecX C;     ///< bias forces C(q, v)
   MatX H;     ///< mass matrix H(q)
+  MatX Minv;  ///< inverse mass matrix H(q)⁻¹ (inverseMassMatrix; sized by its first call)
+  std::vector<Mat6X> minvP, minvA;  ///< its per-body force and acceleration operators (6 x nv)
 
   // Results in spanning-tree coordinates (tree:: algorithms, loops ignored)
   VecX tauTree, qddTree, CTree;
@@ -92,6 +108,9 @@ class Data {
   VecX zeroVTree;
 
   OsimData osim;  ///< C-EFPA / apply-test-force workspace
+
+ private:
+  std::uint64_t modelId_ = 0;
 };
 
 }  // namespace grbda

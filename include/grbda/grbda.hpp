@@ -1,5 +1,6 @@
 #pragma once
 // Umbrella header: everything a user needs.
+#include "grbda/algorithms/constrained_dynamics.hpp"
 #include "grbda/algorithms/dynamics.hpp"
 #include "grbda/algorithms/kinematics.hpp"
 #include "grbda/algorithms/osim.hpp"
@@ -9,6 +10,8 @@
 #include "grbda/baselines/projection.hpp"
 #include "grbda/baselines/proximal.hpp"
 #include "grbda/builder.hpp"
+#include "grbda/constraints/constraint_data.hpp"
+#include "grbda/constraints/constraint_model.hpp"
 #include "grbda/data.hpp"
 #include "grbda/errors.hpp"
 #include "grbda/logging.hpp"

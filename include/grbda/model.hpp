@@ -1,6 +1,7 @@
 #pragma once
 // Model: the immutable, validated description of a robot (Pinocchio's Model). Built once by
 // ModelBuilder (or loadUrdf), then shared read-only by any number of threads, each owning a Data.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -69,7 +70,11 @@ struct LoopFrames {
 
 class Model {
  public:
+  Model();
   const std::string& name() const { return name_; }
+  /// Identity of this model, shared by its copies: a Data remembers the id of the model it was
+  /// sized for, and every algorithm rejects a Data of another model (InputError) in O(1).
+  std::uint64_t id() const { return id_; }
   const std::string& sourceFile() const { return sourceFile_; }
 
   int numBodies() const { return static_cast<int>(bodies_.size()); }
@@ -116,6 +121,7 @@ class Model {
  private:
   friend class ModelBuilder;
   friend struct detail::ModelCompiler;
+  std::uint64_t id_ = 0;
   std::string name_, sourceFile_;
   std::vector<Body> bodies_;
   std::vector<Frame> frames_;

@@ -100,7 +100,7 @@ struct Efpa {
         auto Pn = w.P[s0 + m + 1].bottomRows<R>();  // Φ_{e,k} L_k Xup_k at the output body
         for (int rr = 0; rr < R; ++rr)
           Pn.row(rr) = data.Xout[st.body].applyTranspose(P.row(rr).transpose()).transpose();
-        Pn.noalias() -= PSt.transpose() * cd.propagatorDinvXUt;
+        Pn.noalias() -= PSt.transpose() * cd.DinvXUt;
       }
     }
     // outward: Ψ_{k,e} = χ_k Ψ_{λ,e} + Kk_k Φ_{e,k}ᵀ along each path, root first
@@ -112,11 +112,13 @@ struct Efpa {
         const ClusterData& cd = data.clusters[static_cast<size_t>(st.cluster)];
         const auto S = cd.S.middleRows<6>(6 * (st.body - cl.firstBody));
         auto Y = w.Y.block(st.yRow, 0, cl.nv, R);
-        cd.propagatorLlt.solveInPlace(Y);  // D⁻¹ (Φ S)ᵀ
+        auto DinvY = data.clusters[static_cast<size_t>(st.cluster)].scratchD6.leftCols<R>();
+        DinvY.noalias() = cd.Dinv * Y;  // D⁻¹ (Φ S)ᵀ
+        Y = DinvY;
         auto A = w.A[s0 + m].leftCols<R>();
         if (m + 1 < len) {  // the parent's acceleration enters through the output body only
           const auto Ao = w.A[s0 + m + 1].leftCols<R>();
-          Y.noalias() -= cd.propagatorDinvXUt * Ao;
+          Y.noalias() -= cd.DinvXUt * Ao;
           for (int c = 0; c < R; ++c) A.col(c) = data.Xout[st.body].apply(Ao.col(c));
           A.noalias() += S * Y;
         } else {

@@ -8,6 +8,7 @@
 namespace grbda::detail {
 
 void setConfiguration(const Model& model, Data& data, const VecX& q, const char* algorithm) {
+  checkData(model, data, algorithm);
   if (q.size() != model.nq() && q.size() != model.nqSpanning())
     throw InputError(std::string(algorithm) + ": q has " + std::to_string(q.size()) + " entries, expected " +
                      std::to_string(model.nq()) + " (independent positions)" +
@@ -37,6 +38,7 @@ void setConfiguration(const Model& model, Data& data, const VecX& q, const char*
 }
 
 void clusterKinematics(const Model& model, Data& data, const VecX* v, const char* algorithm) {
+  ++data.kinematicsVersion;
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);
     if (!cl.joint->update(model, cl, data, v ? v->data() + cl.vIndex : nullptr))

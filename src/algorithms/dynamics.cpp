@@ -43,6 +43,7 @@ const VecX& inverseDynamics(const Model& model, Data& data, const VecX& q, const
 }
 
 Vec6 clusterJointForce(const Model& model, const Data& data, int k) {
+  detail::checkData(model, data, "clusterJointForce");
   if (k < 0 || k >= model.numClusters())
     throw InputError("clusterJointForce: cluster index " + std::to_string(k) + " out of range [0, " +
                      std::to_string(model.numClusters()) + ")");

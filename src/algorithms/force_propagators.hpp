@@ -5,14 +5,11 @@
 
 namespace grbda::detail {
 
-/// C-ABA pass A (spec §6.3) on the prepared kinematics: articulated inertias (data.IA, folded
-/// onto output bodies) and, per cluster, the Cholesky factor of D_k and D_k⁻¹ XU_kᵀ in
-/// ClusterData::propagatorLlt / propagatorDinvXUt. Records data.qSpan in data.osim. False if some
-/// D_k is not positive definite. `massOffset` (nv x nv, optional): a constant joint-space inertia
-/// added to every D_k (its diagonal block at the cluster's velocities), the armature of the
-/// approximate models (baselines/approximate.hpp); entries outside those blocks are ignored.
-bool updatePropagators(const Model& model, Data& data, const MatX* massOffset = nullptr);
-/// updatePropagators, throwing NumericalError (naming `algorithm`) when it fails.
+/// The articulated-cluster pass without bias terms (articulated_pass.hpp) on the prepared
+/// kinematics, throwing NumericalError (naming `algorithm`) when some D_k is not positive
+/// definite. `massOffset` (nv x nv, optional): a constant joint-space inertia added to every D_k
+/// (its diagonal block at the cluster's velocities), the armature of the approximate models
+/// (baselines/approximate.hpp); entries outside those blocks are ignored.
 void requirePropagators(const Model& model, Data& data, const char* algorithm, const MatX* massOffset = nullptr);
 
 /// C-EFPA (inverseOperationalSpaceInertia) with an optional massOffset as above, errors naming

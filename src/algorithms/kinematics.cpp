@@ -13,7 +13,8 @@ Transform pointPlacement(const Frame& f, const Vec3& point) { return Transform::
 
 /// The frame with index `frame`, or InputError naming the calling function (an index from user
 /// code must not read outside the frame list).
-const Frame& checkedFrame(const Model& model, int frame, const char* function) {
+const Frame& checkedFrame(const Model& model, const Data& data, int frame, const char* function) {
+  detail::checkData(model, data, function);
   const int n = static_cast<int>(model.frames().size());
   if (frame < 0 || frame >= n)
     throw InputError(std::string(function) + ": frame index " + std::to_string(frame) + " is out of range (model '" +
@@ -61,7 +62,7 @@ void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX
 }
 
 Transform frameTransform(const Model& model, const Data& data, int frame) {
-  const Frame& f = checkedFrame(model, frame, "frameTransform");
+  const Frame& f = checkedFrame(model, data, frame, "frameTransform");
   return f.body < 0 ? f.placement : f.placement * data.Xa[f.body];
 }
 
@@ -74,14 +75,14 @@ Mat3 frameRotation(const Model& model, const Data& data, int frame) {
 }
 
 Vec6 frameVelocity(const Model& model, const Data& data, int frame, const Vec3& point, ReferenceFrame axes) {
-  const Frame& f = checkedFrame(model, frame, "frameVelocity");
+  const Frame& f = checkedFrame(model, data, frame, "frameVelocity");
   if (f.body < 0) return Vec6::Zero();
   const Vec6 local = pointPlacement(f, point).apply(data.v[f.body]);
   return toAxes(local, frameRotation(model, data, frame), axes);
 }
 
 Vec6 frameAcceleration(const Model& model, const Data& data, int frame, const Vec3& point, ReferenceFrame axes) {
-  const Frame& f = checkedFrame(model, frame, "frameAcceleration");
+  const Frame& f = checkedFrame(model, data, frame, "frameAcceleration");
   if (f.body < 0) return Vec6::Zero();
   const Transform X = pointPlacement(f, point);
   const Vec6 v = X.apply(data.v[f.body]);
@@ -92,7 +93,7 @@ Vec6 frameAcceleration(const Model& model, const Data& data, int frame, const Ve
 
 void frameJacobian(const Model& model, const Data& data, int frame, const Vec3& point, ReferenceFrame axes,
                    Mat6X& J) {
-  const Frame& f = checkedFrame(model, frame, "frameJacobian");
+  const Frame& f = checkedFrame(model, data, frame, "frameJacobian");
   if (J.cols() != model.nv()) J.resize(6, model.nv());
   J.setZero();
   Transform X = pointPlacement(f, point);  // ^P X_j, walking j towards the root
@@ -124,7 +125,7 @@ namespace grbda::tree {
 
 void frameJacobian(const Model& model, const Data& data, int frame, const Vec3& point, ReferenceFrame axes,
                    Mat6X& J) {
-  const Frame& f = checkedFrame(model, frame, "tree::frameJacobian");
+  const Frame& f = checkedFrame(model, data, frame, "tree::frameJacobian");
   if (J.cols() != model.nvSpanning()) J.resize(6, model.nvSpanning());
   J.setZero();
   Transform X = Transform::translation(point) * f.placement;

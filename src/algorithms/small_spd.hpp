@@ -9,23 +9,26 @@
 
 namespace grbda::detail {
 
-/// Ainv = A^{-1} for symmetric A (only the lower triangle is read). Returns false unless every
-/// Cholesky pivot is positive and finite (A not positive definite, or NaN).
-template <int D>
-bool spdInverse(const Eigen::Matrix<double, D, D>& A, Eigen::Matrix<double, D, D>& Ainv) {
+/// Ainv = A^{-1} and det = det A for symmetric A (only the lower triangle is read). Returns false
+/// unless every Cholesky pivot is positive and finite (A not positive definite, or NaN).
+template <int D, class In, class Out>
+bool spdInverse(const In& A, Out& Ainv, double& det) {
   static_assert(D > 0, "fixed size only");
   if constexpr (D == 1) {
     if (!(A(0, 0) > 0.0) || !std::isfinite(A(0, 0))) return false;
     Ainv(0, 0) = 1.0 / A(0, 0);
+    det = A(0, 0);
     return true;
   } else {
     // A = L L^T, then A^{-1} = L^{-T} L^{-1} with W = L^{-1} (lower triangular).
     double L[D][D] = {};
     double invDiag[D];
+    det = 1.0;
     for (int j = 0; j < D; ++j) {
       double pivot = A(j, j);
       for (int k = 0; k < j; ++k) pivot -= L[j][k] * L[j][k];
       if (!(pivot > 0.0) || !std::isfinite(pivot)) return false;
+      det *= pivot;
       const double ljj = std::sqrt(pivot);
       L[j][j] = ljj;
       invDiag[j] = 1.0 / ljj;

@@ -1,6 +1,6 @@
 // Apply-test-force (spec §6.6): the response of the free system to a 3-D force at a contact point,
-// from the force propagators of the last articulated pass. A force p on the body through which
-// it enters cluster k gives t_k = S_kᵀ p; the articulated-body recursion (zero velocity, torque
+// from the force propagators of the last articulated pass (any algorithm's, at this configuration).
+// A force p on the body through which it enters cluster k gives t_k = S_kᵀ p; the articulated-body recursion (zero velocity, torque
 // and gravity) then yields
 //   λ⁻¹ = Σ_k t_kᵀ D_k⁻¹ t_k          over the supporting clusters (O(depth)),
 //   p ← Xout_jᵀ p − XU_k D_k⁻¹ t_k    (= χ_kᵀ p, the force passed to the output body),
@@ -18,13 +18,13 @@ namespace grbda {
 double applyTestForce(const Model& model, Data& data, int frame, const Vec3& point, const Vec3& forceWorld,
                       VecX& dydd) {
   constexpr const char* alg = "applyTestForce";
+  detail::checkData(model, data, alg);
   if (frame < 0 || frame >= static_cast<int>(model.frames().size()))
     throw InputError(std::string(alg) + ": frame index " + std::to_string(frame) + " is out of range (the model has " +
                      std::to_string(model.frames().size()) + " frames)");
   if (!point.allFinite()) throw InputError(std::string(alg) + ": the point is not finite");
   if (!forceWorld.allFinite()) throw InputError(std::string(alg) + ": the force is not finite");
-  const OsimData& w = data.osim;
-  if (!w.propagatorsReady || w.qSpan.size() != data.qSpan.size() || (w.qSpan.array() != data.qSpan.array()).any())
+  if (!data.articulated.plain || data.articulated.kinematics != data.kinematicsVersion)
     throw InputError(std::string(alg) +
                      ": the force propagators do not match the configuration in data; call "
                      "updateForcePropagators(model, data, q) (or inverseOperationalSpaceInertia) first");
@@ -46,12 +46,11 @@ double applyTestForce(const Model& model, Data& data, int frame, const Vec3& poi
     ClusterData& cd = data.clusters[static_cast<size_t>(k)];
     auto z = dydd.segment(cl.vIndex, cl.nv);
     cd.u.noalias() = cd.S.middleRows<6>(6 * (j - cl.firstBody)).transpose() * p;  // t_k
-    z = cd.u;
-    cd.propagatorLlt.solveInPlace(z);  // D_k⁻¹ t_k
+    z.noalias() = cd.Dinv * cd.u;  // D_k⁻¹ t_k
     lambdaInv += cd.u.dot(z);
     if (cl.output < 0) break;
     p = data.Xout[j].applyTranspose(p);
-    p.noalias() -= cd.propagatorDinvXUt.transpose() * cd.u;
+    p.noalias() -= cd.DinvXUt.transpose() * cd.u;
   }
 
   for (int k = 0; k < model.numClusters(); ++k) {  // outward: accelerations of the free system
@@ -59,7 +58,7 @@ double applyTestForce(const Model& model, Data& data, int frame, const Vec3& poi
     const ClusterData& cd = data.clusters[static_cast<size_t>(k)];
     auto ydd = dydd.segment(cl.vIndex, cl.nv);
     const Vec6 ao = cl.output < 0 ? Vec6::Zero() : Vec6(data.a[cl.output]);
-    if (cl.output >= 0) ydd.noalias() -= cd.propagatorDinvXUt * ao;
+    if (cl.output >= 0) ydd.noalias() -= cd.DinvXUt * ao;
     for (int r = 0; r < cl.numBodies; ++r) {
       const int i = cl.firstBody + r;
       data.a[i] = data.Xout[i].apply(ao);

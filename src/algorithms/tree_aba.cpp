@@ -4,12 +4,14 @@
 
 #include "grbda/algorithms/tree.hpp"
 #include "grbda/spatial/cross.hpp"
+#include "checks.hpp"
 #include "tree_joint.hpp"
 
 namespace grbda::tree {
 
 const VecX& aba(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau,
                 const ExternalForces* fext, const VecX* armature) {
+  detail::checkData(model, data, "tree::aba");
   const bool hasFext = fext && !fext->empty();
   const int nb = model.numBodies();
   for (int i = 0; i < nb; ++i) {  // outward pass 1: kinematics, IA = I, pA = v ×* I v
@@ -25,13 +27,13 @@ const VecX& aba(const Model& model, Data& data, const VecX& q, const VecX& v, co
     }
     data.c[i] = crossMotion(data.v[i], vJ);
     data.IA[i] = b.inertia;
-    data.f[i] = crossForce(data.v[i], b.inertia * data.v[i]);
-    if (hasFext) data.f[i] -= data.Xa[i].applyForce((*fext)[i]);
+    data.pA[i] = crossForce(data.v[i], b.inertia * data.v[i]);
+    if (hasFext) data.pA[i] -= data.Xa[i].applyForce((*fext)[i]);
   }
   for (int i = nb - 1; i >= 0; --i) {  // inward pass: articulated inertias and bias forces
     const Body& b = model.body(i);
     const Mat6& IA = data.IA[i];
-    const Vec6& pA = data.f[i];
+    const Vec6& pA = data.pA[i];
     Mat6 Ia;
     Vec6 pa;
     if (b.joint.type == JointType::Free) {
@@ -58,7 +60,7 @@ const VecX& aba(const Model& model, Data& data, const VecX& q, const VecX& v, co
     Ia.noalias() = IA - (Dinv * U) * U.transpose();
     pa = pA + Ia * data.c[i] + (u * Dinv) * U;
     data.Xup[i].addTransformedInertia(Ia, data.IA[b.parent]);
-    data.f[b.parent] += data.Xup[i].applyTranspose(pa);
+    data.pA[b.parent] += data.Xup[i].applyTranspose(pa);
   }
   const Vec6 a0 = detail::baseAcceleration(model);
   for (int i = 0; i < nb; ++i) {  // outward pass 2: accelerations

@@ -1,5 +1,6 @@
 // Composite-rigid-body algorithm on the spanning tree (RBDA Table 6.2; spec §6.4).
 #include "grbda/algorithms/tree.hpp"
+#include "checks.hpp"
 #include "tree_joint.hpp"
 
 namespace grbda::tree {
@@ -23,6 +24,7 @@ void writeBlock(const Body& bj, const Mat6& F, int n, int colStart, MatX& H) {
 }  // namespace
 
 const MatX& crba(const Model& model, Data& data, const VecX& q) {
+  detail::checkData(model, data, "tree::crba");
   tree::forwardKinematics(model, data, q);
   for (int i = 0; i < model.numBodies(); ++i) data.Ic[i] = model.body(i).inertia;
   for (int i = model.numBodies() - 1; i >= 0; --i) {

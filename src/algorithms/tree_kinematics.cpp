@@ -1,11 +1,13 @@
 // Spanning-tree forward kinematics (RBDA §4, spec §6.1 with one body per cluster).
 #include "grbda/algorithms/tree.hpp"
 #include "grbda/spatial/cross.hpp"
+#include "checks.hpp"
 #include "tree_joint.hpp"
 
 namespace grbda::tree {
 
 void forwardKinematics(const Model& model, Data& data, const VecX& q) {
+  detail::checkData(model, data, "tree::forwardKinematics");
   for (int i = 0; i < model.numBodies(); ++i) {
     const Body& b = model.body(i);
     data.Xup[i] = b.joint.transformAfter(q.data() + b.qIndex, b.Xtree);
@@ -14,6 +16,7 @@ void forwardKinematics(const Model& model, Data& data, const VecX& q) {
 }
 
 void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX& v) {
+  detail::checkData(model, data, "tree::forwardKinematics");
   for (int i = 0; i < model.numBodies(); ++i) {
     const Body& b = model.body(i);
     data.Xup[i] = b.joint.transformAfter(q.data() + b.qIndex, b.Xtree);
@@ -30,6 +33,7 @@ void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX
 }
 
 void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd) {
+  detail::checkData(model, data, "tree::forwardKinematics");
   tree::forwardKinematics(model, data, q, v);
   for (int i = 0; i < model.numBodies(); ++i) {
     const Body& b = model.body(i);

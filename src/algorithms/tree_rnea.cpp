@@ -1,12 +1,14 @@
 // Recursive Newton-Euler on the spanning tree (RBDA Table 5.1; spec §6.2 with one body per cluster).
 #include "grbda/algorithms/tree.hpp"
 #include "grbda/spatial/cross.hpp"
+#include "checks.hpp"
 #include "tree_joint.hpp"
 
 namespace grbda::tree {
 
 const VecX& rnea(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd,
                  const ExternalForces* fext) {
+  detail::checkData(model, data, "tree::rnea");
   const Vec6 a0 = detail::baseAcceleration(model);
   const bool hasFext = fext && !fext->empty();
   for (int i = 0; i < model.numBodies(); ++i) {  // outward
@@ -40,6 +42,7 @@ const VecX& rnea(const Model& model, Data& data, const VecX& q, const VecX& v, c
 
 const VecX& nonLinearEffects(const Model& model, Data& data, const VecX& q, const VecX& v,
                              const ExternalForces* fext) {
+  detail::checkData(model, data, "tree::nonLinearEffects");
   rnea(model, data, q, v, data.zeroVTree, fext);
   data.CTree = data.tauTree;
   return data.CTree;

@@ -52,6 +52,7 @@ ParsedArgs parseArgs(const std::vector<std::string>& args, const std::vector<Opt
     } else {
       throw UsageError("option '" + name + "' needs a value (" + spec->valueName + ")");
     }
+    parsed.ordered_.emplace_back(name, parsed.values_[name].back());
   }
   return parsed;
 }

@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace grbda::cli {
@@ -34,11 +35,14 @@ class ParsedArgs {
   const std::string* value(const std::string& option) const;
   /// Every value of a repeatable option, in command-line order (empty when not given).
   std::vector<std::string> values(const std::string& option) const;
+  /// Every (option, value) pair in command-line order, options with values only.
+  const std::vector<std::pair<std::string, std::string>>& ordered() const { return ordered_; }
 
  private:
   friend ParsedArgs parseArgs(const std::vector<std::string>&, const std::vector<OptionSpec>&);
   std::set<std::string> flags_;
   std::map<std::string, std::vector<std::string>> values_;
+  std::vector<std::pair<std::string, std::string>> ordered_;
 };
 
 /// Accepts "--name value", "--name=value" and flags anywhere among the positional arguments;

@@ -2,6 +2,7 @@
 // run the algorithm --repeat times (so an instruction counter can subtract the setup measured
 // with --repeat 0). The option tables of all four are built here, from one list.
 #include "commands.hpp"
+#include "constraint_args.hpp"
 #include "inputs.hpp"
 #include "method_setup.hpp"
 
@@ -12,6 +13,11 @@ std::vector<OptionSpec> dynamicsCommandOptions(const std::string& command) {
   if (command == "fd" || command == "id") options.push_back(velocityVectorOption("--v"));
   if (command == "fd") options.push_back(velocityVectorOption("--tau"));
   if (command == "id") options.push_back(velocityVectorOption("--a"));
+  if (command == "mass-matrix") {
+    options.push_back({"--inverse", "", "the inverse mass matrix H(q)^-1 (method cluster: from the articulated pass, "
+                                        "H is never formed or factorised)"});
+    options.push_back({"--logdet", "", "also log det H(q) (JSON \"log_det\"), from the articulated pivots"});
+  }
   if (command == "osim") {
     options.push_back({"--point", "LINK:X,Y,Z",
                        "an end-effector: a point in the coordinates of link LINK (LINK alone: its origin); "
@@ -23,6 +29,7 @@ std::vector<OptionSpec> dynamicsCommandOptions(const std::string& command) {
   if (command == "fd") {
     options.push_back({"--prox-iters", "N", "proximal: maximum number of iterations (default 20, at least 1)"});
     options.push_back({"--prox-mu", "MU", "proximal: regularisation mu >= 0 (default 1e-8)"});
+    for (const OptionSpec& o : constraintOptions()) options.push_back(o);
   }
   for (const auto& group : {dynamicsOptions(), outputOptions()}) options.insert(options.end(), group.begin(), group.end());
   return options;
@@ -32,11 +39,15 @@ int runForwardDynamics(const ParsedArgs& args, std::ostream& out) {
   DynamicsSetup s(args, "fd");
   const VecX v = velocityVectorFromArgs(args, "--v", s.model);
   const VecX tau = velocityVectorFromArgs(args, "--tau", s.model);
+  const std::vector<CommandLineConstraint> constraints = constraintsFromArgs(args, s.model, s.method);
+  if (!constraints.empty() || isConstraintMethod(s.method))
+    s.runner.setConstraints(makeConstraintModel(args, s.model, constraints));
   const VecX* qdd = repeated<VecX>(args, [&]() -> const VecX& { return s.runner.forwardDynamics(s.q, v, tau); });
   if (!qdd) return 0;
   Report report = s.report("fd", "qdd", "joint accelerations", {{"v", &v}, {"tau", &tau}});
   if (const ProximalResult* p = s.runner.proximalResult())
     report.scalars = {{"iterations", static_cast<double>(p->iterations)}, {"residual", p->primalResidual}};
+  if (s.runner.constraints()) addConstraintForces(report, *s.runner.constraints(), *s.runner.constraintData(), constraints);
   printVectorReport(out, args.has("--json"), s.model, report, *qdd);
   return 0;
 }
@@ -54,9 +65,17 @@ int runInverseDynamics(const ParsedArgs& args, std::ostream& out) {
 
 int runMassMatrix(const ParsedArgs& args, std::ostream& out) {
   DynamicsSetup s(args, "mass-matrix");
-  const MatX* H = repeated<MatX>(args, [&]() -> const MatX& { return s.runner.massMatrix(s.q); });
+  const bool inverse = args.has("--inverse");
+  if ((inverse || args.has("--logdet")) && s.method != Method::Cluster)
+    throw UsageError("--inverse and --logdet are computed by --method cluster only");
+  const MatX* H = repeated<MatX>(args, [&]() -> const MatX& {
+    return inverse ? s.runner.inverseMassMatrix(s.q) : s.runner.massMatrix(s.q);
+  });
   if (!H) return 0;
-  printMatrixReport(out, args.has("--json"), s.model, s.report("mass-matrix", "H", "mass matrix", {}), *H);
+  Report report = inverse ? s.report("mass-matrix", "Hinv", "inverse mass matrix", {})
+                          : s.report("mass-matrix", "H", "mass matrix", {});
+  if (args.has("--logdet")) report.scalars.push_back({"log_det", s.runner.logDetMassMatrix(s.q)});
+  printMatrixReport(out, args.has("--json"), s.model, report, *H);
   return 0;
 }
 

@@ -9,23 +9,6 @@ namespace grbda::cli {
 
 namespace {
 
-/// "LINK:x,y,z" or "LINK" (its origin). The last ':' separates the point, so a link name may
-/// contain ':' as long as a point follows.
-NamedPoint parsePoint(const std::string& text) {
-  const size_t colon = text.rfind(':');
-  NamedPoint p;
-  p.link = text.substr(0, colon);
-  if (colon != std::string::npos) {
-    const VecX xyz = parseVector(text.substr(colon + 1), "--point " + text);
-    if (xyz.size() != 3)
-      throw UsageError("--point " + text + ": the point needs 3 coordinates (LINK:x,y,z), got " +
-                       std::to_string(xyz.size()));
-    p.point = xyz;
-  }
-  if (p.link.empty()) throw UsageError("--point " + text + ": no link name (LINK:x,y,z)");
-  return p;
-}
-
 /// Row/column names: "LINK:wx" ... "LINK:vz" per point (only the v's with --linear).
 std::vector<std::string> blockLabels(const std::vector<NamedPoint>& points, bool linearOnly) {
   static const char* kAxes[] = {"wx", "wy", "wz", "vx", "vy", "vz"};
@@ -41,7 +24,7 @@ std::vector<std::string> blockLabels(const std::vector<NamedPoint>& points, bool
 int runOsim(const ParsedArgs& args, std::ostream& out) {
   DynamicsSetup s(args, "osim");
   std::vector<NamedPoint> points;
-  for (const std::string& text : args.values("--point")) points.push_back(parsePoint(text));
+  for (const std::string& text : args.values("--point")) points.push_back(parseNamedPoint(text, "--point"));
   if (points.empty()) throw UsageError("osim needs at least one --point LINK:x,y,z");
   s.runner.setEndEffectors(points);
   const bool linearOnly = args.has("--linear");

@@ -20,14 +20,23 @@ const std::vector<Command>& commandTable() {
        "joint, joint type, axis and parent, the frames, and the position and velocity names. Several "
        "files are loaded as one robot.",
        outputOptions(), runInfo},
-      {"fd", "MODEL... [--q Q] [--v V] [--tau TAU] [--method M] [options]", "forward dynamics: accelerations qdd",
+      {"fd",
+       "MODEL... [--q Q] [--v V] [--tau TAU] [--contact LINK[:X,Y,Z]]... [--weld LINK[:X,Y,Z]]... [--method M] "
+       "[options]",
+       "forward dynamics: accelerations qdd",
        std::string("Solves H(q) qdd = tau - C(q, v) for qdd. With --method proximal the JSON also "
-                   "gives the solver's \"iterations\" and \"residual\" (max constraint violation). ") + kVectorNote,
+                   "gives the solver's \"iterations\" and \"residual\" (max constraint violation). "
+                   "With --contact and --weld the constrained dynamics H qdd + C = tau + J^T lambda, "
+                   "J qdd + J' qd = 0, solved by --method pv (default), pv-soft, kkt or proximal; the "
+                   "JSON adds \"contact_forces\" (per constraint in command-line order: link, point, "
+                   "kind, force and for welds moment, world axes, what the environment exerts on the "
+                   "robot) and \"constraint_residual\". ") + kVectorNote,
        dynamicsCommandOptions("fd"), runForwardDynamics},
       {"id", "MODEL... [--q Q] [--v V] [--a QDD] [--method M] [options]", "inverse dynamics: generalized forces tau",
        std::string("Computes tau = H(q) qdd + C(q, v). ") + kVectorNote,
        dynamicsCommandOptions("id"), runInverseDynamics},
-      {"mass-matrix", "MODEL... [--q Q] [--method M] [options]", "joint-space mass matrix H(q)",
+      {"mass-matrix", "MODEL... [--q Q] [--inverse] [--logdet] [--method M] [options]",
+       "joint-space mass matrix H(q), its inverse or log det",
        std::string("Computes the symmetric nv x nv mass matrix H(q); JSON gives it as an array of "
                    "rows. ") + kVectorNote,
        dynamicsCommandOptions("mass-matrix"), runMassMatrix},

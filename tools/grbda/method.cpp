@@ -6,12 +6,14 @@
 #include "grbda/baselines/osim_baselines.hpp"
 #include "grbda/baselines/projection.hpp"
 #include "grbda/errors.hpp"
+#include "numbers.hpp"
 
 namespace grbda::cli {
 
 namespace {
-constexpr Method kAllMethods[] = {Method::Cluster,  Method::Projection,  Method::Lagrange,
-                                  Method::Proximal, Method::Approximate, Method::Unconstrained};
+constexpr Method kAllMethods[] = {Method::Cluster,     Method::Projection,    Method::Lagrange,
+                                  Method::Proximal,    Method::Approximate,   Method::Unconstrained,
+                                  Method::PV,          Method::PVSoft,        Method::KKT};
 
 std::string joinMethodNames(const std::vector<Method>& methods, const std::string& separator) {
   std::string s;
@@ -34,6 +36,9 @@ std::string methodName(Method method) {
     case Method::Proximal: return "proximal";
     case Method::Approximate: return "approximate";
     case Method::Unconstrained: return "unconstrained";
+    case Method::PV: return "pv";
+    case Method::PVSoft: return "pv-soft";
+    case Method::KKT: return "kkt";
   }
   return "?";
 }
@@ -50,15 +55,38 @@ OptionSpec methodOption(const std::string& command) {
                      "the spanning tree projected onto the independent coordinates";
   if (command == "fd")
     help += "; lagrange: spanning tree with Lagrange multipliers (dense KKT); proximal: proximal "
-            "and sparse KKT solver (see --prox-iters, --prox-mu)";
+            "and sparse KKT solver (see --prox-iters, --prox-mu), with --contact/--weld the proximal "
+            "method on the contact forces; pv, pv-soft, kkt: the constrained solvers of --contact and "
+            "--weld (pv is the default when constraints are given): Popov-Vereshchagin hard, soft "
+            "(--compliance) and the dense KKT reference";
   help += "; approximate: rotors replaced by their reflected inertia as joint armature on the tree of "
           "independent bodies; unconstrained: that tree without the rotors";
   return {"--method", "NAME", help};
 }
 
+bool isConstraintMethod(Method method) {
+  return method == Method::PV || method == Method::PVSoft || method == Method::KKT;
+}
+
+NamedPoint parseNamedPoint(const std::string& text, const std::string& option) {
+  const size_t colon = text.rfind(':');
+  NamedPoint p;
+  p.link = text.substr(0, colon);
+  if (colon != std::string::npos) {
+    const VecX xyz = parseVector(text.substr(colon + 1), option + " " + text);
+    if (xyz.size() != 3)
+      throw UsageError(option + " " + text + ": the point needs 3 coordinates (LINK:x,y,z), got " +
+                       std::to_string(xyz.size()));
+    p.point = xyz;
+  }
+  if (p.link.empty()) throw UsageError(option + " " + text + ": no link name (LINK:x,y,z)");
+  return p;
+}
+
 Method methodFromArgs(const ParsedArgs& args, const std::string& command) {
   const std::string* text = args.value("--method");
-  if (!text) return Method::Cluster;
+  const bool constrained = args.has("--contact") || args.has("--weld");
+  if (!text) return constrained ? Method::PV : Method::Cluster;
   const std::vector<Method> valid = methodsOf(command);
   for (Method m : valid)
     if (methodName(m) == *text) return m;
@@ -96,8 +124,27 @@ VecX MethodRunner::methodConfiguration(const VecX& q) const {
   return independent;
 }
 
+void MethodRunner::setConstraints(std::unique_ptr<ConstraintModel> constraints) {
+  if (!isConstraintMethod(method_) && method_ != Method::Proximal)
+    throw UsageError("--contact and --weld are solved by --method pv, pv-soft, kkt or proximal, not " +
+                     methodName(method_));
+  constraints_ = std::move(constraints);
+  constraintData_ = std::make_unique<ConstraintData>(model_, *constraints_);
+  constraintSettings_.solver = method_ == Method::PVSoft  ? ConstraintSolver::PVSoft
+                               : method_ == Method::KKT    ? ConstraintSolver::KKT
+                               : method_ == Method::Proximal ? ConstraintSolver::Proximal
+                                                             : ConstraintSolver::PV;
+  if (method_ == Method::Proximal) {
+    constraintSettings_.maxIterations = proximalSettings_.maxIterations;
+    constraintSettings_.mu = std::max(proximalSettings_.mu, 1e-14);
+  }
+}
+
 const VecX& MethodRunner::forwardDynamics(const VecX& q, const VecX& v, const VecX& tau) {
   Data& data = *data_;
+  if (isConstraintMethod(method_) && !constraints_) setConstraints(std::make_unique<ConstraintModel>(model_));
+  if (constraints_)
+    return constrainedForwardDynamics(model_, data, *constraints_, *constraintData_, q, v, tau, constraintSettings_);
   switch (method_) {
     case Method::Cluster: return grbda::forwardDynamics(model_, data, q, v, tau);
     case Method::Projection: return vector_ = projectionForwardDynamics(model_, data, q, v, tau);
@@ -107,6 +154,7 @@ const VecX& MethodRunner::forwardDynamics(const VecX& q, const VecX& v, const Ve
       return proximalResult_->qdd;
     case Method::Approximate:
     case Method::Unconstrained: return approximateForwardDynamics(*approx_, data, q, v, tau);
+    default: break;
   }
   throw UsageError(unsupported(method_, "forward dynamics"));
 }
@@ -122,6 +170,10 @@ const VecX& MethodRunner::inverseDynamics(const VecX& q, const VecX& v, const Ve
   }
   throw UsageError(unsupported(method_, "inverse dynamics"));
 }
+
+const MatX& MethodRunner::inverseMassMatrix(const VecX& q) { return grbda::inverseMassMatrix(model_, *data_, q); }
+
+double MethodRunner::logDetMassMatrix(const VecX& q) { return grbda::logDetMassMatrix(model_, *data_, q); }
 
 const MatX& MethodRunner::massMatrix(const VecX& q) {
   Data& data = *data_;

@@ -7,13 +7,17 @@
 #include <vector>
 
 #include "args.hpp"
+#include "grbda/algorithms/constrained_dynamics.hpp"
 #include "grbda/algorithms/osim.hpp"
 #include "grbda/baselines/approximate.hpp"
 #include "grbda/baselines/proximal.hpp"
 
 namespace grbda::cli {
 
-enum class Method { Cluster, Projection, Lagrange, Proximal, Approximate, Unconstrained };
+enum class Method { Cluster, Projection, Lagrange, Proximal, Approximate, Unconstrained, PV, PVSoft, KKT };
+
+/// fd's constrained solvers (with --contact / --weld; without constraints they equal cluster).
+bool isConstraintMethod(Method method);
 
 /// The command-line name ("cluster", "projection", ...).
 std::string methodName(Method method);
@@ -26,11 +30,14 @@ OptionSpec methodOption(const std::string& command);
 /// valid ones.
 Method methodFromArgs(const ParsedArgs& args, const std::string& command);
 
-/// A link and a point on it (link coordinates): one --point LINK:x,y,z.
+/// A link and a point on it (link coordinates): one --point / --contact / --weld LINK[:x,y,z].
 struct NamedPoint {
   std::string link;
   Vec3 point = Vec3::Zero();
 };
+/// "LINK:x,y,z" or "LINK" (its origin) given to `option`. The last ':' separates the point, so a
+/// link name may contain ':' as long as a point follows. UsageError naming the option otherwise.
+NamedPoint parseNamedPoint(const std::string& text, const std::string& option);
 
 /// Everything a method needs prepared once (its Data, the approximate model, the proximal
 /// workspace, the OSIM end-effector set), so that --repeat times only the computation.
@@ -47,12 +54,19 @@ class MethodRunner {
   const VecX& forwardDynamics(const VecX& q, const VecX& v, const VecX& tau);
   const VecX& inverseDynamics(const VecX& q, const VecX& v, const VecX& qdd);
   const MatX& massMatrix(const VecX& q);
+  /// cluster only: H⁻¹ and log det H.
+  const MatX& inverseMassMatrix(const VecX& q);
+  double logDetMassMatrix(const VecX& q);
   /// Sets the end-effectors of inverseOsim: UsageError naming an unknown link (or one the
   /// approximate model dropped).
   void setEndEffectors(const std::vector<NamedPoint>& points);
   const MatX& inverseOsim(const VecX& q, bool linearOnly);
   /// The last proximal solve (nullptr for other methods).
   const ProximalResult* proximalResult() const { return proximalResult_; }
+  /// Contacts and welds for forwardDynamics (pv, pv-soft, kkt, proximal; UsageError otherwise).
+  void setConstraints(std::unique_ptr<ConstraintModel> constraints);
+  const ConstraintModel* constraints() const { return constraints_.get(); }
+  const ConstraintData* constraintData() const { return constraintData_.get(); }
 
  private:
   const Model& model_;
@@ -62,6 +76,9 @@ class MethodRunner {
   std::unique_ptr<Data> data_;  ///< of model_, or of approx_->tree
   std::unique_ptr<ProximalData> proximal_;
   const ProximalResult* proximalResult_ = nullptr;
+  std::unique_ptr<ConstraintModel> constraints_;
+  std::unique_ptr<ConstraintData> constraintData_;
+  ConstraintSolverSettings constraintSettings_;
   std::vector<EndEffector> endEffectors_;
   std::unique_ptr<OsimSet> osimSet_;
   VecX vector_;

@@ -29,6 +29,7 @@ void writeJsonHead(JsonWriter& w, const Model& model, const Report& report) {
     writeVector(w, *values, name);
   }
   for (const auto& [name, x] : report.scalars) w.member(name, x);
+  if (report.jsonExtras) report.jsonExtras(w);
   w.key("result");
 }
 
@@ -55,6 +56,7 @@ void printVectorReport(std::ostream& out, bool json, const Model& model, const R
   } else {
     buf << textHead(model, report);
     printNamedVector(buf, labels(model, report), result, report.quantity);
+    buf << report.textExtras;
   }
   out << buf.str();
 }

@@ -3,12 +3,14 @@
 // coordinate names next to the numbers:
 //   {"command", "model", "quantity", ["method"], "position_names", "velocity_names", <name lists>...,
 //    <inputs>..., <scalars>..., "result"}
+#include <functional>
 #include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "grbda/model.hpp"
+#include "json.hpp"
 
 namespace grbda::cli {
 
@@ -24,6 +26,9 @@ struct Report {
   std::vector<std::pair<std::string, double>> scalars = {};
   /// Names of the result's entries (vector) or rows and columns (matrix); default velocity names.
   const std::vector<std::string>* labels = nullptr;
+  /// More JSON members before "result" (e.g. fd's "contact_forces"), and text after the result.
+  std::function<void(JsonWriter&)> jsonExtras = {};
+  std::string textExtras = {};
 };
 
 /// Result indexed by velocity coordinates (qdd, tau), or by report.labels.

@@ -48,6 +48,8 @@ LEG = [
     ("{s}-ankle-pitch", "{s}-ankle-roll", "{s}-ankle-roll-to-ankle-pitch", (0, 0, 0), "y",
      _d(1.5, (0.03, 0, -0.07), 0.001417, 0.005617, 0.006217), True),
 ]
+SOLE_CENTRE = (0.025, 0.0, -0.041)  # midway between toe (0.1, 0, -0.041) and heel (-0.05, 0, -0.041)
+HAND_POINT = (0.0, 0.0, -0.27)      # the wrist-yaw link's lower contact point
 ARM = [
     ("{s}-shoulder-pitch", "waist-roll", "waist-roll-to-{s}-shoulder-pitch", (0, 0.24, 0.33), "y",
      _d(1.0, (0, 0, 0), 0.00196, 0.00196, 0.00196), True),
@@ -106,6 +108,10 @@ def jvrc1(rotors: str) -> Robot:
         _add_chain(r, LEG, side, rotors)
     for side in ("left", "right"):
         _add_chain(r, ARM, side, rotors)
+    for side in ("left", "right"):  # contact frames (the left foot's numbers on both sides)
+        r.frame(f"{side}-foot", f"{side}-ankle-pitch", SOLE_CENTRE)
+        r.frame(f"{side}-hand", f"{side}-wrist-yaw", HAND_POINT)
+    r.notes.append("Contact frames left-foot, right-foot (sole centre) and left-hand, right-hand (wrist-yaw point).")
     return r
 
 

@@ -39,6 +39,8 @@ HIP_YAW_PITCH, HIP_ROLL_PITCH, HIP_PITCH_PITCH = -0.174533, 0.436332, -0.261799 
 # link inertia (left).
 # The ankle rotor sits on the thigh, so its coupling path (ankle -> knee -> thigh) spans the knee
 # as well: q_ankle_rotor = 12 (q_knee + q_ankle) = 6 x belts (2, 1), the parallel-belt rule.
+SOLE_CENTRE = (0.025, 0.0, -0.041)  # midway between toe (0.1, 0, -0.041) and heel (-0.05, 0, -0.041)
+HAND_POINT = (0.0, 0.0, -0.27)      # hand contact point on the elbow link
 LEG = [
     ("{s}_hip_rz_link", "base_to_{s}_hipz_link", "{s}_hip_rz_rotor", "{s}_base_to_hipz_rotor",
      "{s}_hipz_transmission", "TORSO", "z", (-0.00565, -0.082, -0.05735), (0, HIP_YAW_PITCH, 0),
@@ -103,11 +105,12 @@ def mit_humanoid(with_rotors=True) -> Robot:
                 "ankle pitch y) and arms (shoulder y, x, z, elbow y). Hips, shoulders and elbows",
                 "are geared link+rotor clusters (ratio 6, elbow 9); knee and ankle of each leg form",
                 "one parallel-belt cluster with both rotors on the thigh: q_knee_rotor = 12 q_knee,",
-                "q_ankle_rotor = 12 (q_knee + q_ankle) (gear 6 x belts (2) and (2, 1))."]
+                "q_ankle_rotor = 12 (q_knee + q_ankle) (gear 6 x belts (2) and (2, 1)).",
+                "Contact frames right_foot, left_foot (sole centre) and right_hand, left_hand."]
     else:
         name = "mit_humanoid_approximate"
         what = ["MIT Humanoid with all 18 rotors, rotor joints and couplings deleted",
-                "(plain tree, no reflected inertia added)."]
+                "(plain tree, no reflected inertia added). Contact frames as in mit_humanoid.urdf."]
     r = Robot(name, what, "robot-data/mit_humanoid.md")
     r.link("ground")
     r.link("Floating Base", TORSO)
@@ -116,6 +119,9 @@ def mit_humanoid(with_rotors=True) -> Robot:
         add_limb(r, LEG, side, "Floating Base", with_rotors, mirror_inertia=right, flip_positions=not right)
     for side, right in (("right_", True), ("left_", False)):
         add_limb(r, ARM, side, "Floating Base", with_rotors, mirror_inertia=right, flip_positions=not right)
+    for side in ("right_", "left_"):  # contact frames: sole centre between toe and heel, hand point
+        r.frame(f"{side}foot", f"{side}ankle_link", SOLE_CENTRE)
+        r.frame(f"{side}hand", f"{side}elbow_link", HAND_POINT)
     return r
 
 

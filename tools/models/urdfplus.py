@@ -126,6 +126,12 @@ class Robot:
         self.joints.append(j)
         return j
 
+    def frame(self, name: str, parent: str, xyz) -> str:
+        """A massless link fixed to `parent` at `xyz`: a named frame (feet, hands) for contacts."""
+        self.links.append(Link(name, None))
+        self.joints.append(Joint(f"{parent}_to_{name}", "fixed", parent, name, tuple(xyz)))
+        return name
+
     def floating(self, name: str, parent: str, child: str) -> Joint:
         j = Joint(name, "floating", parent, child)
         self.joints.append(j)

@@ -27,6 +27,15 @@ Vec6 clusterJointForce(const Model& model, const Data& data, int k);
 
 /// Joint-space mass matrix H(q) (symmetric, both triangles).
 const MatX& massMatrix(const Model& model, Data& data, const VecX& q);
+/// Inverse mass matrix H(q)⁻¹ (symmetric, both triangles) by the articulated-cluster pass and one
+/// outward sweep (Jain's innovations factorisation, seed 001 §1.8; Pinocchio's computeMinverse for
+/// trees), without forming or factorising H. Lives in data.Minv; the first call sizes it, later
+/// calls allocate nothing. NumericalError if some D_k is not positive definite.
+const MatX& inverseMassMatrix(const Model& model, Data& data, const VecX& q);
+/// log det H(q) = Σ_k log det D_k over the articulated-cluster pivots (seed 001: det ℳ = Π det D(k)),
+/// without forming H. NumericalError if some D_k is not positive definite.
+double logDetMassMatrix(const Model& model, Data& data, const VecX& q);
+
 /// Bias forces C(q, v): gravity, Coriolis and centrifugal terms.
 const VecX& biasForces(const Model& model, Data& data, const VecX& q, const VecX& v);
 

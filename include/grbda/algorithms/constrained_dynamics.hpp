@@ -1,0 +1,50 @@
+#pragma once
+// Constrained forward dynamics on the cluster tree: local loops stay embedded in their clusters,
+// contacts, welds, relative constraints and custom rows (constraints/constraint_model.hpp) are
+// solved with multipliers. q, v, tau are as in dynamics.hpp (independent coordinates; q may be
+// spanning). The result q̈ lives in data.qdd, the forces λ in cdata.lambda.
+//
+//   pv        Popov–Vereshchagin on the cluster tree (seed 003 Alg. 1): constraint rows are
+//             propagated through the articulated-cluster pass; O(n + m²d + m³), no Jacobian.
+//   pv-soft   PV-soft (seed 003 §VI, MuJoCo's soft Gauss principle) with the rows' compliance R:
+//             a row on one link enters as the leaf inertia Kᵀ R⁻¹ K, a relative row through the
+//             Delassus matrix as (J H⁻¹ Jᵀ + R) λ = ...; always feasible.
+//   kkt       the dense baseline: H (cluster CRBA), J (body Jacobians), [H Jᵀ; J 0] by the Schur
+//             complement. The reference the others are checked against.
+//   proximal  PV's Delassus matrix with the proximal method of multipliers
+//             (L + μ1) λ_{j+1} = b + μ λ_j: converges for redundant rows to a least-squares λ.
+//
+// Redundant rows (a 3-D contact on a planar mechanism, two welds on one link) are detected by the
+// hard solvers (rank of J H⁻¹ Jᵀ), reported in cdata.rank / cdata.redundant with a warning logged
+// once, and solved by the proximal path: never NaN. Errors: InputError for a ConstraintData of
+// another model or constraint set, bad sizes or non-finite inputs; NumericalError for a singular
+// articulated inertia or an inconsistent (infeasible) constraint set.
+//
+// What it leaves valid in Data: data.qdd (q̈), data.a (gravity-biased body accelerations), the
+// articulated-cluster pass (plain for pv, kkt, proximal; with the soft leaf inertias for pv-soft).
+#include <string>
+
+#include "grbda/constraints/constraint_data.hpp"
+
+namespace grbda {
+
+enum class ConstraintSolver { PV, PVSoft, KKT, Proximal };
+
+/// "pv", "pv-soft", "kkt", "proximal".
+const char* constraintSolverName(ConstraintSolver solver);
+/// The solver named `name`; InputError listing the valid names otherwise.
+ConstraintSolver constraintSolverFromName(const std::string& name);
+
+struct ConstraintSolverSettings {
+  ConstraintSolver solver = ConstraintSolver::PV;
+  double mu = 1e-8;          ///< proximal: regularisation, relative to the largest diagonal of J H⁻¹ Jᵀ
+  int maxIterations = 50;    ///< proximal: iteration cap (≥ 1)
+  double tolerance = 1e-12;  ///< proximal: stop when ‖J H⁻¹ Jᵀ λ − b‖∞ ≤ tolerance · (1 + ‖b‖∞)
+};
+
+const VecX& constrainedForwardDynamics(const Model& model, Data& data, const ConstraintModel& constraints,
+                                       ConstraintData& cdata, const VecX& q, const VecX& v, const VecX& tau,
+                                       const ConstraintSolverSettings& settings = {},
+                                       const ExternalForces& fext = ExternalForces());
+
+}  // namespace grbda

@@ -1,0 +1,85 @@
+// Public entry point of constrained forward dynamics: validate, prepare the cluster state, gather
+// the rows once, run the chosen solver, measure the residual.
+#include "grbda/algorithms/constrained_dynamics.hpp"
+
+#include <string>
+
+#include "../constraints/constraint_rows.hpp"
+#include "checks.hpp"
+#include "cluster_state.hpp"
+#include "grbda/errors.hpp"
+
+namespace grbda {
+
+namespace detail {
+void pvForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const VecX& tau, const ExternalForces* fext,
+                       const ConstraintSolverSettings& settings, bool proximal, const char* algorithm);
+void pvSoftForwardDynamics(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cd,
+                           const VecX& tau, const ExternalForces* fext, const char* algorithm);
+void kktForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const VecX& tau, const ExternalForces* fext,
+                        const ConstraintSolverSettings& settings, const char* algorithm);
+}  // namespace detail
+
+namespace {
+constexpr ConstraintSolver kSolvers[] = {ConstraintSolver::PV, ConstraintSolver::PVSoft, ConstraintSolver::KKT,
+                                         ConstraintSolver::Proximal};
+
+void checkWorkspace(const Model& model, const ConstraintModel& constraints, const ConstraintData& cd,
+                    const char* alg) {
+  if (constraints.modelId() != model.id())
+    throw InputError(std::string(alg) + ": the ConstraintModel was made for another model than '" + model.name() + "'");
+  if (cd.modelId != model.id() || cd.constraintsVersion != constraints.version() ||
+      cd.numRows != constraints.numRows())
+    throw InputError(std::string(alg) +
+                     ": the ConstraintData does not match the ConstraintModel (made for another model, or the "
+                     "constraints changed since); make a new ConstraintData(model, constraints)");
+}
+}  // namespace
+
+const char* constraintSolverName(ConstraintSolver solver) {
+  switch (solver) {
+    case ConstraintSolver::PV: return "pv";
+    case ConstraintSolver::PVSoft: return "pv-soft";
+    case ConstraintSolver::KKT: return "kkt";
+    case ConstraintSolver::Proximal: return "proximal";
+  }
+  return "?";
+}
+
+ConstraintSolver constraintSolverFromName(const std::string& name) {
+  std::string valid;
+  for (ConstraintSolver s : kSolvers) {
+    if (name == constraintSolverName(s)) return s;
+    valid += (valid.empty() ? "" : ", ") + std::string(constraintSolverName(s));
+  }
+  throw InputError("unknown constraint solver '" + name + "'; valid: " + valid);
+}
+
+const VecX& constrainedForwardDynamics(const Model& model, Data& data, const ConstraintModel& constraints,
+                                       ConstraintData& cd, const VecX& q, const VecX& v, const VecX& tau,
+                                       const ConstraintSolverSettings& settings, const ExternalForces& fext) {
+  constexpr const char* alg = "constrainedForwardDynamics";
+  detail::checkData(model, data, alg);
+  checkWorkspace(model, constraints, cd, alg);
+  detail::checkVector(tau, model.nv(), "tau", alg);
+  detail::checkExternalForces(model, &fext, alg);
+  if (settings.solver == ConstraintSolver::PVSoft)
+    for (int r = 0; r < constraints.numRows(); ++r)
+      if (!(constraints.compliance()[r] > 0.0))
+        throw InputError(std::string(alg) + ": pv-soft needs a compliance R > 0 on every row; row " +
+                         std::to_string(r) + " has none (ConstraintModel::setCompliance, --compliance)");
+  detail::prepareState(model, data, q, &v, alg);
+  detail::gatherConstraintRows(model, data, constraints, cd);
+  switch (settings.solver) {
+    case ConstraintSolver::PV: detail::pvForwardDynamics(model, data, cd, tau, &fext, settings, false, alg); break;
+    case ConstraintSolver::Proximal: detail::pvForwardDynamics(model, data, cd, tau, &fext, settings, true, alg); break;
+    case ConstraintSolver::PVSoft: detail::pvSoftForwardDynamics(model, data, constraints, cd, tau, &fext, alg); break;
+    case ConstraintSolver::KKT: detail::kktForwardDynamics(model, data, cd, tau, &fext, settings, alg); break;
+  }
+  cd.residual = detail::constraintResidual(data, cd);
+  detail::checkResult(data.qdd, "qdd", alg);
+  detail::checkResult(cd.lambda, "lambda", alg);
+  return data.qdd;
+}
+
+}  // namespace grbda

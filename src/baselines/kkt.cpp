@@ -1,0 +1,64 @@
+// The dense KKT baseline of constrained forward dynamics (seed 003 eq. 4-5): H from the cluster
+// CRBA, C from C-RNEA, J from the body Jacobians of the gathered rows, then
+//   λ = (J H⁻¹ Jᵀ)⁻¹ (k − J̇ẏ − J H⁻¹ (τ − C)),   ÿ = H⁻¹ (τ − C + Jᵀ λ),
+// i.e. [H −Jᵀ; J 0] [ÿ; λ] = [τ − C; k − J̇ẏ] by its Schur complement. J̇ẏ is the rows' value
+// at ÿ = 0 without gravity, by a forward pass; J column by column: the body Jacobian of cluster
+// k's body j on the support path is ^bX_j S_j.
+#include "../algorithms/articulated_pass.hpp"
+#include "../algorithms/cluster_algorithms.hpp"
+#include "../algorithms/cluster_state.hpp"
+#include "../constraints/constraint_rows.hpp"
+#include "grbda/errors.hpp"
+
+namespace grbda::detail {
+
+void kktForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const VecX& tau, const ExternalForces* fext,
+                        const ConstraintSolverSettings& settings, const char* algorithm) {
+  clusterCrba(model, data);              // data.H
+  clusterRnea(model, data, data.vZero, fext);  // data.tau = C(q, v) − Jᵀ f_ext
+  for (int k = 0; k < model.numClusters(); ++k)  // accelerations with ÿ = 0, no gravity
+    predictAccelerations(model.cluster(k), data, Vec6::Zero());
+
+  cd.J.setZero();
+  ConstraintData::RowSystem& sys = cd.hard;
+  sys.b.setZero();
+  for (const ConstraintData::RowPart& p : cd.parts) {
+    sys.b[p.row] -= p.K.dot(data.a[static_cast<size_t>(p.body)]);  // −J̇ẏ
+    const Transform& Xb = data.Xa[static_cast<size_t>(p.body)];
+    for (int j = p.body; j >= 0; j = model.body(j).output) {
+      const Cluster& cl = model.cluster(model.body(j).cluster);
+      const auto S = data.clusters[static_cast<size_t>(model.body(j).cluster)].S.middleRows<6>(6 * (j - cl.firstBody));
+      const Vec6 Kj = (Xb * data.Xa[static_cast<size_t>(j)].inverse()).applyTranspose(p.K);  // (^bX_j)ᵀ K
+      cd.J.row(p.row).segment(cl.vIndex, cl.nv).noalias() += Kj.transpose() * S;
+    }
+  }
+  for (int r = 0; r < cd.numRows; ++r) sys.b[r] += cd.k[r];
+
+  cd.lltH.compute(data.H);
+  if (cd.lltH.info() != Eigen::Success)
+    throw NumericalError(std::string(algorithm) + ": the mass matrix is not positive definite");
+  cd.rhs = tau - data.tau;                     // τ − C
+  cd.Hinvrhs = cd.rhs;
+  cd.lltH.solveInPlace(cd.Hinvrhs);            // ÿ_free
+  cd.HinvJt = cd.J.transpose();
+  cd.lltH.solveInPlace(cd.HinvJt);
+  sys.L.noalias() = cd.J * cd.HinvJt;          // Delassus matrix
+  sys.b.noalias() -= cd.J * cd.Hinvrhs;
+  solveDelassus(sys, cd, settings, false, algorithm);
+  cd.lambda = sys.lambda;
+  data.qdd = cd.Hinvrhs;
+  data.qdd.noalias() += cd.HinvJt * cd.lambda;
+
+  // gravity-biased body accelerations at ÿ, for the residual (as the PV solvers leave them)
+  const Vec6 a0 = gravityBias(model);
+  for (int k = 0; k < model.numClusters(); ++k) {
+    const Cluster& cl = model.cluster(k);
+    predictAccelerations(cl, data, a0);
+    const MatX& S = data.clusters[static_cast<size_t>(k)].S;
+    for (int r = 0; r < cl.numBodies; ++r)
+      data.a[static_cast<size_t>(cl.firstBody + r)].noalias() +=
+          S.middleRows<6>(6 * r) * data.qdd.segment(cl.vIndex, cl.nv);
+  }
+}
+
+}  // namespace grbda::detail

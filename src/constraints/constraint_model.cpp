@@ -1,0 +1,169 @@
+// Validation of constraints as they are added: every error names the constraint and the value.
+#include "grbda/constraints/constraint_model.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "grbda/errors.hpp"
+
+namespace grbda {
+
+namespace {
+
+std::string describe(const Constraint& c) {
+  return std::string(constraintKindName(c.kind)) + " constraint '" + c.name + "'";
+}
+
+/// The frame of link `link` (any URDF link, fixed ones included) with its point in body coordinates.
+void resolveFrame(const Model& model, const Constraint& c, const std::string& link, const Vec3& point, int& frame,
+                  int& body, Vec3& bodyPoint) {
+  if (!point.allFinite())
+    throw InputError(describe(c) + ": the point on link '" + link + "' is not finite");
+  frame = -1;
+  for (size_t i = 0; i < model.frames().size(); ++i)
+    if (model.frames()[i].name == link) frame = static_cast<int>(i);
+  if (frame < 0) throw InputError(describe(c) + ": unknown link '" + link + "' in model '" + model.name() + "'");
+  const Frame& f = model.frame(frame);
+  body = f.body;
+  bodyPoint = f.placement.inverseTransformPoint(point);
+}
+
+}  // namespace
+
+const char* constraintKindName(ConstraintKind kind) {
+  switch (kind) {
+    case ConstraintKind::PointContact: return "contact";
+    case ConstraintKind::Weld: return "weld";
+    case ConstraintKind::RelativePoint: return "relative";
+    case ConstraintKind::RelativeWeld: return "relative-weld";
+    case ConstraintKind::Custom: return "custom";
+  }
+  return "?";
+}
+
+ConstraintModel::ConstraintModel(const Model& model) : model_(&model), modelId_(model.id()) {}
+
+int ConstraintModel::add(Constraint c, const Model& model) {
+  if (c.name.empty()) c.name = c.isRelative() ? c.link + "-" + c.link2 : c.link;
+  resolveFrame(model, c, c.link, c.point, c.frame, c.body, c.bodyPoint);
+  if (c.isRelative()) {
+    resolveFrame(model, c, c.link2, c.point2, c.frame2, c.body2, c.bodyPoint2);
+    if (c.body == c.body2)
+      throw InputError(describe(c) + ": links '" + c.link + "' and '" + c.link2 +
+                       "' are parts of one rigid body; the constraint would do nothing");
+    if (c.body < 0) {  // keep the moving link first: the force is reported on it
+      throw InputError(describe(c) + ": link '" + c.link +
+                       "' is fixed to the world; give the moving link first (or use a contact or weld)");
+    }
+  } else if (c.body < 0) {
+    throw InputError(describe(c) + ": link '" + c.link + "' is fixed to the world; the constraint would do nothing");
+  }
+  switch (c.kind) {
+    case ConstraintKind::PointContact:
+    case ConstraintKind::RelativePoint: c.numRows = 3; break;
+    case ConstraintKind::Weld:
+    case ConstraintKind::RelativeWeld: c.numRows = 6; break;
+    case ConstraintKind::Custom: {
+      if (c.K.cols() != 6 || c.K.rows() < 1)
+        throw InputError(describe(c) + ": K must be m x 6 with m >= 1, got " + std::to_string(c.K.rows()) + " x " +
+                         std::to_string(c.K.cols()));
+      if (c.k.size() != c.K.rows())
+        throw InputError(describe(c) + ": k has " + std::to_string(c.k.size()) + " entries, K has " +
+                         std::to_string(c.K.rows()) + " rows");
+      if (!c.K.allFinite() || !c.k.allFinite()) throw InputError(describe(c) + ": K or k is not finite");
+      for (Eigen::Index r = 0; r < c.K.rows(); ++r)
+        if (c.K.row(r).norm() == 0.0) throw InputError(describe(c) + ": row " + std::to_string(r) + " of K is zero");
+      c.numRows = static_cast<int>(c.K.rows());
+      break;
+    }
+  }
+  c.row = numRows_;
+  numRows_ += c.numRows;
+  VecX compliance = VecX::Zero(numRows_);
+  compliance.head(compliance_.size()) = compliance_;
+  compliance_ = compliance;
+  constraints_.push_back(std::move(c));
+  ++version_;
+  return size() - 1;
+}
+
+int ConstraintModel::addPointContact(const std::string& link, const Vec3& point, const std::string& name) {
+  Constraint c;
+  c.kind = ConstraintKind::PointContact;
+  c.link = link;
+  c.point = point;
+  c.name = name;
+  return add(std::move(c), *model_);
+}
+
+int ConstraintModel::addWeld(const std::string& link, const Vec3& point, const std::string& name) {
+  Constraint c;
+  c.kind = ConstraintKind::Weld;
+  c.link = link;
+  c.point = point;
+  c.name = name;
+  return add(std::move(c), *model_);
+}
+
+int ConstraintModel::addRelativePoint(const std::string& linkA, const Vec3& pointA, const std::string& linkB,
+                                      const Vec3& pointB, const std::string& name) {
+  Constraint c;
+  c.kind = ConstraintKind::RelativePoint;
+  c.link = linkA;
+  c.point = pointA;
+  c.link2 = linkB;
+  c.point2 = pointB;
+  c.name = name;
+  return add(std::move(c), *model_);
+}
+
+int ConstraintModel::addRelativeWeld(const std::string& linkA, const Vec3& pointA, const std::string& linkB,
+                                     const Vec3& pointB, const std::string& name) {
+  Constraint c;
+  c.kind = ConstraintKind::RelativeWeld;
+  c.link = linkA;
+  c.point = pointA;
+  c.link2 = linkB;
+  c.point2 = pointB;
+  c.name = name;
+  return add(std::move(c), *model_);
+}
+
+int ConstraintModel::addCustomRows(const std::string& link, const MatX& K, const VecX& k, const std::string& name) {
+  Constraint c;
+  c.kind = ConstraintKind::Custom;
+  c.link = link;
+  c.K = K;
+  c.k = k;
+  c.name = name;
+  return add(std::move(c), *model_);
+}
+
+void ConstraintModel::setCompliance(double R) {
+  if (!(R > 0.0) || !std::isfinite(R))
+    throw InputError("ConstraintModel::setCompliance: the compliance must be positive and finite, got " +
+                     std::to_string(R));
+  compliance_.setConstant(R);
+  ++version_;
+}
+
+void ConstraintModel::setRowCompliance(int row, double R) {
+  if (row < 0 || row >= numRows_)
+    throw InputError("ConstraintModel::setRowCompliance: row " + std::to_string(row) + " is out of range [0, " +
+                     std::to_string(numRows_) + ")");
+  if (!(R > 0.0) || !std::isfinite(R))
+    throw InputError("ConstraintModel::setRowCompliance: the compliance of row " + std::to_string(row) +
+                     " must be positive and finite, got " + std::to_string(R));
+  compliance_[row] = R;
+  ++version_;
+}
+
+void ConstraintModel::setBaumgarte(double timeConstant) {
+  if (!(timeConstant >= 0.0) || !std::isfinite(timeConstant))
+    throw InputError("ConstraintModel::setBaumgarte: the time constant must be >= 0 and finite, got " +
+                     std::to_string(timeConstant));
+  baumgarte_ = timeConstant;
+  ++version_;
+}
+
+}  // namespace grbda

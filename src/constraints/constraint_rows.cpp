@@ -1,0 +1,138 @@
+// The row gatherer shared by every constrained solver (PV, PV-soft, proximal, KKT): each row as
+// its parts K (a 6-vector on one body's spatial acceleration, body coordinates) and its
+// right-hand side k for true accelerations, then kBiased for the gravity-biased accelerations
+// the articulated pass computes.
+//
+// A point p fixed in body b (body coordinates), world axis e_a, n = R_bᵀ e_a:
+//   classical p̈ = R_b (a_O + ω̇ × p + ω × v_p),  v_p = v_O + ω × p        (seed 003 §2.9: spatial
+//   e_aᵀ p̈ = [p × n; n] · a_b + n · (ω × v_p)                              vs classical)
+// so K = [p × n; n] and k = −n · (ω × v_p) (+ Baumgarte). An angular row: K = [n; 0], k = 0
+// (d/dt (R ω) = R ω̇). Gravity trick (§2.9): the solvers see a_b + ^bX_0 a_0 with a_0 = −a_g,
+// so kBiased = k + K · (^bX_0 a_0).
+#include "constraint_rows.hpp"
+
+#include <Eigen/Geometry>
+
+#include "../algorithms/cluster_state.hpp"
+
+namespace grbda::detail {
+
+namespace {
+
+/// One side of a constraint at the current state.
+struct Side {
+  Mat3 R = Mat3::Identity();  ///< body -> world rotation
+  Vec3 p = Vec3::Zero();      ///< the point, world coordinates
+  Vec3 pointVelocity = Vec3::Zero(), angularVelocity = Vec3::Zero();  ///< world axes
+  Vec3 omega = Vec3::Zero(), vp = Vec3::Zero();                       ///< body axes
+  bool moving = false;
+};
+
+Side side(const Data& data, int body, const Vec3& point) {
+  Side s;
+  if (body < 0) {  // the world: the point is in world coordinates already
+    s.p = point;
+    return s;
+  }
+  const Transform& Xa = data.Xa[static_cast<size_t>(body)];
+  s.moving = true;
+  s.R = Xa.E.transpose();
+  s.p = Xa.inverseTransformPoint(point);
+  s.omega = data.v[static_cast<size_t>(body)].head<3>();
+  s.vp = data.v[static_cast<size_t>(body)].tail<3>() + s.omega.cross(point);
+  s.pointVelocity = s.R * s.vp;
+  s.angularVelocity = s.R * s.omega;
+  return s;
+}
+
+Vec3 rotationError(const Mat3& R) {
+  const Eigen::AngleAxisd aa(R);
+  return aa.angle() * aa.axis();
+}
+
+}  // namespace
+
+void gatherConstraintRows(const Model& model, const Data& data, const ConstraintModel& constraints,
+                          ConstraintData& cd) {
+  if (constraints.baumgarte() > 0.0 && !cd.hasReference) cd.setReference(model, data, constraints);
+  const double T = constraints.baumgarte();
+  const double kv = T > 0.0 ? 2.0 / T : 0.0, kp = T > 0.0 ? 1.0 / (T * T) : 0.0;
+  for (int ci = 0; ci < constraints.size(); ++ci) {
+    const Constraint& c = constraints.constraint(ci);
+    const auto ic = static_cast<size_t>(ci);
+    int part = cd.rowFirstPart[static_cast<size_t>(c.row)];
+    if (c.kind == ConstraintKind::Custom) {
+      const Transform& placement = model.frame(c.frame).placement;  // ^link X_body
+      for (int r = 0; r < c.numRows; ++r, ++part) {
+        cd.parts[static_cast<size_t>(part)].K = placement.applyTranspose(c.K.row(r).transpose());
+        cd.k[c.row + r] = c.k[r];
+      }
+      continue;
+    }
+    const Side A = side(data, c.body, c.bodyPoint);
+    const Side B = c.isRelative() ? side(data, c.body2, c.bodyPoint2) : Side();
+    int row = c.row;
+    if (c.hasAngularRows()) {  // ω̇_A − ω̇_B = 0, world axes
+      Vec3 error = Vec3::Zero();
+      if (T > 0.0)
+        error = rotationError(A.R * B.R.transpose() * (cd.refRotation[ic] * cd.refRotation2[ic].transpose()).transpose());
+      const Vec3 rate = A.angularVelocity - B.angularVelocity;
+      for (int a = 0; a < 3; ++a, ++row) {
+        const int p0 = cd.rowFirstPart[static_cast<size_t>(row)];
+        cd.parts[static_cast<size_t>(p0)].K << A.R.row(a).transpose(), Vec3::Zero();
+        if (B.moving) cd.parts[static_cast<size_t>(p0) + 1].K << -B.R.row(a).transpose(), Vec3::Zero();
+        cd.k[row] = -kv * rate[a] - kp * error[a];
+      }
+    }
+    // p̈_A − p̈_B = 0, world axes
+    const Vec3 error = T > 0.0 ? Vec3((A.p - B.p) - (cd.refPoint[ic] - cd.refPoint2[ic])) : Vec3::Zero();
+    const Vec3 rate = A.pointVelocity - B.pointVelocity;
+    const Vec3 biasA = A.R * A.omega.cross(A.vp), biasB = B.R * B.omega.cross(B.vp);
+    for (int a = 0; a < 3; ++a, ++row) {
+      const int p0 = cd.rowFirstPart[static_cast<size_t>(row)];
+      const Vec3 nA = A.R.row(a).transpose();
+      cd.parts[static_cast<size_t>(p0)].K << c.bodyPoint.cross(nA), nA;
+      if (B.moving) {
+        const Vec3 nB = B.R.row(a).transpose();
+        cd.parts[static_cast<size_t>(p0) + 1].K << -c.bodyPoint2.cross(nB), -nB;
+      }
+      cd.k[row] = -(biasA[a] - biasB[a]) - kv * rate[a] - kp * error[a];
+    }
+  }
+  const Vec6 a0 = gravityBias(model);
+  cd.kBiased = cd.k;
+  for (const ConstraintData::RowPart& p : cd.parts)
+    cd.kBiased[p.row] += p.K.dot(data.Xa[static_cast<size_t>(p.body)].apply(a0));
+}
+
+double constraintResidual(const Data& data, ConstraintData& cd) {
+  double worst = 0.0;
+  for (int r = 0; r < cd.numRows; ++r) {
+    double value = -cd.kBiased[r];
+    for (int p = cd.rowFirstPart[static_cast<size_t>(r)]; p < cd.rowFirstPart[static_cast<size_t>(r) + 1]; ++p)
+      value += cd.parts[static_cast<size_t>(p)].K.dot(data.a[static_cast<size_t>(cd.parts[static_cast<size_t>(p)].body)]);
+    worst = std::max(worst, std::abs(value));
+  }
+  return worst;
+}
+
+}  // namespace grbda::detail
+
+namespace grbda {
+
+void ConstraintData::setReference(const Model& model, const Data& data, const ConstraintModel& constraints) {
+  (void)model;
+  for (int ci = 0; ci < constraints.size(); ++ci) {
+    const Constraint& c = constraints.constraint(ci);
+    const auto ic = static_cast<size_t>(ci);
+    const detail::Side A = detail::side(data, c.body, c.bodyPoint);
+    const detail::Side B = c.isRelative() ? detail::side(data, c.body2, c.bodyPoint2) : detail::Side();
+    refPoint[ic] = A.p;
+    refRotation[ic] = A.R;
+    refPoint2[ic] = c.isRelative() ? B.p : Vec3::Zero();
+    refRotation2[ic] = B.R;
+  }
+  hasReference = true;
+}
+
+}  // namespace grbda

@@ -1,0 +1,23 @@
+#pragma once
+// Internal: the pieces every constrained solver shares — the row gatherer, the residual and the
+// solve of the Delassus system L λ = b (direct, or regularised when the rows are redundant).
+#include "grbda/algorithms/constrained_dynamics.hpp"
+
+namespace grbda::detail {
+
+/// cd.parts[*].K, cd.k and cd.kBiased at the kinematics in `data` (prepareState with v ran).
+void gatherConstraintRows(const Model& model, const Data& data, const ConstraintModel& constraints,
+                          ConstraintData& cd);
+
+/// max_r |Σ_parts K · a_body − kBiased_r| with the gravity-biased accelerations in data.a.
+double constraintResidual(const Data& data, ConstraintData& cd);
+
+/// λ = L⁻¹ b for the symmetric positive semi-definite L of `sys` (lower triangle read). A
+/// Cholesky factorisation when L is well conditioned; otherwise (redundant rows) the proximal
+/// method of multipliers from λ = 0, which converges to the least-norm solution of a consistent
+/// system. `proximal` forces the iteration. Sets cd.rank, cd.redundant, cd.iterations.
+/// NumericalError when the rows are inconsistent (no λ satisfies them).
+void solveDelassus(ConstraintData::RowSystem& sys, ConstraintData& cd, const ConstraintSolverSettings& settings,
+                   bool proximal, const char* algorithm);
+
+}  // namespace grbda::detail

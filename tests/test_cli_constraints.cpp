@@ -1,0 +1,110 @@
+// `grbda fd --contact/--weld` as a subprocess: the four feet of the Mini Cheetah (the issue's
+// acceptance command), the JSON contract (contact_forces in command-line order, kinds, moments
+// for welds, constraint_residual), the methods agreeing, and the usage errors.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "cli/mini_json.hpp"
+#include "grbda/grbda.hpp"
+#include "support/cli_runner.hpp"
+
+#ifdef GRBDA_CLI_PATH
+
+namespace {
+
+using namespace grbda::testing;
+using Args = std::vector<std::string>;
+const std::string kCheetah = std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf";
+
+Json fdJson(Args args) {
+  args.insert(args.begin(), "fd");
+  args.push_back("--json");
+  const CommandResult r = runGrbda(args);
+  EXPECT_EQ(r.exitCode, 0) << commandLine(args) << "\n" << r.err;
+  if (r.exitCode != 0) return Json{};
+  return JsonReader::parse(r.out);
+}
+
+const Args kFourFeet = {kCheetah, "--contact", "FR_foot", "--contact", "FL_foot", "--contact", "HR_foot",
+                        "--contact", "HL_foot"};
+
+}  // namespace
+
+TEST(CliConstraints, FourFeetForcesSumWithGravityToTheMomentumRate) {
+  // At rest (v = 0) the linear momentum rate is Σ m_i a_com_i; the library computes it from q̈.
+  const Json j = fdJson(kFourFeet);
+  ASSERT_TRUE(j.has("contact_forces"));
+  const Json& forces = j["contact_forces"];
+  ASSERT_EQ(forces.size(), 4u);
+  const char* feet[] = {"FR_foot", "FL_foot", "HR_foot", "HL_foot"};
+  grbda::Vec3 total = grbda::Vec3::Zero();
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(forces[i]["link"].text, feet[i]);
+    EXPECT_EQ(forces[i]["kind"].text, "contact");
+    EXPECT_FALSE(forces[i].has("moment"));
+    const std::vector<double> f = forces[i]["force"].numbers();
+    ASSERT_EQ(f.size(), 3u);
+    total += grbda::Vec3(f[0], f[1], f[2]);
+  }
+  EXPECT_LT(j["constraint_residual"].number, 1e-9);
+
+  const grbda::Model m = grbda::loadUrdf(kCheetah);
+  grbda::Data data(m);
+  const std::vector<double> qdd = j["result"].numbers();
+  const grbda::VecX a = Eigen::Map<const grbda::VecX>(qdd.data(), static_cast<Eigen::Index>(qdd.size()));
+  const grbda::VecX q = m.neutralConfiguration(), v = grbda::VecX::Zero(m.nv());
+  grbda::forwardKinematics(m, data, q, v, a);
+  grbda::Vec3 rate = grbda::Vec3::Zero();
+  double mass = 0.0;
+  for (size_t f = 0; f < m.frames().size(); ++f) {
+    const grbda::Frame& fr = m.frames()[f];
+    if (fr.body < 0 || fr.name != m.body(fr.body).name) continue;
+    const grbda::Mat6& I = m.body(fr.body).inertia;
+    const double mi = I(5, 5);
+    if (mi <= 0.0) continue;
+    const grbda::Vec3 com(I(2, 4) / mi, I(0, 5) / mi, I(1, 3) / mi);
+    mass += mi;
+    rate += mi * grbda::frameAcceleration(m, data, static_cast<int>(f), fr.placement.transformPoint(com)).tail<3>();
+  }
+  EXPECT_LT((total + mass * m.gravity() - rate).norm(), 1e-8);
+}
+
+TEST(CliConstraints, MethodsAgreeAndWeldsReportMoments) {
+  const Args base = {kCheetah, "--weld", "FR_foot:0.01,0,0", "--contact", "HL_foot", "--v",
+                     "0.1,0.2,-0.1,0.3,0,0.1,0,0,0,0,0,0,0,0,0,0,0,0"};
+  const Json pv = fdJson(base);
+  Args kkt = base;
+  kkt.insert(kkt.end(), {"--method", "kkt"});
+  Args prox = base;
+  prox.insert(prox.end(), {"--method", "proximal"});
+  Args soft = base;
+  soft.insert(soft.end(), {"--method", "pv-soft", "--compliance", "1e-9"});
+  const Json jk = fdJson(kkt), jp = fdJson(prox), js = fdJson(soft);
+  ASSERT_EQ(pv["contact_forces"].size(), 2u);
+  EXPECT_EQ(pv["contact_forces"][0]["kind"].text, "weld");
+  EXPECT_EQ(pv["contact_forces"][0]["point"].numbers(), (std::vector<double>{0.01, 0.0, 0.0}));
+  EXPECT_TRUE(pv["contact_forces"][0].has("moment"));
+  EXPECT_EQ(pv["method"].text, "pv");
+  const std::vector<double> a = pv["result"].numbers();
+  for (const Json* other : {&jk, &jp, &js}) {
+    const std::vector<double> b = (*other)["result"].numbers();
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], other == &js ? 1e-4 : 1e-9) << (*other)["method"].text;
+  }
+}
+
+TEST(CliConstraints, UsageErrorsNameTheProblem) {
+  expectCommandError({"fd", kCheetah, "--contact", "no_such_link"}, 2, {"unknown link 'no_such_link'"});
+  expectCommandError({"fd", kCheetah, "--contact", "FR_foot:1,2"}, 2, {"--contact", "3 coordinates"});
+  expectCommandError({"fd", kCheetah, "--contact", "FR_foot", "--method", "projection"}, 2,
+                     {"pv, pv-soft, kkt or proximal"});
+  expectCommandError({"fd", kCheetah, "--contact", "FR_foot", "--compliance", "1e-3"}, 2, {"pv-soft"});
+  expectCommandError({"fd", kCheetah, "--contact", "FR_foot", "--method", "pv-soft"}, 2, {"--compliance"});
+  expectCommandError({"fd", kCheetah, "--baumgarte", "0.1"}, 2, {"--contact or --weld"});
+  expectCommandError({"fd", kCheetah, "--contact", "FR_foot", "--method", "pv-soft", "--compliance", "-1"}, 2,
+                     {"--compliance must be > 0"});
+}
+
+#endif  // GRBDA_CLI_PATH

@@ -1,0 +1,34 @@
+#pragma once
+// fd's constraints on the command line: --contact LINK[:x,y,z], --weld LINK[:x,y,z] (repeatable,
+// kept in command-line order), --compliance R (pv-soft), --baumgarte T; and their report, JSON
+// "contact_forces" (one object per constraint: link, point, kind, force, and moment for welds)
+// and "constraint_residual" (max |J q̈ + J̇ q̇ − k|).
+#include <memory>
+#include <vector>
+
+#include "args.hpp"
+#include "grbda/constraints/constraint_data.hpp"
+#include "method.hpp"
+#include "report.hpp"
+
+namespace grbda::cli {
+
+std::vector<OptionSpec> constraintOptions();
+
+struct CommandLineConstraint {
+  ConstraintKind kind = ConstraintKind::PointContact;
+  NamedPoint where;
+};
+
+/// The --contact / --weld arguments in command-line order. UsageError for a malformed point, for
+/// --compliance without pv-soft, --baumgarte without constraints or a method that solves none.
+std::vector<CommandLineConstraint> constraintsFromArgs(const ParsedArgs& args, const Model& model, Method method);
+/// The constraint set (unknown links are InputErrors naming the constraint), with --compliance
+/// and --baumgarte applied.
+std::unique_ptr<ConstraintModel> makeConstraintModel(const ParsedArgs& args, const Model& model,
+                                                     const std::vector<CommandLineConstraint>& constraints);
+/// Adds contact_forces and constraint_residual to fd's report (JSON members and text lines).
+void addConstraintForces(Report& report, const ConstraintModel& constraints, const ConstraintData& cd,
+                         const std::vector<CommandLineConstraint>& given);
+
+}  // namespace grbda::cli
