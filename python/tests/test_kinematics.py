@@ -1,0 +1,122 @@
+"""Frames: placement, velocity and acceleration checked by finite differences of the positions,
+and the Jacobian against the velocity it must reproduce."""
+import numpy as np
+import pytest
+
+import grbda
+from conftest import model_path, state
+
+MODELS_WITH_FRAMES = [("mini_cheetah.urdf", "FR_knee_link"), ("mit_humanoid_leg.urdf", None),
+                      ("four_bar.urdf", "link2"), ("arm_6dof.urdf", None)]
+
+
+def last_frame(model, name):
+    return name if name else model.frames[-1].name
+
+
+def integrate(model, q, v, dt):
+    """q advanced by v dt, in independent coordinates (quaternion of a floating base: body-frame w)."""
+    q = q.copy()
+    if model.is_floating_base:
+        w, lin = v[:3], v[3:6]
+        quat = q[3:7]
+        R = quat_to_matrix(quat)
+        q[0:3] += R @ lin * dt
+        dq = 0.5 * quat_mul(quat, np.concatenate([[0.0], w])) * dt
+        q[3:7] = (quat + dq) / np.linalg.norm(quat + dq)
+        q[7:] += v[6:] * dt
+    else:
+        q += v * dt
+    return q
+
+
+def quat_mul(a, b):
+    w1, x1, y1, z1 = a
+    w2, x2, y2, z2 = b
+    return np.array([w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2, w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
+                     w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2, w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2])
+
+
+def quat_to_matrix(quat):
+    w, x, y, z = quat / np.linalg.norm(quat)
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+
+
+@pytest.mark.parametrize("file,frame", MODELS_WITH_FRAMES)
+def test_frame_velocity_is_the_derivative_of_its_position(file, frame):
+    path = model_path(file)
+    model = grbda.load(path)
+    data = grbda.Data(model)
+    frame = last_frame(model, frame)
+    q, v, _ = state(path, model, seed=7)
+    point = np.array([0.01, -0.02, 0.03])
+    grbda.forward_kinematics(model, data, q, v)
+    vel = grbda.frame_velocity(model, data, frame, point)
+    h = 1e-6
+
+    def position(qq):
+        grbda.forward_kinematics(model, data, qq)
+        return grbda.frame_position(model, data, frame, point)
+    fd = (position(integrate(model, q, v, h)) - position(integrate(model, q, v, -h))) / (2 * h)
+    assert np.allclose(vel[3:], fd, atol=1e-6)
+    J = grbda.frame_jacobian(model, data, q, frame, point)
+    assert J.shape == (6, model.nv)
+    assert np.allclose(J @ v, vel, atol=1e-10)
+    grbda.forward_kinematics(model, data, q, v)
+    local = grbda.frame_velocity(model, data, frame, point, grbda.ReferenceFrame.LOCAL)
+    R = grbda.frame_rotation(model, data, frame)
+    assert np.allclose(R @ local[3:], vel[3:]) and np.allclose(R @ local[:3], vel[:3])
+
+
+@pytest.mark.parametrize("file,frame", MODELS_WITH_FRAMES)
+def test_frame_acceleration_is_the_derivative_of_its_velocity(file, frame):
+    path = model_path(file)
+    model = grbda.load(path)
+    data = grbda.Data(model)
+    frame = last_frame(model, frame)
+    q, v, a = state(path, model, seed=8)
+    if model.is_floating_base:
+        v[:6] = 0.0  # keep the finite difference free of the base's body-frame velocity rotation
+        a[:6] = 0.0
+    h = 1e-6
+
+    def velocity(dt):
+        grbda.forward_kinematics(model, data, integrate(model, q, v, dt), v + dt * a)
+        return grbda.frame_velocity(model, data, frame)
+    fd = (velocity(h) - velocity(-h)) / (2 * h)
+    grbda.forward_kinematics(model, data, q, v, a)
+    acc = grbda.frame_acceleration(model, data, frame)
+    assert np.allclose(acc, fd, atol=1e-5)
+
+
+def test_frame_placement_is_consistent_with_position_and_rotation():
+    path = model_path("mini_cheetah.urdf")
+    model = grbda.load(path)
+    data = grbda.Data(model)
+    q, _, _ = state(path, model, seed=9)
+    grbda.forward_kinematics(model, data, q)
+    index = model.frame_index("FL_knee_link")
+    T = grbda.frame_placement(model, data, index)
+    assert np.allclose(T[:3, :3], grbda.frame_rotation(model, data, "FL_knee_link"))
+    assert np.allclose(T[:3, 3], grbda.frame_position(model, data, "FL_knee_link"))
+    X = grbda.frame_transform(model, data, np.int64(index))  # numpy integers are indices too
+    assert np.allclose(X.homogeneous(), T)
+    # the base frame sits at the floating-base position, rotated by its quaternion
+    base = grbda.frame_placement(model, data, model.frames[1].name)
+    assert np.allclose(base[:3, 3], q[:3]) and np.allclose(base[:3, :3], quat_to_matrix(q[3:7]))
+
+
+def test_frame_errors_name_the_problem():
+    model = grbda.load(model_path("double_pendulum.urdf"))
+    data = grbda.Data(model)
+    grbda.forward_kinematics(model, data, [0, 0])
+    with pytest.raises(grbda.InputError, match="out of range"):
+        grbda.frame_position(model, data, 99)
+    with pytest.raises(grbda.InputError, match="nope"):
+        grbda.frame_position(model, data, "nope")
+    with pytest.raises(grbda.InputError, match="frame must be"):
+        grbda.frame_position(model, data, 1.5)
+    with pytest.raises(grbda.InputError, match="without v"):
+        grbda.forward_kinematics(model, data, [0, 0], qdd=[0, 0])
