@@ -14,8 +14,9 @@ import os as _os
 from ._grbda import *  # noqa: F401,F403  (the bound API)
 from ._grbda import robots, tree  # noqa: F401  (submodules)
 from ._grbda import InputError, load_urdf
+from .configuration import integrate, quaternion_to_rotation  # noqa: F401
 
-__all__ = [name for name in dir() if not name.startswith("_")] + ["load"]
+__all__ = [name for name in dir() if not name.startswith("_") and name != "configuration"] + ["load"]
 
 # Robots built in code, by the name the grbda command knows them ("builtin:NAME").
 _BUILTIN = {

@@ -1,5 +1,5 @@
-"""Frames: placement, velocity and acceleration checked by finite differences of the positions,
-and the Jacobian against the velocity it must reproduce."""
+"""Frames: placement, velocity and acceleration checked by finite differences of the positions
+(moving along grbda.integrate), and the Jacobian against the velocity it must reproduce."""
 import numpy as np
 import pytest
 
@@ -12,36 +12,6 @@ MODELS_WITH_FRAMES = [("mini_cheetah.urdf", "FR_knee_link"), ("mit_humanoid_leg.
 
 def last_frame(model, name):
     return name if name else model.frames[-1].name
-
-
-def integrate(model, q, v, dt):
-    """q advanced by v dt, in independent coordinates (quaternion of a floating base: body-frame w)."""
-    q = q.copy()
-    if model.is_floating_base:
-        w, lin = v[:3], v[3:6]
-        quat = q[3:7]
-        R = quat_to_matrix(quat)
-        q[0:3] += R @ lin * dt
-        dq = 0.5 * quat_mul(quat, np.concatenate([[0.0], w])) * dt
-        q[3:7] = (quat + dq) / np.linalg.norm(quat + dq)
-        q[7:] += v[6:] * dt
-    else:
-        q += v * dt
-    return q
-
-
-def quat_mul(a, b):
-    w1, x1, y1, z1 = a
-    w2, x2, y2, z2 = b
-    return np.array([w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2, w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
-                     w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2, w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2])
-
-
-def quat_to_matrix(quat):
-    w, x, y, z = quat / np.linalg.norm(quat)
-    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
 
 
 @pytest.mark.parametrize("file,frame", MODELS_WITH_FRAMES)
@@ -59,7 +29,7 @@ def test_frame_velocity_is_the_derivative_of_its_position(file, frame):
     def position(qq):
         grbda.forward_kinematics(model, data, qq)
         return grbda.frame_position(model, data, frame, point)
-    fd = (position(integrate(model, q, v, h)) - position(integrate(model, q, v, -h))) / (2 * h)
+    fd = (position(grbda.integrate(model, q, v, h)) - position(grbda.integrate(model, q, v, -h))) / (2 * h)
     assert np.allclose(vel[3:], fd, atol=1e-6)
     J = grbda.frame_jacobian(model, data, q, frame, point)
     assert J.shape == (6, model.nv)
@@ -83,7 +53,7 @@ def test_frame_acceleration_is_the_derivative_of_its_velocity(file, frame):
     h = 1e-6
 
     def velocity(dt):
-        grbda.forward_kinematics(model, data, integrate(model, q, v, dt), v + dt * a)
+        grbda.forward_kinematics(model, data, grbda.integrate(model, q, v, dt), v + dt * a)
         return grbda.frame_velocity(model, data, frame)
     fd = (velocity(h) - velocity(-h)) / (2 * h)
     grbda.forward_kinematics(model, data, q, v, a)
@@ -105,7 +75,7 @@ def test_frame_placement_is_consistent_with_position_and_rotation():
     assert np.allclose(X.homogeneous(), T)
     # the base frame sits at the floating-base position, rotated by its quaternion
     base = grbda.frame_placement(model, data, model.frames[1].name)
-    assert np.allclose(base[:3, 3], q[:3]) and np.allclose(base[:3, :3], quat_to_matrix(q[3:7]))
+    assert np.allclose(base[:3, 3], q[:3]) and np.allclose(base[:3, :3], grbda.quaternion_to_rotation(q[3:7]))
 
 
 def test_frame_errors_name_the_problem():
@@ -120,3 +90,19 @@ def test_frame_errors_name_the_problem():
         grbda.frame_position(model, data, 1.5)
     with pytest.raises(grbda.InputError, match="without v"):
         grbda.forward_kinematics(model, data, [0, 0], qdd=[0, 0])
+
+
+def test_integrate_moves_a_floating_base_along_its_body_frame_velocity():
+    model = grbda.load(model_path("mini_cheetah.urdf"))
+    q = model.neutral_configuration()
+    q[3:7] = [np.cos(0.25), 0, 0, np.sin(0.25)]  # yawed by 0.5 rad
+    v = np.zeros(model.nv)
+    v[3] = 2.0  # forward in the body frame
+    v[2] = 0.4  # yaw rate
+    v[7] = -1.0  # a leg joint
+    q1 = grbda.integrate(model, q, v, 0.5)
+    assert np.allclose(q1[:3], [np.cos(0.5), np.sin(0.5), 0.0])  # 1 m along the yawed x axis
+    assert np.allclose(q1[3:7], [np.cos(0.35), 0, 0, np.sin(0.35)])  # yaw 0.5 + 0.4 * 0.5
+    assert q1[7 + 1] == q[8] - 0.5 and np.allclose(np.delete(q1, [0, 1, 3, 6, 8]), np.delete(q, [0, 1, 3, 6, 8]))
+    with pytest.raises(grbda.InputError, match="integrate"):
+        grbda.integrate(model, q, v[:3], 0.1)
