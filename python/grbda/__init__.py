@@ -4,10 +4,11 @@ The C++ library's API with snake_case names (grbda._grbda), numpy in and out, pl
 Functions return new arrays; Data's properties (data.qdd, data.tau, data.H, data.C,
 data.q_spanning) are read-only views of the workspace, overwritten by the next call on that Data.
 
-    import grbda
+    import grbda, numpy as np
     model = grbda.load("models/mini_cheetah.urdf")
     data = grbda.Data(model)
-    qdd = grbda.forward_dynamics(model, data, model.neutral_configuration(), v, tau)
+    zeros = np.zeros(model.nv)
+    qdd = grbda.forward_dynamics(model, data, model.neutral_configuration(), zeros, zeros)
 """
 import os as _os
 

@@ -21,7 +21,7 @@ void bindProjection(py::module_& m) {
       .def_readonly("k", &ConstraintMatrices::k);
   m.def(
       "constraint_matrices",
-      [](const Model& model, BoundData& d, py::handle q, py::handle v) {
+      [](const Model& model, BoundData& d, ArrayLike q, ArrayLike v) {
         ConstraintMatrices out;
         constraintMatrices(model, d.of(model, "constraint_matrices"), toVector(q, "q"), toVector(v, "v"), out);
         return out;
@@ -30,7 +30,7 @@ void bindProjection(py::module_& m) {
       "constraint_matrices(model, data, q, v) -> ConstraintMatrices (G, g, K, k) of all clusters, block-diagonal.");
   m.def(
       "projected_inverse_dynamics",
-      [](const Model& model, BoundData& d, py::handle q, py::handle v, py::handle qdd) {
+      [](const Model& model, BoundData& d, ArrayLike q, ArrayLike v, ArrayLike qdd) {
         return projectedInverseDynamics(model, d.of(model, "projected_inverse_dynamics"), toVector(q, "q"),
                                         toVector(v, "v"), toVector(qdd, "qdd"));
       },
@@ -38,7 +38,7 @@ void bindProjection(py::module_& m) {
       (std::string("Projected RNEA: tau = G^T RNEA_tree(q, qdot, G qdd + g).") + kSameConventions).c_str());
   m.def(
       "projection_forward_dynamics",
-      [](const Model& model, BoundData& d, py::handle q, py::handle v, py::handle tau) {
+      [](const Model& model, BoundData& d, ArrayLike q, ArrayLike v, ArrayLike tau) {
         return projectionForwardDynamics(model, d.of(model, "projection_forward_dynamics"), toVector(q, "q"),
                                          toVector(v, "v"), toVector(tau, "tau"));
       },
@@ -46,7 +46,7 @@ void bindProjection(py::module_& m) {
       (std::string("Projection method: qdd = (G^T H_tree G)^-1 (tau - G^T (C_tree + H_tree g)).") + kSameConventions).c_str());
   m.def(
       "lagrange_forward_dynamics",
-      [](const Model& model, BoundData& d, py::handle q, py::handle v, py::handle tau) {
+      [](const Model& model, BoundData& d, ArrayLike q, ArrayLike v, ArrayLike tau) {
         return lagrangeForwardDynamics(model, d.of(model, "lagrange_forward_dynamics"), toVector(q, "q"),
                                        toVector(v, "v"), toVector(tau, "tau"));
       },
@@ -55,19 +55,19 @@ void bindProjection(py::module_& m) {
        kSameConventions).c_str());
   m.def(
       "projected_mass_matrix",
-      [](const Model& model, BoundData& d, py::handle q) {
+      [](const Model& model, BoundData& d, ArrayLike q) {
         return projectedMassMatrix(model, d.of(model, "projected_mass_matrix"), toVector(q, "q"));
       },
       py::arg("model"), py::arg("data"), py::arg("q"), "Projected mass matrix G^T H_tree G (nv x nv).");
   m.def(
       "projected_bias_forces",
-      [](const Model& model, BoundData& d, py::handle q, py::handle v) {
+      [](const Model& model, BoundData& d, ArrayLike q, ArrayLike v) {
         return projectedBiasForces(model, d.of(model, "projected_bias_forces"), toVector(q, "q"), toVector(v, "v"));
       },
       py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"), "Projected bias G^T (C_tree + H_tree g) (nv).");
   m.def(
       "projected_inverse_operational_space_inertia",
-      [](const Model& model, BoundData& d, py::handle endEffectors, py::handle q, bool linearOnly) {
+      [](const Model& model, BoundData& d, EndEffectorsLike endEffectors, ArrayLike q, bool linearOnly) {
         return projectedInverseOperationalSpaceInertia(model, d.of(model, "projected_inverse_operational_space_inertia"),
                                                        toEndEffectors(endEffectors, model), toVector(q, "q"), linearOnly);
       },
@@ -102,7 +102,7 @@ void bindProximal(py::module_& m) {
       .def_readonly("converged", &ProximalResult::converged);
   m.def(
       "forward_dynamics_proximal",
-      [](const Model& model, BoundData& d, py::handle q, py::handle v, py::handle tau, const ProximalSettings& settings) {
+      [](const Model& model, BoundData& d, ArrayLike q, ArrayLike v, ArrayLike tau, const ProximalSettings& settings) {
         Data& data = d.of(model, "forward_dynamics_proximal");
         return forwardDynamicsProximal(model, data, d.proximal(model), toVector(q, "q"), toVector(v, "v"),
                                        toVector(tau, "tau"), settings);
@@ -146,7 +146,7 @@ void bindApproximate(py::module_& m) {
   const auto treeData = [](const ApproximateModel& a, BoundData& d, const char* fn) -> Data& { return d.of(a.tree, fn); };
   m.def(
       "approximate_forward_dynamics",
-      [treeData](const ApproximateModel& a, BoundData& d, py::handle q, py::handle v, py::handle tau, py::handle fext) {
+      [treeData](const ApproximateModel& a, BoundData& d, ArrayLike q, ArrayLike v, ArrayLike tau, ArrayLike fext) {
         const auto f = toExternalForces(fext, a.tree);
         return VecX(approximateForwardDynamics(a, treeData(a, d, "approximate_forward_dynamics"), toVector(q, "q"),
                                                toVector(v, "v"), toVector(tau, "tau"), f.empty() ? nullptr : &f));
@@ -156,7 +156,7 @@ void bindApproximate(py::module_& m) {
       "tau: the original model's independent coordinates; fext per tree body.");
   m.def(
       "approximate_inverse_dynamics",
-      [treeData](const ApproximateModel& a, BoundData& d, py::handle q, py::handle v, py::handle qdd, py::handle fext) {
+      [treeData](const ApproximateModel& a, BoundData& d, ArrayLike q, ArrayLike v, ArrayLike qdd, ArrayLike fext) {
         const auto f = toExternalForces(fext, a.tree);
         return VecX(approximateInverseDynamics(a, treeData(a, d, "approximate_inverse_dynamics"), toVector(q, "q"),
                                                toVector(v, "v"), toVector(qdd, "qdd"), f.empty() ? nullptr : &f));
@@ -165,19 +165,19 @@ void bindApproximate(py::module_& m) {
       "tau = RNEA_tree(q, v, qdd) + H_off qdd - J^T fext on the approximate model; data = Data(approx.tree).");
   m.def(
       "approximate_mass_matrix",
-      [treeData](const ApproximateModel& a, BoundData& d, py::handle q) {
+      [treeData](const ApproximateModel& a, BoundData& d, ArrayLike q) {
         return MatX(approximateMassMatrix(a, treeData(a, d, "approximate_mass_matrix"), toVector(q, "q")));
       },
       py::arg("approx"), py::arg("data"), py::arg("q"), "H_tree(q) + H_off.");
   m.def(
       "approximate_bias_forces",
-      [treeData](const ApproximateModel& a, BoundData& d, py::handle q, py::handle v) {
+      [treeData](const ApproximateModel& a, BoundData& d, ArrayLike q, ArrayLike v) {
         return VecX(approximateBiasForces(a, treeData(a, d, "approximate_bias_forces"), toVector(q, "q"), toVector(v, "v")));
       },
       py::arg("approx"), py::arg("data"), py::arg("q"), py::arg("v"), "C_tree(q, v).");
   m.def(
       "approximate_inverse_operational_space_inertia",
-      [treeData](const ApproximateModel& a, BoundData& d, const BoundOsimSet& set, py::handle q, bool linearOnly) {
+      [treeData](const ApproximateModel& a, BoundData& d, const BoundOsimSet& set, ArrayLike q, bool linearOnly) {
         const char* fn = "approximate_inverse_operational_space_inertia";
         return MatX(approximateInverseOperationalSpaceInertia(a, treeData(a, d, fn), set.of(a.tree, fn),
                                                               toVector(q, "q"), linearOnly));

@@ -49,7 +49,7 @@ void runRows(const Model& model, const RowMatrix& Q, const RowMatrix& V, const R
   }
 }
 
-py::array_t<double> forwardDynamicsBatch(const Model& model, py::handle Qin, py::handle Vin, py::handle TAUin,
+py::array_t<double> forwardDynamicsBatch(const Model& model, ArrayLike Qin, ArrayLike Vin, ArrayLike TAUin,
                                          int threads) {
   const RowMatrix Q = toMatrix(Qin, "Q"), V = toMatrix(Vin, "V", Q.rows(), model.nv()),
                   TAU = toMatrix(TAUin, "TAU", Q.rows(), model.nv());

@@ -16,7 +16,7 @@ template <typename Spec>
 void vec3Member(py::class_<Spec>& cls, const char* name, Vec3 Spec::*member, const char* doc) {
   cls.def_property(
       name, [member](const Spec& s) { return s.*member; },
-      [member, name](Spec& s, py::handle v) { s.*member = toVec3(v, name); }, doc);
+      [member, name](Spec& s, ArrayLike v) { s.*member = toVec3(v, name); }, doc);
 }
 
 /// Specs are plain structs: constructed empty, then fields set by keyword (LinkSpec(name="a", mass=1)).
@@ -44,7 +44,7 @@ void bindSpecs(py::module_& m) {
   vec3Member(link, "com", &LinkSpec::com, "centre of mass in the link frame (m)");
   link.def_property(
       "inertia", [](const LinkSpec& s) { return s.inertia; },
-      [](LinkSpec& s, py::handle I) { s.inertia = toMatrix(I, "inertia", 3, 3); },
+      [](LinkSpec& s, ArrayLike I) { s.inertia = toMatrix(I, "inertia", 3, 3); },
       "3x3 rotational inertia about the COM, link axes (kg m^2)");
 
   py::enum_<JointKind>(m, "JointKind", "URDF joint types.")
@@ -101,7 +101,7 @@ void bindModelBuilder(py::module_& m) {
       .def("add_loop", &ModelBuilder::addLoop, py::arg("loop"))
       .def("add_coupling", &ModelBuilder::addCoupling, py::arg("coupling"))
       .def(
-          "set_gravity", [](ModelBuilder& b, py::handle g) { b.setGravity(toVec3(g, "gravity")); }, py::arg("gravity"),
+          "set_gravity", [](ModelBuilder& b, ArrayLike g) { b.setGravity(toVec3(g, "gravity")); }, py::arg("gravity"),
           "Gravity of the built model, world coordinates (m/s^2).")
       .def_property("specialised_joints", &ModelBuilder::specialisedJoints, &ModelBuilder::setSpecialisedJoints,
                     "recognise the specialised cluster joints (RevoluteWithRotor, ..., FourBar; default True); "
@@ -122,10 +122,10 @@ void bindModelBuilder(py::module_& m) {
 void bindLoading(py::module_& m) {
   m.def(
       "load_urdf",
-      [](py::handle paths) {
+      [](PathLike paths) {
         if (py::isinstance<py::list>(paths) || py::isinstance<py::tuple>(paths)) {
           std::vector<std::string> files;
-          for (py::handle p : paths) files.push_back(toPath(p));
+          for (py::handle p : py::handle(paths)) files.push_back(toPath(p));
           return loadUrdf(files);
         }
         return loadUrdf(toPath(paths));
@@ -136,7 +136,7 @@ void bindLoading(py::module_& m) {
   m.def("load_urdf_string", &loadUrdfString, py::arg("xml"), py::arg("source_name") = "<string>",
         "Load a model from URDF text; `source_name` stands for the file name in error messages.");
   m.def(
-      "parse_urdf_file", [](py::handle path) { return parseUrdfFile(toPath(path)); }, py::arg("path"),
+      "parse_urdf_file", [](PathLike path) { return parseUrdfFile(toPath(path)); }, py::arg("path"),
       "Parse a URDF file into a ModelBuilder (syntax checked; graph and physics are validated by build()).");
   m.def("parse_urdf_string", &parseUrdfString, py::arg("xml"), py::arg("source_name") = "<string>",
         "Parse URDF text into a ModelBuilder.");

@@ -41,7 +41,7 @@ void bindData(py::module_& m) {
 void bindDynamicsCalls(py::module_& m) {
   m.def(
       "forward_dynamics",
-      [](const Model& model, BoundData& d, py::handle q, py::handle v, py::handle tau, py::handle fext) {
+      [](const Model& model, BoundData& d, ArrayLike q, ArrayLike v, ArrayLike tau, ArrayLike fext) {
         const auto f = toExternalForces(fext, model);
         return VecX(forwardDynamics(model, d.of(model, "forward_dynamics"), toVector(q, "q"), toVector(v, "v"),
                                     toVector(tau, "tau"), f));
@@ -55,7 +55,7 @@ void bindDynamicsCalls(py::module_& m) {
           .c_str());
   m.def(
       "inverse_dynamics",
-      [](const Model& model, BoundData& d, py::handle q, py::handle v, py::handle qdd, py::handle fext) {
+      [](const Model& model, BoundData& d, ArrayLike q, ArrayLike v, ArrayLike qdd, ArrayLike fext) {
         const auto f = toExternalForces(fext, model);
         return VecX(inverseDynamics(model, d.of(model, "inverse_dynamics"), toVector(q, "q"), toVector(v, "v"),
                                     toVector(qdd, "qdd"), f));
@@ -74,7 +74,7 @@ void bindDynamicsCalls(py::module_& m) {
       "coordinates for a cluster on the ground). InputError for k out of range.");
   m.def(
       "mass_matrix",
-      [](const Model& model, BoundData& d, py::handle q) {
+      [](const Model& model, BoundData& d, ArrayLike q) {
         return MatX(massMatrix(model, d.of(model, "mass_matrix"), toVector(q, "q")));
       },
       py::arg("model"), py::arg("data"), py::arg("q"),
@@ -82,7 +82,7 @@ void bindDynamicsCalls(py::module_& m) {
                    "symmetric.\n") + kStateDoc).c_str());
   m.def(
       "bias_forces",
-      [](const Model& model, BoundData& d, py::handle q, py::handle v) {
+      [](const Model& model, BoundData& d, ArrayLike q, ArrayLike v) {
         return VecX(biasForces(model, d.of(model, "bias_forces"), toVector(q, "q"), toVector(v, "v")));
       },
       py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"),
@@ -90,7 +90,7 @@ void bindDynamicsCalls(py::module_& m) {
                    "terms (nv), so that tau = H qdd + C.\n") + kStateDoc).c_str());
   m.def(
       "complete_configuration",
-      [](const Model& model, BoundData& d, py::handle q) {
+      [](const Model& model, BoundData& d, ArrayLike q) {
         return VecX(completeConfiguration(model, d.of(model, "complete_configuration"), toVector(q, "q")));
       },
       py::arg("model"), py::arg("data"), py::arg("q"),
@@ -108,7 +108,7 @@ void bindKinematics(py::module_& m) {
 
   m.def(
       "forward_kinematics",
-      [](const Model& model, BoundData& bd, py::handle q, py::handle v, py::handle qdd) {
+      [](const Model& model, BoundData& bd, ArrayLike q, ArrayLike v, ArrayLike qdd) {
         Data& d = bd.of(model, "forward_kinematics");
         if (v.is_none() && !qdd.is_none()) throw InputError("forward_kinematics: qdd given without v");
         if (v.is_none()) forwardKinematics(model, d, toVector(q, "q"));
@@ -121,7 +121,7 @@ void bindKinematics(py::module_& m) {
       "v, qdd independent (nv).");
   m.def(
       "frame_transform",
-      [](const Model& model, BoundData& d, py::handle frame) {
+      [](const Model& model, BoundData& d, FrameLike frame) {
         return frameTransform(model, d.of(model, "frame_transform"), toFrame(frame, model));
       },
       py::arg("model"), py::arg("data"), py::arg("frame"),
@@ -129,7 +129,7 @@ void bindKinematics(py::module_& m) {
       "forward_kinematics. frame: name or index.");
   m.def(
       "frame_placement",
-      [](const Model& model, BoundData& d, py::handle frame) {
+      [](const Model& model, BoundData& d, FrameLike frame) {
         return homogeneousPose(frameTransform(model, d.of(model, "frame_placement"), toFrame(frame, model)));
       },
       py::arg("model"), py::arg("data"), py::arg("frame"),
@@ -137,7 +137,7 @@ void bindKinematics(py::module_& m) {
       "[[R, p], [0, 1]] with R frame -> world rotation and p the frame origin in world coordinates (m).");
   m.def(
       "frame_position",
-      [](const Model& model, BoundData& d, py::handle frame, py::handle point) {
+      [](const Model& model, BoundData& d, FrameLike frame, ArrayLike point) {
         return framePosition(model, d.of(model, "frame_position"), toFrame(frame, model), toVec3(point, "point"));
       },
       py::arg("model"), py::arg("data"), py::arg("frame"), py::arg("point") = Vec3::Zero().eval(),
@@ -145,7 +145,7 @@ void bindKinematics(py::module_& m) {
       "the last forward_kinematics.");
   m.def(
       "frame_rotation",
-      [](const Model& model, BoundData& d, py::handle frame) {
+      [](const Model& model, BoundData& d, FrameLike frame) {
         return frameRotation(model, d.of(model, "frame_rotation"), toFrame(frame, model));
       },
       py::arg("model"), py::arg("data"), py::arg("frame"),
@@ -153,7 +153,7 @@ void bindKinematics(py::module_& m) {
       "coordinates).");
   m.def(
       "frame_velocity",
-      [](const Model& model, BoundData& d, py::handle frame, py::handle point, ReferenceFrame axes) {
+      [](const Model& model, BoundData& d, FrameLike frame, ArrayLike point, ReferenceFrame axes) {
         return frameVelocity(model, d.of(model, "frame_velocity"), toFrame(frame, model), toVec3(point, "point"), axes);
       },
       py::arg("model"), py::arg("data"), py::arg("frame"), py::arg("point") = Vec3::Zero().eval(),
@@ -162,7 +162,7 @@ void bindKinematics(py::module_& m) {
       "(rad/s) and linear velocity (m/s) of the point, after forward_kinematics(model, data, q, v).");
   m.def(
       "frame_acceleration",
-      [](const Model& model, BoundData& d, py::handle frame, py::handle point, ReferenceFrame axes) {
+      [](const Model& model, BoundData& d, FrameLike frame, ArrayLike point, ReferenceFrame axes) {
         return frameAcceleration(model, d.of(model, "frame_acceleration"), toFrame(frame, model), toVec3(point, "point"),
                                  axes);
       },
@@ -173,7 +173,7 @@ void bindKinematics(py::module_& m) {
       "forward_kinematics(model, data, q, v, qdd).");
   m.def(
       "frame_jacobian",
-      [](const Model& model, BoundData& d, py::handle q, py::handle frame, py::handle point, ReferenceFrame axes) {
+      [](const Model& model, BoundData& d, ArrayLike q, FrameLike frame, ArrayLike point, ReferenceFrame axes) {
         return Mat6X(frameJacobian(model, d.of(model, "frame_jacobian"), toVector(q, "q"), toFrame(frame, model),
                                    toVec3(point, "point"), axes));
       },

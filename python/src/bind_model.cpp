@@ -11,7 +11,7 @@ void bindTransform(py::module_& m) {
   py::class_<Transform>(m, "Transform",
                         "Plücker transform ^B X_A stored as (E, r): E is the coordinate rotation A -> B "
                         "(x_B = E x_A), r the position of B's origin in A coordinates (metres).")
-      .def(py::init([](py::object E, py::object r) {
+      .def(py::init([](ArrayLike E, ArrayLike r) {
              Transform X;
              if (!E.is_none()) X.E = toMatrix(E, "E", 3, 3);
              if (!r.is_none()) X.r = toVec3(r, "r");
@@ -20,7 +20,7 @@ void bindTransform(py::module_& m) {
            py::arg("E") = py::none(), py::arg("r") = py::none(),
            "Transform(E=identity, r=zeros): coordinate rotation E (3x3, A -> B) and origin r of B in A.")
       .def_static(
-          "from_xyz_rpy", [](py::handle xyz, py::handle rpy) { return urdfOriginToTransform(toVec3(xyz, "xyz"), toVec3(rpy, "rpy")); },
+          "from_xyz_rpy", [](ArrayLike xyz, ArrayLike rpy) { return urdfOriginToTransform(toVec3(xyz, "xyz"), toVec3(rpy, "rpy")); },
           py::arg("xyz"), py::arg("rpy"),
           "The transform of a URDF <origin xyz rpy>: parent frame -> child frame (rpy in radians, fixed axes).")
       .def_readwrite("E", &Transform::E, "3x3 coordinate rotation A -> B")
@@ -32,14 +32,14 @@ void bindTransform(py::module_& m) {
       .def("inverse", &Transform::inverse, "^A X_B.")
       .def("__mul__", &Transform::operator*, py::arg("other"), "Composition: (^C X_B) * (^B X_A) = ^C X_A.")
       .def(
-          "apply", [](const Transform& X, py::handle mv) {
+          "apply", [](const Transform& X, ArrayLike mv) {
             const VecX v = toVector(mv, "motion");
             if (v.size() != 6) throw InputError("motion has " + std::to_string(v.size()) + " entries, expected 6");
             return X.apply(v);
           },
           py::arg("motion"), "Spatial motion [w; v] from A to B coordinates.")
       .def(
-          "transform_point", [](const Transform& X, py::handle p) { return X.transformPoint(toVec3(p, "point")); },
+          "transform_point", [](const Transform& X, ArrayLike p) { return X.transformPoint(toVec3(p, "point")); },
           py::arg("point"), "A point's B coordinates from its A coordinates: E (p - r).")
       .def("__repr__", [](const Transform& X) {
         return "Transform(E=" + py::repr(py::cast(X.E)).cast<std::string>() + ", r=" +
@@ -142,7 +142,7 @@ void bindModelClass(py::module_& m) {
       .def_property_readonly("spanning_velocity_names", &Model::spanningVelocityNames)
       .def_property(
           "gravity", [](const Model& model) { return model.gravity(); },
-          [](Model& model, py::handle g) { model.setGravity(toVec3(g, "gravity")); },
+          [](Model& model, ArrayLike g) { model.setGravity(toVec3(g, "gravity")); },
           "gravity a_g in world coordinates (m/s^2), default (0, 0, -9.81). Set it before sharing the model "
           "between threads.")
       .def("neutral_configuration", &Model::neutralConfiguration,

@@ -29,7 +29,7 @@ void bindOsim(py::module_& m) {
                            "OsimSet(model, end_effectors): the end-effectors of one inverse operational-space inertia "
                            "query, with everything that depends only on the model. Each end-effector is a frame "
                            "(name or index) or a (frame, point) pair, point in frame coordinates (m).")
-      .def(py::init([](const Model& model, py::handle items) {
+      .def(py::init([](const Model& model, EndEffectorsLike items) {
              return std::make_unique<BoundOsimSet>(model, toEndEffectors(items, model));
            }),
            py::arg("model"), py::arg("end_effectors"), py::keep_alive<1, 2>())
@@ -46,7 +46,7 @@ void bindOsim(py::module_& m) {
 
   m.def(
       "inverse_operational_space_inertia",
-      [](const Model& model, BoundData& d, const BoundOsimSet& set, py::handle q, bool linearOnly) {
+      [](const Model& model, BoundData& d, const BoundOsimSet& set, ArrayLike q, bool linearOnly) {
         const char* fn = "inverse_operational_space_inertia";
         return MatX(inverseOperationalSpaceInertia(model, d.of(model, fn), set.of(model, fn), toVector(q, "q"), linearOnly));
       },
@@ -57,7 +57,7 @@ void bindOsim(py::module_& m) {
       "3n x 3n matrix of the linear rows. NumericalError if some D_k is not positive definite.");
   m.def(
       "update_force_propagators",
-      [](const Model& model, BoundData& d, py::handle q) {
+      [](const Model& model, BoundData& d, ArrayLike q) {
         updateForcePropagators(model, d.of(model, "update_force_propagators"), toVector(q, "q"));
       },
       py::arg("model"), py::arg("data"), py::arg("q"),
@@ -65,7 +65,7 @@ void bindOsim(py::module_& m) {
       "apply_test_force.");
   m.def(
       "apply_test_force",
-      [](const Model& model, BoundData& d, py::handle frame, py::handle point, py::handle force) {
+      [](const Model& model, BoundData& d, FrameLike frame, ArrayLike point, ArrayLike force) {
         VecX dydd(model.nv());
         const double lambdaInv = applyTestForce(model, d.of(model, "apply_test_force"), toFrame(frame, model),
                                                 toVec3(point, "point"), toVec3(force, "force"), dydd);

@@ -36,7 +36,7 @@ void bindTree(py::module_& parent) {
   py::module_ m = parent.def_submodule("tree", "Featherstone's recursive algorithms on the spanning tree (loops ignored).");
   m.def(
       "forward_kinematics",
-      [](const Model& model, BoundData& bd, py::handle q, py::handle v, py::handle qdd) {
+      [](const Model& model, BoundData& bd, ArrayLike q, ArrayLike v, ArrayLike qdd) {
         const TreeCall c{model, "tree.forward_kinematics"};
         Data& d = bd.of(model, c.function);
         if (v.is_none() && !qdd.is_none()) throw InputError("tree.forward_kinematics: qdd given without v");
@@ -48,7 +48,7 @@ void bindTree(py::module_& parent) {
       doc("forward_kinematics(model, data, q, v=None, qdd=None): poses (+ velocities, + true accelerations).").c_str());
   m.def(
       "rnea",
-      [](const Model& model, BoundData& bd, py::handle q, py::handle v, py::handle qdd, py::handle fext) {
+      [](const Model& model, BoundData& bd, ArrayLike q, ArrayLike v, ArrayLike qdd, ArrayLike fext) {
         const TreeCall c{model, "tree.rnea"};
         const auto f = toExternalForces(fext, model);
         return VecX(tree::rnea(model, bd.of(model, c.function), c.q(q), c.v(v), c.v(qdd, "qdd"), f.empty() ? nullptr : &f));
@@ -57,8 +57,8 @@ void bindTree(py::module_& parent) {
       doc("rnea(model, data, q, v, qdd, fext=None) -> tau = H qdd + C - J^T fext.").c_str());
   m.def(
       "aba",
-      [](const Model& model, BoundData& bd, py::handle q, py::handle v, py::handle tau, py::handle fext,
-         py::handle armature) {
+      [](const Model& model, BoundData& bd, ArrayLike q, ArrayLike v, ArrayLike tau, ArrayLike fext,
+         ArrayLike armature) {
         const TreeCall c{model, "tree.aba"};
         const auto f = toExternalForces(fext, model);
         VecX arm;
@@ -72,14 +72,14 @@ void bindTree(py::module_& parent) {
           .c_str());
   m.def(
       "crba",
-      [](const Model& model, BoundData& bd, py::handle q) {
+      [](const Model& model, BoundData& bd, ArrayLike q) {
         const TreeCall c{model, "tree.crba"};
         return MatX(tree::crba(model, bd.of(model, c.function), c.q(q)));
       },
       py::arg("model"), py::arg("data"), py::arg("q"), doc("crba(model, data, q) -> H_tree (nv_spanning square).").c_str());
   m.def(
       "non_linear_effects",
-      [](const Model& model, BoundData& bd, py::handle q, py::handle v, py::handle fext) {
+      [](const Model& model, BoundData& bd, ArrayLike q, ArrayLike v, ArrayLike fext) {
         const TreeCall c{model, "tree.non_linear_effects"};
         const auto f = toExternalForces(fext, model);
         return VecX(tree::nonLinearEffects(model, bd.of(model, c.function), c.q(q), c.v(v), f.empty() ? nullptr : &f));
@@ -88,7 +88,7 @@ void bindTree(py::module_& parent) {
       doc("non_linear_effects(model, data, q, v, fext=None) -> C_tree (gravity and velocity products).").c_str());
   m.def(
       "frame_jacobian",
-      [](const Model& model, BoundData& bd, py::handle frame, py::handle point, ReferenceFrame axes) {
+      [](const Model& model, BoundData& bd, FrameLike frame, ArrayLike point, ReferenceFrame axes) {
         Mat6X J;
         tree::frameJacobian(model, bd.of(model, "tree.frame_jacobian"), toFrame(frame, model), toVec3(point, "point"),
                             axes, J);

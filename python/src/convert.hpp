@@ -19,6 +19,32 @@ namespace grbda::python {
 
 namespace py = pybind11;
 
+/// An argument taken as the Python object itself and converted by the functions below (which
+/// raise InputError); the tag only names it in signatures, so help() shows "numpy.typing.ArrayLike"
+/// rather than "handle".
+template <typename Tag>
+struct Named {
+  py::handle object;
+  operator py::handle() const { return object; }  // NOLINT: used wherever a handle is
+  bool is_none() const { return object.is_none(); }
+};
+struct ArrayTag {
+  static constexpr auto name = py::detail::const_name("numpy.typing.ArrayLike");
+};
+struct FrameTag {
+  static constexpr auto name = py::detail::const_name("str | int");
+};
+struct PathTag {
+  static constexpr auto name = py::detail::const_name("os.PathLike | list[os.PathLike]");
+};
+struct EndEffectorsTag {
+  static constexpr auto name = py::detail::const_name("list[str | int | tuple[str | int, ArrayLike]]");
+};
+using ArrayLike = Named<ArrayTag>;
+using FrameLike = Named<FrameTag>;
+using PathLike = Named<PathTag>;
+using EndEffectorsLike = Named<EndEffectorsTag>;
+
 /// Any array-like of numbers with one dimension (list, tuple, numpy array of any numeric dtype),
 /// copied into a VecX. InputError naming `what` otherwise.
 VecX toVector(py::handle x, const std::string& what);
@@ -50,3 +76,15 @@ struct BoundData {
 };
 
 }  // namespace grbda::python
+
+namespace pybind11::detail {
+template <typename Tag>
+struct type_caster<grbda::python::Named<Tag>> {
+  PYBIND11_TYPE_CASTER(grbda::python::Named<Tag>, Tag::name);
+  bool load(handle src, bool) {
+    value = grbda::python::Named<Tag>{src};
+    return true;  // anything is accepted here; the grbda::python::to* functions check it
+  }
+  static handle cast(const grbda::python::Named<Tag>& src, return_value_policy, handle) { return src.object.inc_ref(); }
+};
+}  // namespace pybind11::detail

@@ -37,13 +37,15 @@ def model_path(name):
     return str(MODELS / name)
 
 
-def run_cli(*args):
-    """The grbda command's JSON answer (the independent reference the bindings are checked against)."""
+def run_cli(*args, json_output=True):
+    """The grbda command's answer, parsed from --json (the independent reference the bindings are
+    checked against), or its text output with json_output=False."""
     if not CLI.exists():
         pytest.skip("the grbda command is not built (%s)" % CLI.relative_to(ROOT))
-    out = subprocess.run([str(CLI), *map(str, args), "--json"], capture_output=True, text=True)
+    flags = ["--json"] if json_output else []
+    out = subprocess.run([str(CLI), *map(str, args), *flags], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout)
+    return json.loads(out.stdout) if json_output else out.stdout
 
 
 def vector_arg(x):
