@@ -75,6 +75,13 @@ def state(path, model, seed=0):
     return q, rng.standard_normal(model.nv), rng.standard_normal(model.nv)
 
 
+def robot_at_state(file, seed=0):
+    """(path, model, data, q, v, tau): a bundled model, a Data for it and state(seed)."""
+    path = model_path(file)
+    model = grbda.load(path)
+    return (path, model, grbda.Data(model)) + state(path, model, seed)
+
+
 @pytest.fixture(params=CROSS_CHECK_MODELS)
 def bundled(request):
     """(model file, model) for each cross-check robot."""

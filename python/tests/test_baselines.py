@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import grbda
-from conftest import model_path, run_cli, state, vector_arg
+from conftest import model_path, robot_at_state, run_cli, state, vector_arg
 
 CONSTRAINED = ["mini_cheetah.urdf", "mit_humanoid_leg.urdf", "four_bar.urdf", "revolute_rotor_chain.urdf"]
 
@@ -20,10 +20,7 @@ def cli(command, path, method, q, v=None, **vectors):
 
 @pytest.mark.parametrize("file", CONSTRAINED)
 def test_exact_forward_dynamics_methods_agree_with_cluster_and_cli(file):
-    path = model_path(file)
-    model = grbda.load(path)
-    data = grbda.Data(model)
-    q, v, tau = state(path, model, seed=20)
+    path, model, data, q, v, tau = robot_at_state(file, seed=20)
     cluster = grbda.forward_dynamics(model, grbda.Data(model), q, v, tau)
     results = {
         "projection": grbda.projection_forward_dynamics(model, data, q, v, tau),
@@ -37,10 +34,7 @@ def test_exact_forward_dynamics_methods_agree_with_cluster_and_cli(file):
 
 @pytest.mark.parametrize("file", CONSTRAINED)
 def test_projected_quantities_agree_with_cluster_and_cli(file):
-    path = model_path(file)
-    model = grbda.load(path)
-    data = grbda.Data(model)
-    q, v, a = state(path, model, seed=21)
+    path, model, data, q, v, a = robot_at_state(file, seed=21)
     tau = grbda.projected_inverse_dynamics(model, data, q, v, a)
     assert np.allclose(tau, grbda.inverse_dynamics(model, grbda.Data(model), q, v, a), atol=1e-8)
     assert np.allclose(tau, cli("id", path, "projection", q, v, a=a), atol=1e-9)
@@ -52,10 +46,7 @@ def test_projected_quantities_agree_with_cluster_and_cli(file):
 
 
 def test_constraint_matrices_project_the_tree_onto_the_clusters():
-    path = model_path("mini_cheetah.urdf")
-    model = grbda.load(path)
-    data = grbda.Data(model)
-    q, v, _ = state(path, model, seed=22)
+    path, model, data, q, v, _ = robot_at_state("mini_cheetah.urdf", seed=22)
     cm = grbda.constraint_matrices(model, data, q, v)
     assert cm.G.shape == (model.nv_spanning, model.nv)
     assert np.allclose(cm.K @ cm.G, 0, atol=1e-12)

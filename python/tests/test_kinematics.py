@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import grbda
-from conftest import model_path, state
+from conftest import model_path, robot_at_state
 
 MODELS_WITH_FRAMES = [("mini_cheetah.urdf", "FR_knee_link"), ("mit_humanoid_leg.urdf", None),
                       ("four_bar.urdf", "link2"), ("arm_6dof.urdf", None)]
@@ -16,11 +16,8 @@ def last_frame(model, name):
 
 @pytest.mark.parametrize("file,frame", MODELS_WITH_FRAMES)
 def test_frame_velocity_is_the_derivative_of_its_position(file, frame):
-    path = model_path(file)
-    model = grbda.load(path)
-    data = grbda.Data(model)
+    path, model, data, q, v, _ = robot_at_state(file, seed=7)
     frame = last_frame(model, frame)
-    q, v, _ = state(path, model, seed=7)
     point = np.array([0.01, -0.02, 0.03])
     grbda.forward_kinematics(model, data, q, v)
     vel = grbda.frame_velocity(model, data, frame, point)
@@ -42,11 +39,8 @@ def test_frame_velocity_is_the_derivative_of_its_position(file, frame):
 
 @pytest.mark.parametrize("file,frame", MODELS_WITH_FRAMES)
 def test_frame_acceleration_is_the_derivative_of_its_velocity(file, frame):
-    path = model_path(file)
-    model = grbda.load(path)
-    data = grbda.Data(model)
+    path, model, data, q, v, a = robot_at_state(file, seed=8)
     frame = last_frame(model, frame)
-    q, v, a = state(path, model, seed=8)
     if model.is_floating_base:
         v[:6] = 0.0  # keep the finite difference free of the base's body-frame velocity rotation
         a[:6] = 0.0
@@ -62,10 +56,7 @@ def test_frame_acceleration_is_the_derivative_of_its_velocity(file, frame):
 
 
 def test_frame_placement_is_consistent_with_position_and_rotation():
-    path = model_path("mini_cheetah.urdf")
-    model = grbda.load(path)
-    data = grbda.Data(model)
-    q, _, _ = state(path, model, seed=9)
+    path, model, data, q, _, _ = robot_at_state("mini_cheetah.urdf", seed=9)
     grbda.forward_kinematics(model, data, q)
     index = model.frame_index("FL_knee_link")
     T = grbda.frame_placement(model, data, index)

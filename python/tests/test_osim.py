@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import grbda
-from conftest import model_path, run_cli, state, vector_arg
+from conftest import model_path, robot_at_state, run_cli, state, vector_arg
 
 POINTS = {"mini_cheetah.urdf": [("FR_knee_link", [0, 0, -0.2]), ("HL_knee_link", [0, 0, -0.2])],
           "mit_humanoid_leg.urdf": None, "four_bar.urdf": [("link2", [0.1, 0, 0])]}
@@ -16,10 +16,7 @@ def end_effectors(model, file):
 
 @pytest.mark.parametrize("file", sorted(POINTS))
 def test_inverse_osim_is_J_Hinv_Jt(file):
-    path = model_path(file)
-    model = grbda.load(path)
-    data = grbda.Data(model)
-    q, _, _ = state(path, model, seed=10)
+    path, model, data, q, _, _ = robot_at_state(file, seed=10)
     ees = end_effectors(model, file)
     osim = grbda.OsimSet(model, ees)
     assert len(osim) == len(ees) == osim.size
@@ -47,10 +44,7 @@ def test_inverse_osim_matches_cli(file):
 
 
 def test_apply_test_force_is_a_quadratic_form_of_the_inverse_osim():
-    path = model_path("mini_cheetah.urdf")
-    model = grbda.load(path)
-    data = grbda.Data(model)
-    q, _, _ = state(path, model, seed=12)
+    path, model, data, q, _, _ = robot_at_state("mini_cheetah.urdf", seed=12)
     frame, point = "FR_knee_link", np.array([0.0, 0.0, -0.2])
     grbda.update_force_propagators(model, data, q)
     force = np.array([0.2, -1.0, 0.5])
