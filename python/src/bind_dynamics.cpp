@@ -31,6 +31,9 @@ void bindData(py::module_& m) {
                             "no algorithm allocates after it is made. Keeps its model alive; using it with another "
                             "model raises InputError.");
   cls.def(py::init<const Model&>(), py::arg("model"), py::keep_alive<1, 2>());
+  cls.def_property_readonly(
+      "model", [](const BoundData& d) { return d.model; }, py::return_value_policy::reference,
+      "the Model this Data was made for (the same Python object; kept alive by the Data)");
   dataView(cls, "qdd", &Data::qdd, "view: accelerations of the last forward_dynamics (nv)");
   dataView(cls, "tau", &Data::tau, "view: generalized forces of the last inverse_dynamics (nv)");
   dataView(cls, "H", &Data::H, "view: mass matrix of the last mass_matrix (nv x nv)");

@@ -123,11 +123,15 @@ def test_data_of_another_model_is_refused():
 
 
 def test_data_keeps_its_model_alive():
-    data = grbda.Data(grbda.load(model_path("double_pendulum.urdf")))
+    model = grbda.load(model_path("double_pendulum.urdf"))
+    data = grbda.Data(model)
+    assert data.model is model
+    del model
     import gc
     gc.collect()
-    # the model object is unreachable except through data; the views still work
-    assert data.qdd.shape == (2,)
+    # only the Data refers to the model now; it is still whole
+    assert grbda.forward_dynamics(data.model, data, [0.1, 0.2], [0, 0], [0, 0]).shape == (2,)
+    assert data.model.name == "double_pendulum"
 
 
 def test_every_public_function_and_class_has_a_docstring():
