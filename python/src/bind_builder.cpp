@@ -114,7 +114,14 @@ void bindModelBuilder(py::module_& m) {
       .def_property_readonly("couplings", &ModelBuilder::couplings, "list of CouplingSpec (a copy)")
       .def_property_readonly("num_constraints", [](const ModelBuilder& b) { return b.constraints().size(); },
                              "number of implicit constraints added in C++ (e.g. the Tello differentials)")
-      .def("merge", &ModelBuilder::merge, py::arg("other"),
+      .def(
+          "merge",
+          [](ModelBuilder& self, const ModelBuilder& other) {
+            if (&self != &other) return self.merge(other);
+            const ModelBuilder copy = other;  // merge appends while it reads: never from itself
+            self.merge(copy);
+          },
+          py::arg("other"),
            "Append everything of another builder (multi-file models); names must stay unique.")
       .def("build", &ModelBuilder::build, "Validate and compile. Raises ModelError naming file, line and element.");
 }

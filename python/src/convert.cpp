@@ -17,6 +17,8 @@ DoubleArray numericArray(py::handle x, const std::string& what) {
   if (x.is_none()) throw InputError(what + " is None, expected an array of numbers");
   if (py::isinstance<py::str>(x) || py::isinstance<py::bytes>(x))
     throw InputError(what + " is a string, expected an array of numbers");
+  if (py::isinstance<py::array>(x) && py::reinterpret_borrow<py::array>(x).dtype().kind() == 'c')
+    throw InputError(what + " is complex, expected real numbers");
   DoubleArray a = DoubleArray::ensure(x);  // converts lists, ints, float32; nullptr if it cannot
   if (!a) throw InputError(what + " is not an array of numbers (got " + std::string(py::str(py::type::of(x))) + ")");
   return a;
@@ -62,6 +64,7 @@ int toFrame(py::handle frame, const Model& model) {
   Py_XDECREF(index);
   if (!index || PyErr_Occurred()) {
     PyErr_Clear();
+    if (index) throw InputError("frame index " + std::string(py::str(frame)) + " is out of range");
     throw InputError("frame must be a frame name (str) or index (int), got " + std::string(py::str(py::type::of(frame))));
   }
   if (i < 0 || i >= static_cast<long long>(model.frames().size()))

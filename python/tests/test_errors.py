@@ -144,3 +144,20 @@ def test_every_public_function_and_class_has_a_docstring():
                 missing.append(module.__name__ + "." + name)
     assert not missing
     assert "qdd = H^-1" in grbda.forward_dynamics.__doc__ and "fext" in grbda.forward_dynamics.__doc__
+
+
+def test_odd_arguments_are_refused_with_a_message():
+    model = grbda.load(model_path("four_bar.urdf"))
+    data = grbda.Data(model)
+    with pytest.raises(grbda.InputError, match="q is complex"):
+        grbda.forward_dynamics(model, data, np.array([0.5 + 1j]), [0], [0])
+    with pytest.raises(grbda.InputError, match="frame index 1000000000000000000000000000000 is out of range"):
+        grbda.frame_position(model, data, 10**30)
+    with pytest.raises(grbda.InputError, match="E has shape"):
+        grbda.Transform(E=np.zeros((2, 2)))
+    # merging a builder into itself duplicates every name (and must not read what it appends)
+    builder = grbda.parse_urdf_file(model_path("four_bar.urdf"))
+    builder.merge(builder)
+    assert len(builder.links) == 2 * len(grbda.parse_urdf_file(model_path("four_bar.urdf")).links)
+    with pytest.raises(grbda.ModelError, match="twice|duplicate|already"):
+        builder.build()
