@@ -15,10 +15,10 @@ constexpr const char* kSameConventions = " Arguments as in forward_dynamics (q i
 void bindProjection(py::module_& m) {
   py::class_<ConstraintMatrices>(m, "ConstraintMatrices",
                                  "Global constraint matrices: qdot_span = G v, qddot_span = G qdd + g, K qddot_span = k.")
-      .def_readonly("G", &ConstraintMatrices::G)
-      .def_readonly("g", &ConstraintMatrices::g)
-      .def_readonly("K", &ConstraintMatrices::K)
-      .def_readonly("k", &ConstraintMatrices::k);
+      .def_readonly("G", &ConstraintMatrices::G, "explicit constraint matrix, nv_spanning x nv")
+      .def_readonly("g", &ConstraintMatrices::g, "explicit constraint bias (nv_spanning)")
+      .def_readonly("K", &ConstraintMatrices::K, "implicit constraint matrix, rows x nv_spanning")
+      .def_readonly("k", &ConstraintMatrices::k, "implicit constraint bias");
   m.def(
       "constraint_matrices",
       [](const Model& model, BoundData& d, ArrayLike q, ArrayLike v) {
@@ -88,18 +88,18 @@ void bindProximal(py::module_& m) {
            py::arg("mu") = 1e-8, py::arg("max_iterations") = 20, py::arg("tolerance") = 1e-10,
            py::arg("rows") = ProximalConstraintRows::Cluster)
       .def_readwrite("mu", &ProximalSettings::mu, "proximal regularisation >= 0 (0: plain KKT)")
-      .def_readwrite("max_iterations", &ProximalSettings::maxIterations)
+      .def_readwrite("max_iterations", &ProximalSettings::maxIterations, "cap on proximal iterations (>= 1)")
       .def_readwrite("tolerance", &ProximalSettings::tolerance, "stop when |K qdd - k|_inf <= tolerance")
-      .def_readwrite("rows", &ProximalSettings::rows);
+      .def_readwrite("rows", &ProximalSettings::rows, "ProximalConstraintRows");
   py::class_<ProximalResult>(m, "ProximalResult", "Result of forward_dynamics_proximal.")
       .def_readonly("qdd", &ProximalResult::qdd, "independent accelerations (nv)")
       .def_readonly("qdd_spanning", &ProximalResult::qddSpanning, "accelerations of every spanning coordinate")
       .def_readonly("lambda_", &ProximalResult::lambda, "multipliers, one per constraint row")
-      .def_readonly("iterations", &ProximalResult::iterations)
-      .def_readonly("primal_residual", &ProximalResult::primalResidual)
-      .def_readonly("dual_residual", &ProximalResult::dualResidual)
-      .def_readonly("lambda_change", &ProximalResult::lambdaChange)
-      .def_readonly("converged", &ProximalResult::converged);
+      .def_readonly("iterations", &ProximalResult::iterations, "proximal iterations run")
+      .def_readonly("primal_residual", &ProximalResult::primalResidual, "|K qdd - k|_inf at the result")
+      .def_readonly("dual_residual", &ProximalResult::dualResidual, "|H qdd + C - tau_tree - K^T lambda|_inf (roundoff only)")
+      .def_readonly("lambda_change", &ProximalResult::lambdaChange, "|lambda_j - lambda_{j-1}|_inf of the last iteration")
+      .def_readonly("converged", &ProximalResult::converged, "primal_residual <= tolerance");
   m.def(
       "forward_dynamics_proximal",
       [](const Model& model, BoundData& d, ArrayLike q, ArrayLike v, ArrayLike tau, const ProximalSettings& settings) {
@@ -124,7 +124,7 @@ void bindApproximate(py::module_& m) {
                                "The independent tree of a constrained model plus a constant joint-space offset H_off "
                                "(the rotors' reflected inertia). Use grbda.Data(approx.tree) with it.")
       .def_readonly("tree", &ApproximateModel::tree, "the tree of independent bodies (same independent q, v)")
-      .def_readonly("approximation", &ApproximateModel::approximation)
+      .def_readonly("approximation", &ApproximateModel::approximation, "RotorApproximation")
       .def_readonly("reflected_inertia", &ApproximateModel::reflectedInertia, "R (nv x nv)")
       .def_readonly("armature", &ApproximateModel::armature, "diag(H_off)")
       .def_readonly("mass_offset", &ApproximateModel::massOffset, "H_off")

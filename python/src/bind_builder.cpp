@@ -36,11 +36,13 @@ py::class_<Spec> specClass(py::module_& m, const char* name, const char* doc) {
 void bindSpecs(py::module_& m) {
   py::class_<SourceLocation>(m, "SourceLocation", "Where a spec came from (empty file: built in code).")
       .def(py::init<>())
-      .def_readwrite("file", &SourceLocation::file)
-      .def_readwrite("line", &SourceLocation::line);
+      .def_readwrite("file", &SourceLocation::file, "source file (empty: built in code)")
+      .def_readwrite("line", &SourceLocation::line, "line in the source file (0: unknown)");
 
   auto link = specClass<LinkSpec>(m, "LinkSpec", "A link: mass (kg), centre of mass (m, link frame), inertia about the COM (kg m^2).");
-  link.def_readwrite("name", &LinkSpec::name).def_readwrite("mass", &LinkSpec::mass).def_readwrite("where", &LinkSpec::where);
+  link.def_readwrite("name", &LinkSpec::name, "unique name")
+      .def_readwrite("mass", &LinkSpec::mass, "mass (kg)")
+      .def_readwrite("where", &LinkSpec::where, "SourceLocation for error messages");
   vec3Member(link, "com", &LinkSpec::com, "centre of mass in the link frame (m)");
   link.def_property(
       "inertia", [](const LinkSpec& s) { return s.inertia; },
@@ -54,13 +56,13 @@ void bindSpecs(py::module_& m) {
       .value("FIXED", JointKind::Fixed)
       .value("FLOATING", JointKind::Floating);
   auto joint = specClass<JointSpec>(m, "JointSpec", "A joint between two links (URDF-shaped).");
-  joint.def_readwrite("name", &JointSpec::name)
-      .def_readwrite("kind", &JointSpec::kind)
+  joint.def_readwrite("name", &JointSpec::name, "unique name")
+      .def_readwrite("kind", &JointSpec::kind, "JointKind")
       .def_readwrite("parent", &JointSpec::parent, "parent link name")
       .def_readwrite("child", &JointSpec::child, "child link name")
       .def_readwrite("origin", &JointSpec::origin, "Transform X_T: parent link frame -> joint frame")
       .def_readwrite("independent", &JointSpec::independent, "URDF+ `independent` flag")
-      .def_readwrite("where", &JointSpec::where);
+      .def_readwrite("where", &JointSpec::where, "SourceLocation for error messages");
   vec3Member(joint, "axis", &JointSpec::axis, "joint axis in the joint frame (normalised by build())");
 
   py::enum_<LoopKind>(m, "LoopKind", "URDF+ <loop> types.")
@@ -72,23 +74,23 @@ void bindSpecs(py::module_& m) {
   auto loop = specClass<LoopSpec>(m, "LoopSpec",
                                   "URDF+ <loop>: the predecessor and successor loop frames (link frame composed "
                                   "with origin) coincide in position and, per the type, orientation.");
-  loop.def_readwrite("name", &LoopSpec::name)
-      .def_readwrite("type", &LoopSpec::type)
+  loop.def_readwrite("name", &LoopSpec::name, "unique name")
+      .def_readwrite("type", &LoopSpec::type, "LoopKind")
       .def_readwrite("predecessor", &LoopSpec::predecessor, "link name")
       .def_readwrite("successor", &LoopSpec::successor, "link name")
-      .def_readwrite("predecessor_origin", &LoopSpec::predecessorOrigin)
-      .def_readwrite("successor_origin", &LoopSpec::successorOrigin)
-      .def_readwrite("where", &LoopSpec::where);
+      .def_readwrite("predecessor_origin", &LoopSpec::predecessorOrigin, "Transform: predecessor link frame -> loop frame")
+      .def_readwrite("successor_origin", &LoopSpec::successorOrigin, "Transform: successor link frame -> loop frame")
+      .def_readwrite("where", &LoopSpec::where, "SourceLocation for error messages");
   vec3Member(loop, "axis", &LoopSpec::axis, "axis in the loop frames");
 
   specClass<CouplingSpec>(m, "CouplingSpec",
                           "URDF+ <coupling>: sum of qdot along the successor chain = ratio * sum along the "
                           "predecessor chain (chains from the nearest common ancestor down to the named links).")
-      .def_readwrite("name", &CouplingSpec::name)
-      .def_readwrite("predecessor", &CouplingSpec::predecessor)
-      .def_readwrite("successor", &CouplingSpec::successor)
-      .def_readwrite("ratio", &CouplingSpec::ratio)
-      .def_readwrite("where", &CouplingSpec::where);
+      .def_readwrite("name", &CouplingSpec::name, "unique name")
+      .def_readwrite("predecessor", &CouplingSpec::predecessor, "link name")
+      .def_readwrite("successor", &CouplingSpec::successor, "link name")
+      .def_readwrite("ratio", &CouplingSpec::ratio, "gear ratio (successor chain / predecessor chain)")
+      .def_readwrite("where", &CouplingSpec::where, "SourceLocation for error messages");
 }
 
 void bindModelBuilder(py::module_& m) {
@@ -106,8 +108,8 @@ void bindModelBuilder(py::module_& m) {
       .def_property("specialised_joints", &ModelBuilder::specialisedJoints, &ModelBuilder::setSpecialisedJoints,
                     "recognise the specialised cluster joints (RevoluteWithRotor, ..., FourBar; default True); "
                     "False keeps every constrained cluster Generic")
-      .def_property_readonly("name", &ModelBuilder::name)
-      .def_property_readonly("source_file", &ModelBuilder::sourceFile)
+      .def_property_readonly("name", &ModelBuilder::name, "robot name of the model it builds")
+      .def_property_readonly("source_file", &ModelBuilder::sourceFile, "source file name used in error messages")
       .def_property_readonly("links", &ModelBuilder::links, "list of LinkSpec (a copy)")
       .def_property_readonly("joints", &ModelBuilder::joints, "list of JointSpec (a copy)")
       .def_property_readonly("loops", &ModelBuilder::loops, "list of LoopSpec (a copy)")

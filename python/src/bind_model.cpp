@@ -53,17 +53,17 @@ void bindParts(py::module_& m) {
       .value("PRISMATIC", JointType::Prismatic)
       .value("FREE", JointType::Free);
   py::class_<Joint>(m, "Joint", "A spanning-tree joint: revolute or prismatic about a unit axis (child frame), or free.")
-      .def_readonly("type", &Joint::type)
+      .def_readonly("type", &Joint::type, "JointType: REVOLUTE, PRISMATIC or FREE")
       .def_readonly("axis", &Joint::axis, "unit axis in the joint (child) frame; unused by FREE")
-      .def_property_readonly("nq", &Joint::nq)
-      .def_property_readonly("nv", &Joint::nv);
+      .def_property_readonly("nq", &Joint::nq, "position coordinates (7 for FREE, else 1)")
+      .def_property_readonly("nv", &Joint::nv, "velocity coordinates (6 for FREE, else 1)");
 
   py::class_<Body>(m, "Body", "A rigid body of the spanning tree (regular numbering: parent < child; ground = -1).")
       .def_readonly("name", &Body::name, "URDF link name")
       .def_readonly("joint_name", &Body::jointName, "URDF joint connecting it to its parent")
       .def_readonly("parent", &Body::parent, "parent body index; -1 is the ground")
       .def_readonly("Xtree", &Body::Xtree, "X_T: parent frame -> joint frame at q = 0")
-      .def_readonly("joint", &Body::joint)
+      .def_readonly("joint", &Body::joint, "the Joint connecting it to its parent")
       .def_readonly("inertia", &Body::inertia, "6x6 spatial inertia in body coordinates (fixed children merged)")
       .def_readonly("q_index", &Body::qIndex, "first position coordinate in the spanning q")
       .def_readonly("v_index", &Body::vIndex, "first velocity coordinate in the spanning v")
@@ -78,8 +78,8 @@ void bindParts(py::module_& m) {
       .def_readonly("name", &Cluster::name, "the constraint(s) that formed it, or the body's joint name")
       .def_property_readonly("type_name", &Cluster::typeName,
                              "cluster-joint type: 'Revolute', 'Free', 'RevoluteWithRotor', ..., 'Generic'")
-      .def_readonly("first_body", &Cluster::firstBody)
-      .def_readonly("num_bodies", &Cluster::numBodies)
+      .def_readonly("first_body", &Cluster::firstBody, "index of its first body (bodies are contiguous)")
+      .def_readonly("num_bodies", &Cluster::numBodies, "number of bodies")
       .def_property_readonly(
           "bodies", [](const Cluster& c) {
             std::vector<int> bodies;
@@ -90,29 +90,29 @@ void bindParts(py::module_& m) {
       .def_readonly("parent", &Cluster::parent, "parent cluster; -1 is the ground")
       .def_readonly("output", &Cluster::output, "output body in the parent cluster (-1: ground)")
       .def_readonly("q_index", &Cluster::qIndex, "first independent position")
-      .def_readonly("nq", &Cluster::nq)
+      .def_readonly("nq", &Cluster::nq, "number of independent positions")
       .def_readonly("v_index", &Cluster::vIndex, "first independent velocity")
       .def_readonly("nv", &Cluster::nv, "degrees of freedom d_k")
-      .def_readonly("q_span_index", &Cluster::qSpanIndex)
-      .def_readonly("nq_span", &Cluster::nqSpan)
-      .def_readonly("v_span_index", &Cluster::vSpanIndex)
-      .def_readonly("nv_span", &Cluster::nvSpan)
+      .def_readonly("q_span_index", &Cluster::qSpanIndex, "first spanning position")
+      .def_readonly("nq_span", &Cluster::nqSpan, "number of spanning positions")
+      .def_readonly("v_span_index", &Cluster::vSpanIndex, "first spanning velocity")
+      .def_readonly("nv_span", &Cluster::nvSpan, "number of spanning velocities")
       .def("__repr__", [](const Cluster& c) { return "<grbda.Cluster '" + c.name + "' " + c.typeName() + ">"; });
 
   py::class_<Frame>(m, "Frame", "A named frame rigidly attached to a body (every URDF link is one).")
-      .def_readonly("name", &Frame::name)
+      .def_readonly("name", &Frame::name, "frame name (the URDF link)")
       .def_readonly("body", &Frame::body, "body index; -1: attached to the ground")
       .def_readonly("placement", &Frame::placement, "^frame X_body: body coordinates -> frame coordinates")
       .def("__repr__", [](const Frame& f) { return "<grbda.Frame '" + f.name + "'>"; });
 
   py::class_<LoopFrames>(m, "Loop", "A URDF+ <loop> as the two frames it joins.")
-      .def_readonly("name", &LoopFrames::name)
-      .def_readonly("predecessor_body", &LoopFrames::predecessorBody)
-      .def_readonly("successor_body", &LoopFrames::successorBody)
-      .def_readonly("predecessor_placement", &LoopFrames::predecessorPlacement)
-      .def_readonly("successor_placement", &LoopFrames::successorPlacement)
+      .def_readonly("name", &LoopFrames::name, "name of the <loop>")
+      .def_readonly("predecessor_body", &LoopFrames::predecessorBody, "body of the predecessor loop frame (-1: the ground)")
+      .def_readonly("successor_body", &LoopFrames::successorBody, "body of the successor loop frame (-1: the ground)")
+      .def_readonly("predecessor_placement", &LoopFrames::predecessorPlacement, "^loopframe X_body of the predecessor")
+      .def_readonly("successor_placement", &LoopFrames::successorPlacement, "^loopframe X_body of the successor")
       .def_readonly("fixed", &LoopFrames::fixed, "orientation locked; otherwise revolute about `axis`")
-      .def_readonly("axis", &LoopFrames::axis)
+      .def_readonly("axis", &LoopFrames::axis, "revolute axis in loop-frame coordinates")
       .def_readonly("cluster", &LoopFrames::cluster, "cluster whose constraints contain the loop");
 }
 
@@ -120,14 +120,14 @@ void bindModelClass(py::module_& m) {
   py::class_<Model>(m, "Model",
                     "An immutable, validated robot (made by grbda.load, load_urdf or ModelBuilder.build). Shared "
                     "read-only by any number of threads, each with its own grbda.Data.")
-      .def_property_readonly("name", &Model::name)
-      .def_property_readonly("source_file", &Model::sourceFile)
+      .def_property_readonly("name", &Model::name, "robot name (URDF <robot name>)")
+      .def_property_readonly("source_file", &Model::sourceFile, "the file it was loaded from (empty: built in code)")
       .def_property_readonly("nq", &Model::nq, "number of independent position coordinates")
       .def_property_readonly("nv", &Model::nv, "number of independent velocities (degrees of freedom)")
       .def_property_readonly("nq_spanning", &Model::nqSpanning, "position coordinates of the spanning tree")
       .def_property_readonly("nv_spanning", &Model::nvSpanning, "velocity coordinates of the spanning tree")
-      .def_property_readonly("num_bodies", &Model::numBodies)
-      .def_property_readonly("num_clusters", &Model::numClusters)
+      .def_property_readonly("num_bodies", &Model::numBodies, "number of bodies")
+      .def_property_readonly("num_clusters", &Model::numClusters, "number of clusters")
       .def_property_readonly("bodies", &Model::bodies, "list of Body (a copy), regular order")
       .def_property_readonly("clusters", &Model::clusters, "list of Cluster (a copy), parent first")
       .def_property_readonly("frames", &Model::frames, "list of Frame (a copy)")
@@ -135,11 +135,11 @@ void bindModelClass(py::module_& m) {
       .def("body_index", &Model::bodyIndex, py::arg("link_name"), "Index of the body of a link; InputError if unknown.")
       .def("frame_index", &Model::frameIndex, py::arg("name"), "Index of a frame (every URDF link); InputError if unknown.")
       .def_property_readonly("has_constraints", &Model::hasConstraints, "some cluster has loops or couplings")
-      .def_property_readonly("is_floating_base", &Model::isFloatingBase)
+      .def_property_readonly("is_floating_base", &Model::isFloatingBase, "the root joint is free (q starts with [x y z qw qx qy qz])")
       .def_property_readonly("position_names", &Model::positionNames, "names of the independent positions (q)")
       .def_property_readonly("velocity_names", &Model::velocityNames, "names of the independent velocities (v, tau, qdd)")
-      .def_property_readonly("spanning_position_names", &Model::spanningPositionNames)
-      .def_property_readonly("spanning_velocity_names", &Model::spanningVelocityNames)
+      .def_property_readonly("spanning_position_names", &Model::spanningPositionNames, "names of the spanning-tree positions (every joint)")
+      .def_property_readonly("spanning_velocity_names", &Model::spanningVelocityNames, "names of the spanning-tree velocities")
       .def_property(
           "gravity", [](const Model& model) { return model.gravity(); },
           [](Model& model, ArrayLike g) { model.setGravity(toVec3(g, "gravity")); },

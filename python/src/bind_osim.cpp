@@ -33,7 +33,7 @@ void bindOsim(py::module_& m) {
              return std::make_unique<BoundOsimSet>(model, toEndEffectors(items, model));
            }),
            py::arg("model"), py::arg("end_effectors"), py::keep_alive<1, 2>())
-      .def_property_readonly("size", [](const BoundOsimSet& s) { return s.set.size(); })
+      .def_property_readonly("size", [](const BoundOsimSet& s) { return s.set.size(); }, "number of end-effectors")
       .def("__len__", [](const BoundOsimSet& s) { return s.set.size(); })
       .def_property_readonly(
           "end_effectors",

@@ -142,6 +142,10 @@ def test_every_public_function_and_class_has_a_docstring():
                 continue
             if not (obj.__doc__ or "").strip():
                 missing.append(module.__name__ + "." + name)
+        if inspect.isclass(obj) and not issubclass(obj, BaseException):
+            for member, attribute in vars(obj).items():  # methods and properties of the classes
+                if not member.startswith("_") and member != "value" and not (attribute.__doc__ or "").strip():
+                    missing.append(module.__name__ + "." + name + "." + member)
     assert not missing
     assert "qdd = H^-1" in grbda.forward_dynamics.__doc__ and "fext" in grbda.forward_dynamics.__doc__
 
