@@ -53,3 +53,20 @@ def test_drop_without_torques_is_exact_free_fall_of_semi_implicit_euler():
     assert np.allclose(leg, 0.0, atol=1e-12)
     _, _, held = mini_cheetah_drop.simulate(duration=0.4, dt=1e-3)  # the PD legs reach the crouch
     assert np.allclose(held[-1], list(mini_cheetah_drop.CROUCH.values()), atol=0.02)
+
+
+def test_accuracy_example_reproduces_the_cpp_experiment(tmp_path):
+    # bench/results/accuracy.txt is the output of the C++ program bench/accuracy_experiment.cpp
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "accuracy.png"
+    out = run_example("rotor_accuracy.py", png, "--frequency", "1.5", cwd=tmp_path).splitlines()
+    printed = {line.split()[0]: (float(line.split()[1]), float(line.split()[3])) for line in out[2:7]}
+    reference = {}
+    for line in (ROOT / "bench" / "results" / "accuracy.txt").read_text().splitlines():
+        fields = line.split()
+        if len(fields) == 7 and fields[0] == "1.50":
+            reference[fields[1]] = (float(fields[2]), float(fields[4]))
+    assert printed.keys() == reference.keys() and len(reference) == 5
+    for joint, (unconstrained, approximate) in reference.items():
+        assert printed[joint] == pytest.approx((unconstrained, approximate), abs=1.5e-4), joint
+    assert png.read_bytes().startswith(b"\x89PNG")
