@@ -38,7 +38,10 @@ def load(*models):
         models = tuple(models[0])
     if not models:
         raise InputError("load: no model given")
-    names = [_os.fspath(m) for m in models]
+    try:
+        names = [_os.fspath(m) for m in models]
+    except TypeError as error:
+        raise InputError("load: a model is a file path or 'builtin:NAME' (%s)" % error) from None
     if len(names) == 1 and names[0].startswith("builtin:"):
         if names[0] not in _BUILTIN:
             raise InputError("unknown built-in robot '%s' (built-in robots: %s)" % (names[0], ", ".join(_BUILTIN)))

@@ -44,6 +44,8 @@ def test_missing_file_is_a_model_error():
         grbda.load("builtin:nao")
     with pytest.raises(grbda.InputError, match="expected a file path"):
         grbda.load_urdf(42)
+    with pytest.raises(grbda.InputError, match="a model is a file path"):
+        grbda.load(42)
 
 
 def test_builder_misuse_is_a_model_error():
