@@ -11,6 +11,9 @@ packages=(
   libgtest-dev libbenchmark-dev       # tests and benchmarks
   valgrind gnuplot-nox                # instruction counts and plots for the benchmarks
   python3                             # tools/make_models.py (writes models/)
+  python3-dev pybind11-dev            # the Python bindings (python/)
+  python3-numpy python3-pytest python3-matplotlib   # their tests and examples
+  graphviz                            # `grbda info --dot` pictures (docs/) and their test
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

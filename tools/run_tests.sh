@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test, from a fresh Debian machine: install dependencies, build (Release, in build/), run
-# the test suite, then install grbda to a temporary prefix and build and run an out-of-tree
-# program against it (tests/consumer), proving the exported CMake package works.
+# the test suite and the Python bindings' pytest suite (python/tests), then install grbda to a
+# temporary prefix, build and run an out-of-tree program against it (tests/consumer) and import
+# the installed Python package, proving the exported CMake package and the install layout work.
 # Usage: tools/run_tests.sh        (GRBDA_BUILD_DIR=dir picks another build directory)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -14,6 +15,15 @@ cmake --build "$build" -j2
 # Keep going after failing tests so the package check still reports; fail at the end.
 status=0
 ctest --test-dir "$build" --output-on-failure --no-tests=error -j2 || status=$?
+
+# The Python bindings (built when pybind11 is installed): pytest with the interpreter they were
+# built for, importing grbda from the build tree.
+python="$(cd "$build" && pwd)/python/python3"
+if [ -x "$python" ]; then
+  echo
+  echo "== Python bindings: pytest python/tests"
+  GRBDA_BUILD_DIR="$build" "$python" -m pytest -q -p no:cacheprovider python/tests || status=$?
+fi
 
 echo
 echo "== install + downstream consumer (find_package(grbda))"
@@ -36,6 +46,13 @@ model=models/double_pendulum.urdf
 if [ -f "$model" ]; then
   "$tmp/build/grbda_consumer" "$model"
   "$tmp/build/readme_example" "$model"
+fi
+# The installed Python package imports from the prefix's site-packages and finds libgrbda.so there.
+if [ -x "$python" ]; then
+  site=$(sed -n 's/^GRBDA_PYTHON_INSTALL_DIR:[A-Z]*=//p' "$build/CMakeCache.txt")
+  PYTHONPATH="$tmp/prefix/$site" "$python" -c \
+    'import grbda, sys; m = grbda.load(sys.argv[1]); print("installed grbda:", m, "from", grbda.__file__.split("/prefix/")[1])' \
+    models/double_pendulum.urdf
 fi
 
 exit "$status"

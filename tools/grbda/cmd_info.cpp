@@ -1,6 +1,7 @@
 // info: what a model contains, as the loader understood it (after fixed joints were merged).
 #include <sstream>
 
+#include "cluster_dot.hpp"
 #include "commands.hpp"
 #include "inputs.hpp"
 #include "json.hpp"
@@ -16,13 +17,6 @@ const char* jointTypeName(JointType t) {
     case JointType::Free: return "floating";
   }
   return "unknown";
-}
-
-/// The ground is the root link of the URDF: the first frame attached to body -1.
-std::string groundName(const Model& model) {
-  for (const auto& f : model.frames())
-    if (f.body < 0) return f.name;
-  return "world";
 }
 
 std::string bodyName(const Model& model, int body) {
@@ -163,10 +157,18 @@ void writeInfoText(std::ostream& out, const Model& model) {
 }
 }  // namespace
 
+std::vector<OptionSpec> infoOptions() {
+  std::vector<OptionSpec> options = outputOptions();
+  options.push_back({"--dot", "", "the cluster tree as a Graphviz graph (clusters as boxes, loops dashed)"});
+  return options;
+}
+
 int runInfo(const ParsedArgs& args, std::ostream& out) {
   const Model model = loadModelFromArgs(args);
   std::ostringstream buf;  // complete before printing: an error leaves no partial output
+  if (args.has("--json") && args.has("--dot")) throw UsageError("info: give --json or --dot, not both");
   if (args.has("--json")) writeInfoJson(buf, model);
+  else if (args.has("--dot")) writeClusterTreeDot(buf, model);
   else writeInfoText(buf, model);
   out << buf.str();
   return 0;

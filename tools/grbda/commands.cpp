@@ -18,8 +18,9 @@ const std::vector<Command>& commandTable() {
       {"info", "MODEL... [options]", "bodies, joints, frames and coordinate names of a model",
        "Prints the robot name, source file, nq, nv, whether the base floats, every body with its "
        "joint, joint type, axis and parent, the frames, and the position and velocity names. Several "
-       "files are loaded as one robot.",
-       outputOptions(), runInfo},
+       "files are loaded as one robot. --dot prints the cluster tree as a Graphviz graph instead "
+       "(grbda info MODEL --dot | dot -Tsvg -o tree.svg).",
+       infoOptions(), runInfo},
       {"fd",
        "MODEL... [--q Q] [--v V] [--tau TAU] [--contact LINK[:X,Y,Z]]... [--weld LINK[:X,Y,Z]]... [--method M] "
        "[options]",

@@ -28,6 +28,8 @@ const Command* findCommand(const std::string& name);
 
 // One function per command.
 int runInfo(const ParsedArgs& args, std::ostream& out);
+/// Options of `grbda info` (cmd_info.cpp): the output options and --dot.
+std::vector<OptionSpec> infoOptions();
 int runForwardDynamics(const ParsedArgs& args, std::ostream& out);
 int runInverseDynamics(const ParsedArgs& args, std::ostream& out);
 int runMassMatrix(const ParsedArgs& args, std::ostream& out);

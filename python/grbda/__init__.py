@@ -1,0 +1,49 @@
+"""grbda: recursive rigid-body dynamics for robots with kinematic loops.
+
+The C++ library's API with snake_case names (grbda._grbda), numpy in and out, plus `load`.
+Functions return new arrays; Data's properties (data.qdd, data.tau, data.H, data.C,
+data.q_spanning) are read-only views of the workspace, overwritten by the next call on that Data.
+
+    import grbda, numpy as np
+    model = grbda.load("models/mini_cheetah.urdf")
+    data = grbda.Data(model)
+    zeros = np.zeros(model.nv)
+    qdd = grbda.forward_dynamics(model, data, model.neutral_configuration(), zeros, zeros)
+"""
+import os as _os
+
+from ._grbda import *  # noqa: F401,F403  (the bound API)
+from ._grbda import robots, tree  # noqa: F401  (submodules)
+from ._grbda import InputError, load_urdf
+from .configuration import integrate, quaternion_to_rotation  # noqa: F401
+
+__all__ = [name for name in dir() if not name.startswith("_") and name != "configuration"] + ["load"]
+
+# Robots built in code, by the name the grbda command knows them ("builtin:NAME").
+_BUILTIN = {
+    "builtin:tello": lambda: robots.tello(with_arms=True),
+    "builtin:tello_no_arms": lambda: robots.tello(with_arms=False),
+}
+
+
+def load(*models):
+    """load(*models) -> Model
+
+    Load a robot as the grbda command does: one URDF / URDF+ file, several files describing one
+    robot, or a built-in robot ("builtin:tello", "builtin:tello_no_arms"). Paths may be str or
+    os.PathLike. Raises ModelError (naming file and line) for a bad model, InputError for a bad
+    argument.
+    """
+    if len(models) == 1 and isinstance(models[0], (list, tuple)):
+        models = tuple(models[0])
+    if not models:
+        raise InputError("load: no model given")
+    try:
+        names = [_os.fspath(m) for m in models]
+    except TypeError as error:
+        raise InputError("load: a model is a file path or 'builtin:NAME' (%s)" % error) from None
+    if len(names) == 1 and names[0].startswith("builtin:"):
+        if names[0] not in _BUILTIN:
+            raise InputError("unknown built-in robot '%s' (built-in robots: %s)" % (names[0], ", ".join(_BUILTIN)))
+        return _BUILTIN[names[0]]()
+    return load_urdf(names[0] if len(names) == 1 else names)

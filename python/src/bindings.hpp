@@ -1,0 +1,17 @@
+#pragma once
+// One function per part of the public API (include/grbda/), called in this order by module.cpp:
+// later parts use the Python types the earlier ones register.
+#include <pybind11/pybind11.h>
+
+namespace grbda::python {
+
+void bindErrors(pybind11::module_& m);      // grbda.Error, ModelError, InputError, NumericalError
+void bindModel(pybind11::module_& m);       // Transform, Body, Cluster, Frame, Loop, Model
+void bindBuilder(pybind11::module_& m);     // spec structs, ModelBuilder, URDF loading, robots, logging
+void bindDynamics(pybind11::module_& m);    // Data, dynamics.hpp, kinematics.hpp
+void bindBatch(pybind11::module_& m);       // forward_dynamics_batch (threads, GIL released)
+void bindOsim(pybind11::module_& m);        // OsimSet, C-EFPA, apply-test-force
+void bindBaselines(pybind11::module_& m);   // projection, Lagrange, proximal, approximate
+void bindTree(pybind11::module_& m);        // grbda.tree: the spanning-tree algorithms
+
+}  // namespace grbda::python

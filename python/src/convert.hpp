@@ -1,0 +1,90 @@
+#pragma once
+// The binding boundary: Python objects in, Eigen out. Every argument is checked here (a numeric
+// array of the right dimension, a known frame, a Data made for this model) so that a bad
+// argument raises grbda.InputError with a message instead of reaching the library; the library
+// then checks sizes and finiteness itself.
+#include <pybind11/eigen.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <string>
+
+#include "grbda/baselines/proximal.hpp"
+#include "grbda/data.hpp"
+#include "grbda/errors.hpp"
+
+namespace grbda::python {
+
+namespace py = pybind11;
+
+/// An argument taken as the Python object itself and converted by the functions below (which
+/// raise InputError); the tag only names it in signatures, so help() shows "numpy.typing.ArrayLike"
+/// rather than "handle".
+template <typename Tag>
+struct Named {
+  py::handle object;
+  operator py::handle() const { return object; }  // NOLINT: used wherever a handle is
+  bool is_none() const { return object.is_none(); }
+};
+struct ArrayTag {
+  static constexpr auto name = py::detail::const_name("numpy.typing.ArrayLike");
+};
+struct FrameTag {
+  static constexpr auto name = py::detail::const_name("str | int");
+};
+struct PathTag {
+  static constexpr auto name = py::detail::const_name("os.PathLike | list[os.PathLike]");
+};
+struct EndEffectorsTag {
+  static constexpr auto name = py::detail::const_name("list[str | int | tuple[str | int, ArrayLike]]");
+};
+using ArrayLike = Named<ArrayTag>;
+using FrameLike = Named<FrameTag>;
+using PathLike = Named<PathTag>;
+using EndEffectorsLike = Named<EndEffectorsTag>;
+
+/// Any array-like of numbers with one dimension (list, tuple, numpy array of any numeric dtype),
+/// copied into a VecX. InputError naming `what` otherwise.
+VecX toVector(py::handle x, const std::string& what);
+/// As toVector, with exactly 3 entries.
+Vec3 toVec3(py::handle x, const std::string& what);
+/// A 2-D array-like of numbers with the given shape (-1: any), row-major as read.
+MatX toMatrix(py::handle x, const std::string& what, Eigen::Index rows = -1, Eigen::Index cols = -1);
+/// None (no external forces) or a (num_bodies, 6) array of world-frame spatial forces.
+ExternalForces toExternalForces(py::handle fext, const Model& model);
+/// A frame given by index or by name (every URDF link is a frame).
+int toFrame(py::handle frame, const Model& model);
+/// 4x4 pose of B in A for ^B X_A: [[E^T, r], [0, 1]].
+Eigen::Matrix4d homogeneousPose(const Transform& X);
+/// A file path given as str or os.PathLike.
+std::string toPath(py::handle path);
+
+/// The Python Data: the library's workspace plus the model it was made for, so that every call
+/// can refuse a Data of another model (which would index out of its buffers).
+struct BoundData {
+  explicit BoundData(const Model& m) : model(&m), data(m) {}
+  /// The workspace, after checking it was made for `m`; InputError naming `function` otherwise.
+  Data& of(const Model& m, const char* function);
+  /// The proximal solver's workspace, built on first use.
+  ProximalData& proximal(const Model& m);
+
+  const Model* model;
+  Data data;
+  std::unique_ptr<ProximalData> proximalData;
+};
+
+}  // namespace grbda::python
+
+namespace pybind11::detail {
+template <typename Tag>
+struct type_caster<grbda::python::Named<Tag>> {
+  PYBIND11_TYPE_CASTER(grbda::python::Named<Tag>, Tag::name);
+  bool load(handle src, bool) {
+    value = grbda::python::Named<Tag>{src};
+    return true;  // anything is accepted here; the grbda::python::to* functions check it
+  }
+  static handle cast(const grbda::python::Named<Tag>& src, return_value_policy, handle) { return src.object.inc_ref(); }
+};
+}  // namespace pybind11::detail

@@ -1,0 +1,14 @@
+// The extension module grbda._grbda; python/grbda/__init__.py re-exports it as `grbda`.
+#include "bindings.hpp"
+
+PYBIND11_MODULE(_grbda, m) {
+  m.doc() = "grbda: recursive rigid-body dynamics for robots with kinematic loops (cluster algorithms)";
+  grbda::python::bindErrors(m);
+  grbda::python::bindModel(m);
+  grbda::python::bindBuilder(m);
+  grbda::python::bindDynamics(m);
+  grbda::python::bindBatch(m);
+  grbda::python::bindOsim(m);
+  grbda::python::bindBaselines(m);
+  grbda::python::bindTree(m);
+}

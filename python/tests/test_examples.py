@@ -1,0 +1,72 @@
+"""The examples in examples/python run (into a temporary directory) and say what they claim."""
+import os
+import pathlib
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import grbda
+from conftest import ROOT, model_path
+
+EXAMPLES = ROOT / "examples" / "python"
+
+
+def run_example(name, *args, cwd):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in [str(pathlib.Path(grbda.__file__).parents[1]),
+                                                                  os.environ.get("PYTHONPATH")] if p),
+               MPLBACKEND="Agg")
+    out = subprocess.run([sys.executable, str(EXAMPLES / name), *map(str, args)], capture_output=True, text=True,
+                         cwd=cwd, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def test_forward_dynamics_example_prints_free_fall(tmp_path):
+    lines = run_example("forward_dynamics.py", cwd=tmp_path).splitlines()
+    model = grbda.load(model_path("mini_cheetah.urdf"))
+    assert [l.split()[0] for l in lines] == model.velocity_names
+    assert float(lines[5].split()[1]) == pytest.approx(-9.81)  # base vz: the robot falls
+    other = run_example("forward_dynamics.py", model_path("double_pendulum.urdf"), cwd=tmp_path)
+    assert len(other.splitlines()) == 2
+
+
+def test_drop_example_writes_its_plot(tmp_path):
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "drop.png"
+    out = run_example("mini_cheetah_drop.py", png, "--time", "0.05", cwd=tmp_path)
+    assert png.read_bytes().startswith(b"\x89PNG") and "50 steps" in out
+
+
+def test_drop_without_torques_is_exact_free_fall_of_semi_implicit_euler():
+    # with the legs limp every body falls together: v_n = -g n dt, z_n = z0 - g dt^2 n (n + 1) / 2
+    sys.path.insert(0, str(EXAMPLES))
+    try:
+        import mini_cheetah_drop
+    finally:
+        sys.path.remove(str(EXAMPLES))
+    dt = 2e-3
+    times, heights, leg = mini_cheetah_drop.simulate(duration=0.2, dt=dt, kp=0.0, kd=0.0, height=1.0)
+    n = np.arange(len(times))
+    assert np.allclose(heights, 1.0 - 9.81 * dt**2 * n * (n + 1) / 2, atol=1e-12)
+    assert np.allclose(leg, 0.0, atol=1e-12)
+    _, _, held = mini_cheetah_drop.simulate(duration=0.4, dt=1e-3)  # the PD legs reach the crouch
+    assert np.allclose(held[-1], list(mini_cheetah_drop.CROUCH.values()), atol=0.02)
+
+
+def test_accuracy_example_reproduces_the_cpp_experiment(tmp_path):
+    # bench/results/accuracy.txt is the output of the C++ program bench/accuracy_experiment.cpp
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "accuracy.png"
+    out = run_example("rotor_accuracy.py", png, "--frequency", "1.5", cwd=tmp_path).splitlines()
+    printed = {line.split()[0]: (float(line.split()[1]), float(line.split()[3])) for line in out[2:7]}
+    reference = {}
+    for line in (ROOT / "bench" / "results" / "accuracy.txt").read_text().splitlines():
+        fields = line.split()
+        if len(fields) == 7 and fields[0] == "1.50":
+            reference[fields[1]] = (float(fields[2]), float(fields[4]))
+    assert printed.keys() == reference.keys() and len(reference) == 5
+    for joint, (unconstrained, approximate) in reference.items():
+        assert printed[joint] == pytest.approx((unconstrained, approximate), abs=1.5e-4), joint
+    assert png.read_bytes().startswith(b"\x89PNG")
