@@ -67,13 +67,16 @@ echo "|---|---|---|---|---|---|---|---|---|---|"
 for entry in "${sets[@]}"; do
   IFS='|' read -r robot label constraints <<<"$entry"
   model="$repo/models/$robot.urdf"
-  sizes=$("$grbda" info "$model" --json | tr -d ' \n' | sed -n 's/.*"nq":\([0-9]*\),"nv":\([0-9]*\).*/\1 \2/p')
-  [ -n "$sizes" ] || sizes=$("$grbda" info "$model" --json | tr -d ' \n' | sed -n 's/.*"nv":\([0-9]*\).*"nq":\([0-9]*\).*/\2 \1/p')
-  read -r nq nv <<<"$sizes"
+  info=$("$grbda" info "$model" --json)
+  nq=$(grep -o '"nq": *[0-9]*' <<<"$info" | head -n 1 | grep -o '[0-9]*$')
+  nv=$(grep -o '"nv": *[0-9]*' <<<"$info" | head -n 1 | grep -o '[0-9]*$')
   # shellcheck disable=SC2046
   st=$(state "$nq" "$nv")
   read -r -a cargs <<<"$constraints"
-  rows=$(( $(grep -o -- '--contact' <<<"$constraints" | wc -l) * 3 + $(grep -o -- '--weld' <<<"$constraints" | wc -l) * 6 ))
+  rows=0
+  for word in $constraints; do
+    case "$word" in --contact) rows=$((rows + 3)) ;; --weld) rows=$((rows + 6)) ;; esac
+  done
   # shellcheck disable=SC2086
   aba=$(per_call "$model" $st --method cluster)
   if [ "$rows" -eq 0 ]; then

@@ -6,6 +6,7 @@ tools/run_benchmarks.sh writes into a results directory:
   scaling.json         bench_scaling --benchmark_format=json    -> scaling_chains.png, scaling_osim.png,
                                                                    branch_depth.png, locality.png
   accuracy_1.50hz.dat  grbda_accuracy --out DIR                 -> accuracy_traces.png
+  contacts_instructions.dat  tools/count_contact_instructions.sh --data -> contacts.png
 
 usage: tools/plot_results.py RESULTS_DIR PLOTS_DIR
 Missing inputs are skipped with a note. Only the Python standard library is used.
@@ -136,6 +137,33 @@ def accuracy_plot(path, plots):
             "'' using 1:7 with lines title 'unconstrained'\nunset multiplot\n", {})
 
 
+def contacts_plot(path, plots, work):
+    """Instructions per call against the number of Mini Cheetah feet in contact, per method."""
+    rows = []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#") or not line.startswith("mini_cheetah"):
+                continue
+            fields = line.split('"')
+            numbers = fields[2].split()
+            rows.append([int(numbers[0]) // 3] + [float(x) for x in numbers[1:]])
+    if not rows:
+        return
+    data = os.path.join(work, "contacts.dat")
+    columns = [(2, "C-ABA, no contacts"), (3, "PV"), (4, "PV-soft"), (5, "KKT (dense)"), (6, "proximal, 1 it.")]
+    curves = ", ".join(f"'{data}' using 1:(${c}/1000) with linespoints title '{t}'" for c, t in columns)
+    gnuplot(TERMINAL.format(h=500) + f"""
+set output '{os.path.join(plots, "contacts.png")}'
+set title 'Mini Cheetah (exact rotors): forward dynamics with foot contacts (callgrind)'
+set xlabel 'feet in contact (3 rows each)'
+set ylabel 'thousand instructions per call'
+set key left top
+set grid
+set xtics 1
+plot {curves}
+""", {data: rows})
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
@@ -159,6 +187,11 @@ def main():
         robot_plots(robots, plots, work)
     else:
         print(f"plot_results: {robots} missing, no robot plots")
+    contacts = os.path.join(results, "contacts_instructions.dat")
+    if os.path.exists(contacts):
+        contacts_plot(contacts, plots, work)
+    else:
+        print(f"plot_results: {contacts} missing, no contacts plot")
     accuracy = os.path.join(results, "accuracy_1.50hz.dat")
     if os.path.exists(accuracy):
         accuracy_plot(accuracy, plots)

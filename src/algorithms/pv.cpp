@@ -30,43 +30,54 @@ struct RowPropagation {
 
   void operator()(int k, const Cluster& cl, ClusterData& kd) const {
     ConstraintData::ClusterRows& cr = sys.clusters[static_cast<size_t>(k)];
-    const int m = static_cast<int>(cr.rows.size());
-    if (m == 0) return;
+    if (cr.rows.empty()) return;
+    withClusterDof(cl.nv, [&](auto D) { step<decltype(D)::value>(cl, kd, cr); });
+  }
+
+  /// Cluster k's rows with d_k = D known at compile time (fixed-size blocks for 1, 2, 3, 6).
+  template <int D>
+  void step(const Cluster& cl, ClusterData& kd, ConstraintData::ClusterRows& cr) const {
+    using Sz = Sizes<D>;
+    const int d = cl.nv, m = static_cast<int>(cr.rows.size());
     const bool root = cl.output < 0;
-    auto w = kd.w.head(cl.nv);
+    const Eigen::Map<const typename Sz::MatD> Dinv(kd.Dinv.data(), d, d);
+    // d-vectors in the cluster's scratch columns (no allocation for a dynamic d either)
+    Eigen::Map<typename Sz::VecD> w(kd.scratchD6.col(0).data(), d), z(kd.scratchD6.col(1).data(), d),
+        t(kd.scratchD6.col(2).data(), d);
+    w = Eigen::Map<const typename Sz::VecD>(kd.w.data(), d);
     if (root) {  // w' = u − Uᵀ a' with a' = Xout a_0 + c, the known motion of the ground
-      w = kd.u;
-      for (int r = 0; r < cl.numBodies; ++r) {
-        const int i = cl.firstBody + r;
-        w.noalias() -= kd.U.middleRows<6>(6 * r).transpose() * predicted(i, true);
-      }
+      w = Eigen::Map<const typename Sz::VecD>(kd.u.data(), d);
+      for (int r = 0; r < cl.numBodies; ++r) w.noalias() -= rowsOf<D>(kd.U, r).transpose() * predicted(cl.firstBody + r, true);
     }
-    auto z = kd.scratchD6.col(0);
-    z.noalias() = kd.Dinv * w;  // D⁻¹ w: the cluster's free ÿ with a_o = 0 (a_0 at the root)
+    z.noalias() = Dinv * w;  // D⁻¹ w: the cluster's free ÿ with a_o = 0 (a_0 at the root)
+    using MatDX = Eigen::Matrix<double, D, Eigen::Dynamic>;
+    Eigen::Map<MatDX> SF(cr.SF.data(), d, m), DinvSF(cr.DinvSF.data(), d, m);
     for (int j = 0; j < m; ++j) {
-      auto t = cr.SF.col(j);
       t.setZero();
       double& e = sys.e[cr.rows[static_cast<size_t>(j)]];
       for (int s = cr.slotStart[static_cast<size_t>(j)]; s < cr.slotStart[static_cast<size_t>(j) + 1]; ++s) {
         const int b = cr.slotBody[static_cast<size_t>(s)];
         const Vec6& F = cd.F[static_cast<size_t>(cr.slots[static_cast<size_t>(s)])];
-        t.noalias() += kd.S.middleRows<6>(6 * (b - cl.firstBody)).transpose() * F;
+        t.noalias() += rowsOf<D>(kd.S, b - cl.firstBody).transpose() * F;
         e += F.dot(predicted(b, root));
       }
       e += t.dot(z);
+      SF.col(j) = t;
+      DinvSF.col(j).noalias() = Dinv * t;
     }
-    cr.DinvSF.noalias() = kd.Dinv * cr.SF;
     for (int j = 0; j < m; ++j)  // L += tᵀ D⁻¹ t (lower triangle of the system's rows)
       for (int i = j; i < m; ++i) {
         const int ri = cr.rows[static_cast<size_t>(i)], rj = cr.rows[static_cast<size_t>(j)];
-        const double value = cr.SF.col(i).dot(cr.DinvSF.col(j));
+        const double value = SF.col(i).dot(DinvSF.col(j));
         if (ri >= rj) sys.L(ri, rj) += value;
         else sys.L(rj, ri) += value;
       }
     if (root) return;
+    const Eigen::Map<const Eigen::Matrix<double, D, 6>> DinvXUt(kd.DinvXUt.data(), d, 6);
     for (int j = 0; j < m; ++j) {  // F ← Σ Xoutᵀ F − XU D⁻¹ t at the output body, in the first slot
       const int s0 = cr.slotStart[static_cast<size_t>(j)], s1 = cr.slotStart[static_cast<size_t>(j) + 1];
-      Vec6 Fo = -kd.DinvXUt.transpose() * cr.SF.col(j);
+      Vec6 Fo;
+      Fo.noalias() = -(DinvXUt.transpose() * SF.col(j));
       for (int s = s0; s < s1; ++s)
         Fo += data.Xout[static_cast<size_t>(cr.slotBody[static_cast<size_t>(s)])].applyTranspose(
             cd.F[static_cast<size_t>(cr.slots[static_cast<size_t>(s)])]);
@@ -105,10 +116,9 @@ void startSystem(ConstraintData& cd, ConstraintData::RowSystem& sys) {
 /// The outward pass with the constraint forces: u_k + (Sᵀ F)_k λ_k.
 void outwardWithForces(const Model& model, Data& data, ConstraintData::RowSystem& sys) {
   outwardPass(model, data, gravityBias(model), [&](int k, auto& t) {
-    ConstraintData::ClusterRows& cr = sys.clusters[static_cast<size_t>(k)];
-    if (cr.rows.empty()) return;
-    for (size_t j = 0; j < cr.rows.size(); ++j) cr.lambdaLocal[static_cast<Eigen::Index>(j)] = sys.lambda[cr.rows[j]];
-    t.noalias() += cr.SF * cr.lambdaLocal;
+    const ConstraintData::ClusterRows& cr = sys.clusters[static_cast<size_t>(k)];
+    for (size_t j = 0; j < cr.rows.size(); ++j)
+      t += sys.lambda[cr.rows[j]] * cr.SF.col(static_cast<Eigen::Index>(j)).head(t.size());
   });
 }
 

@@ -63,7 +63,6 @@ void analyse(const Model& model, const ConstraintData& cd, ConstraintData::RowSy
     const int d = model.cluster(k).nv, m = static_cast<int>(cr.rows.size());
     cr.SF = MatX::Zero(d, m);
     cr.DinvSF = MatX::Zero(d, m);
-    cr.lambdaLocal = VecX::Zero(m);
   }
   const int m = sys.size();
   sys.e = VecX::Zero(m);

@@ -42,7 +42,6 @@ class ConstraintData {
     std::vector<int> slotStart, slots;     ///< parts of rows[j]: slots[slotStart[j] .. slotStart[j+1])
     std::vector<int> slotBody;             ///< the body each slot is attached to in this cluster
     MatX SF, DinvSF;                       ///< S_kᵀ F (d x m_k) and D_k⁻¹ S_kᵀ F
-    VecX lambdaLocal;                      ///< λ of the active rows (m_k)
   };
   /// A set of rows solved through the Delassus matrix: all rows (pv, proximal) or, for pv-soft,
   /// the rows that act on two bodies.
