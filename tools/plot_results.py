@@ -6,6 +6,7 @@ tools/run_benchmarks.sh writes into a results directory:
   scaling.json         bench_scaling --benchmark_format=json    -> scaling_chains.png, scaling_osim.png,
                                                                    branch_depth.png, locality.png
   accuracy_1.50hz.dat  grbda_accuracy --out DIR                 -> accuracy_traces.png
+  cfa.json             bench_cfa --benchmark_format=json        -> cfa_chains.png
 
 usage: tools/plot_results.py RESULTS_DIR PLOTS_DIR
 Missing inputs are skipped with a note. Only the Python standard library is used.
@@ -136,6 +137,35 @@ def accuracy_plot(path, plots):
             "'' using 1:7 with lines title 'unconstrained'\nunset multiplot\n", {})
 
 
+def cfa_plot(path, plots, work):
+    """Serial and parallel CFA against ABA on chains N = 8..4096, log-log, wall time."""
+    with open(path) as f:
+        data = json.load(f)
+    scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+    series = defaultdict(list)
+    for b in data.get("benchmarks", []):
+        if b.get("run_type", "iteration") != "iteration":
+            continue
+        method, n = b["name"].split("/")[0], int(b["name"].split("/")[1])
+        series[method].append((n, b["real_time"] * scale[b.get("time_unit", "ns")]))
+    labels = [("CFA", "serial CFA (block Thomas)"), ("ParallelCFA1", "parallel CFA, 1 thread (cyclic reduction)"),
+              ("ParallelCFA2", "parallel CFA, 2 threads"), ("ClusterABA", "C-ABA (forwardDynamics)"),
+              ("TreeABA", "tree ABA")]
+    files, plot = {}, []
+    for method, title in labels:
+        if method not in series:
+            continue
+        name = os.path.join(work, f"cfa_{method}.dat")
+        files[name] = sorted(series[method])
+        plot.append(f"'{name}' using 1:2 with linespoints title '{title}'")
+    if not plot:
+        return
+    gnuplot(TERMINAL.format(h=500) + f"\nset output '{os.path.join(plots, 'cfa_chains.png')}'\n"
+            "set logscale xy\nset xlabel 'chain length N (revolute links)'\nset ylabel 'microseconds per call (wall)'\n"
+            "set key top left\nset grid\nset title 'Forward dynamics of a chain: CFA vs ABA'\n"
+            "plot " + ", ".join(plot) + "\n", files)
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
@@ -159,6 +189,11 @@ def main():
         robot_plots(robots, plots, work)
     else:
         print(f"plot_results: {robots} missing, no robot plots")
+    cfa = os.path.join(results, "cfa.json")
+    if os.path.exists(cfa):
+        cfa_plot(cfa, plots, work)
+    else:
+        print(f"plot_results: {cfa} missing, no CFA plot")
     accuracy = os.path.join(results, "accuracy_1.50hz.dat")
     if os.path.exists(accuracy):
         accuracy_plot(accuracy, plots)

@@ -22,10 +22,17 @@ const std::vector<Command>& commandTable() {
        outputOptions(), runInfo},
       {"fd", "MODEL... [--q Q] [--v V] [--tau TAU] [--method M] [options]", "forward dynamics: accelerations qdd",
        std::string("Solves H(q) qdd = tau - C(q, v) for qdd. With --method proximal the JSON also "
-                   "gives the solver's \"iterations\" and \"residual\" (max constraint violation). ") + kVectorNote,
+                   "gives the solver's \"iterations\" and \"residual\" (max constraint violation). "
+                   "--method cfa and cfa-parallel take a model without loops that is a chain with short "
+                   "side branches; cfa-parallel also gives \"threads\" and \"levels\" (cyclic-reduction "
+                   "depth). ") + kVectorNote,
        dynamicsCommandOptions("fd"), runForwardDynamics},
       {"id", "MODEL... [--q Q] [--v V] [--a QDD] [--method M] [options]", "inverse dynamics: generalized forces tau",
-       std::string("Computes tau = H(q) qdd + C(q, v). ") + kVectorNote,
+       std::string("Computes tau = H(q) qdd + C(q, v). --reactions adds the joint reaction wrenches "
+                   "(JSON \"joint_reactions\": per joint {\"joint\", \"moment\", \"force\", \"origin\", "
+                   "\"whole_cluster\"}): the whole wrench the parent exerts on the child body through the "
+                   "joint, actuation included, world axes, moment about the joint origin; a cluster with "
+                   "loops gets one entry for the whole cluster. ") + kVectorNote,
        dynamicsCommandOptions("id"), runInverseDynamics},
       {"mass-matrix", "MODEL... [--q Q] [--method M] [options]", "joint-space mass matrix H(q)",
        std::string("Computes the symmetric nv x nv mass matrix H(q); JSON gives it as an array of "

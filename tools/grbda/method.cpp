@@ -1,17 +1,19 @@
 #include "method.hpp"
 
 #include <algorithm>
+#include <thread>
 
 #include "grbda/algorithms/dynamics.hpp"
 #include "grbda/baselines/osim_baselines.hpp"
 #include "grbda/baselines/projection.hpp"
 #include "grbda/errors.hpp"
+#include "numbers.hpp"
 
 namespace grbda::cli {
 
 namespace {
-constexpr Method kAllMethods[] = {Method::Cluster,  Method::Projection,  Method::Lagrange,
-                                  Method::Proximal, Method::Approximate, Method::Unconstrained};
+constexpr Method kAllMethods[] = {Method::Cluster,  Method::Projection,  Method::Lagrange,      Method::Proximal,
+                                  Method::Approximate, Method::Unconstrained, Method::Cfa, Method::CfaParallel};
 
 std::string joinMethodNames(const std::vector<Method>& methods, const std::string& separator) {
   std::string s;
@@ -34,6 +36,8 @@ std::string methodName(Method method) {
     case Method::Proximal: return "proximal";
     case Method::Approximate: return "approximate";
     case Method::Unconstrained: return "unconstrained";
+    case Method::Cfa: return "cfa";
+    case Method::CfaParallel: return "cfa-parallel";
   }
   return "?";
 }
@@ -50,7 +54,9 @@ OptionSpec methodOption(const std::string& command) {
                      "the spanning tree projected onto the independent coordinates";
   if (command == "fd")
     help += "; lagrange: spanning tree with Lagrange multipliers (dense KKT); proximal: proximal "
-            "and sparse KKT solver (see --prox-iters, --prox-mu)";
+            "and sparse KKT solver (see --prox-iters, --prox-mu); cfa: the Constraint Force Algorithm "
+            "(Featherstone & Fijany) for a chain with short side branches and no loops; cfa-parallel: "
+            "the same by block cyclic reduction on --threads threads";
   help += "; approximate: rotors replaced by their reflected inertia as joint armature on the tree of "
           "independent bodies; unconstrained: that tree without the rotors";
   return {"--method", "NAME", help};
@@ -66,7 +72,20 @@ Method methodFromArgs(const ParsedArgs& args, const std::string& command) {
                    joinMethodNames(valid, ", "));
 }
 
-MethodRunner::MethodRunner(const Model& model, Method method, const ProximalSettings& proximal)
+OptionSpec threadsOption() {
+  return {"--threads", "N", "cfa-parallel: threads of the pool, 1..256 (default: the machine's hardware threads)"};
+}
+
+int threadsFromArgs(const ParsedArgs& args, Method method) {
+  const std::string* text = args.value("--threads");
+  if (!text) return std::max(1u, std::min(256u, std::thread::hardware_concurrency()));
+  if (method != Method::CfaParallel) throw UsageError("--threads applies only to --method cfa-parallel");
+  const long n = parseCount(*text, "--threads");
+  if (n < 1 || n > 256) throw UsageError("--threads must be in 1..256, got " + *text);
+  return static_cast<int>(n);
+}
+
+MethodRunner::MethodRunner(const Model& model, Method method, const ProximalSettings& proximal, int threads)
     : model_(model), method_(method), proximalSettings_(proximal) {
   if (isApproximate(method)) {
     approx_ = std::make_unique<ApproximateModel>(makeApproximateModel(
@@ -76,6 +95,8 @@ MethodRunner::MethodRunner(const Model& model, Method method, const ProximalSett
     data_ = std::make_unique<Data>(model);
   }
   if (method == Method::Proximal) proximal_ = std::make_unique<ProximalData>(model);
+  if (method == Method::Cfa) cfa_ = std::make_unique<CfaData>(model);
+  if (method == Method::CfaParallel) cfa_ = std::make_unique<CfaData>(model, CfaOptions{threads});
 }
 
 VecX MethodRunner::methodConfiguration(const VecX& q) const {
@@ -107,6 +128,8 @@ const VecX& MethodRunner::forwardDynamics(const VecX& q, const VecX& v, const Ve
       return proximalResult_->qdd;
     case Method::Approximate:
     case Method::Unconstrained: return approximateForwardDynamics(*approx_, data, q, v, tau);
+    case Method::Cfa: return cfaForwardDynamics(model_, *cfa_, q, v, tau);
+    case Method::CfaParallel: return cfaParallelForwardDynamics(model_, *cfa_, q, v, tau);
   }
   throw UsageError(unsupported(method_, "forward dynamics"));
 }

@@ -7,13 +7,14 @@
 #include <vector>
 
 #include "args.hpp"
+#include "grbda/algorithms/cfa.hpp"
 #include "grbda/algorithms/osim.hpp"
 #include "grbda/baselines/approximate.hpp"
 #include "grbda/baselines/proximal.hpp"
 
 namespace grbda::cli {
 
-enum class Method { Cluster, Projection, Lagrange, Proximal, Approximate, Unconstrained };
+enum class Method { Cluster, Projection, Lagrange, Proximal, Approximate, Unconstrained, Cfa, CfaParallel };
 
 /// The command-line name ("cluster", "projection", ...).
 std::string methodName(Method method);
@@ -25,6 +26,10 @@ OptionSpec methodOption(const std::string& command);
 /// --method (default cluster); a name the command does not accept is a UsageError naming the
 /// valid ones.
 Method methodFromArgs(const ParsedArgs& args, const std::string& command);
+/// fd's --threads N of --method cfa-parallel (default: the machine's hardware threads); a
+/// UsageError with another method or outside 1..256.
+OptionSpec threadsOption();
+int threadsFromArgs(const ParsedArgs& args, Method method);
 
 /// A link and a point on it (link coordinates): one --point LINK:x,y,z.
 struct NamedPoint {
@@ -38,7 +43,9 @@ struct NamedPoint {
 /// approximate ones take the independent entries of a spanning configuration (by name).
 class MethodRunner {
  public:
-  MethodRunner(const Model& model, Method method, const ProximalSettings& proximal = {});
+  /// cfa and cfa-parallel: InputError naming why when the model is not a chain with short side
+  /// branches; `threads` is the pool of cfa-parallel.
+  MethodRunner(const Model& model, Method method, const ProximalSettings& proximal = {}, int threads = 1);
 
   Method method() const { return method_; }
   /// The configuration in the form the method's library call takes; call once, outside loops.
@@ -53,6 +60,10 @@ class MethodRunner {
   const MatX& inverseOsim(const VecX& q, bool linearOnly);
   /// The last proximal solve (nullptr for other methods).
   const ProximalResult* proximalResult() const { return proximalResult_; }
+  /// The workspace of the last computation (for joint reactions after --method cluster's id).
+  const Data& data() const { return *data_; }
+  /// The CFA workspace (nullptr for other methods).
+  const CfaData* cfaData() const { return cfa_.get(); }
 
  private:
   const Model& model_;
@@ -61,6 +72,7 @@ class MethodRunner {
   std::unique_ptr<ApproximateModel> approx_;
   std::unique_ptr<Data> data_;  ///< of model_, or of approx_->tree
   std::unique_ptr<ProximalData> proximal_;
+  std::unique_ptr<CfaData> cfa_;
   const ProximalResult* proximalResult_ = nullptr;
   std::vector<EndEffector> endEffectors_;
   std::unique_ptr<OsimSet> osimSet_;

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "grbda/algorithms/reactions.hpp"
 #include "grbda/model.hpp"
 
 namespace grbda::cli {
@@ -24,6 +25,9 @@ struct Report {
   std::vector<std::pair<std::string, double>> scalars = {};
   /// Names of the result's entries (vector) or rows and columns (matrix); default velocity names.
   const std::vector<std::string>* labels = nullptr;
+  /// id --reactions: JSON "joint_reactions" after "result" ({"joint", "moment", "force", "origin",
+  /// "whole_cluster"} each), a text table after the vector.
+  const std::vector<JointReaction>* reactions = nullptr;
 };
 
 /// Result indexed by velocity coordinates (qdd, tau), or by report.labels.
