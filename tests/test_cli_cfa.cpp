@@ -20,14 +20,6 @@ using Args = std::vector<std::string>;
 const std::string kModels = std::string(GRBDA_SOURCE_DIR) + "/models/";
 const std::string kCliData = std::string(GRBDA_SOURCE_DIR) + "/tests/data/cli/";
 
-Json grbdaJson(Args args) {
-  args.push_back("--json");
-  const CommandResult r = runGrbda(args);
-  EXPECT_EQ(r.exitCode, 0) << commandLine(args) << "\n" << r.err;
-  if (r.exitCode != 0) return Json{};
-  return JsonReader::parse(r.out);
-}
-
 double maxDiff(const std::vector<double>& a, const std::vector<double>& b) {
   EXPECT_EQ(a.size(), b.size());
   double d = 0.0, m = 0.0;

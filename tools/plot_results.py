@@ -30,9 +30,9 @@ def gnuplot(script, data_files):
     subprocess.run(["gnuplot"], input=script, text=True, check=True)
 
 
-def load_scaling(path):
-    """{method: {system: microseconds}} from Google Benchmark JSON (CPU time: a loaded shared
-    machine blurs wall time more)."""
+def load_scaling(path, field="cpu_time"):
+    """{method: {system: microseconds}} from Google Benchmark JSON (CPU time by default: a loaded
+    shared machine blurs wall time more; "real_time" where the work runs on several threads)."""
     with open(path) as f:
         data = json.load(f)
     scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
@@ -41,7 +41,7 @@ def load_scaling(path):
         if b.get("run_type", "iteration") != "iteration":
             continue
         parts = b["name"].split("/")
-        times[parts[0]][parts[1]] = b["cpu_time"] * scale[b.get("time_unit", "ns")]
+        times[parts[0]][parts[1]] = b[field] * scale[b.get("time_unit", "ns")]
     return times
 
 
@@ -139,15 +139,8 @@ def accuracy_plot(path, plots):
 
 def cfa_plot(path, plots, work):
     """Serial and parallel CFA against ABA on chains N = 8..4096, log-log, wall time."""
-    with open(path) as f:
-        data = json.load(f)
-    scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
-    series = defaultdict(list)
-    for b in data.get("benchmarks", []):
-        if b.get("run_type", "iteration") != "iteration":
-            continue
-        method, n = b["name"].split("/")[0], int(b["name"].split("/")[1])
-        series[method].append((n, b["real_time"] * scale[b.get("time_unit", "ns")]))
+    times = load_scaling(path, "real_time")  # {method: {N: µs}}
+    series = {method: [(int(n), t) for n, t in by_n.items()] for method, by_n in times.items()}
     labels = [("CFA", "serial CFA (block Thomas)"), ("ParallelCFA1", "parallel CFA, 1 thread (cyclic reduction)"),
               ("ParallelCFA2", "parallel CFA, 2 threads"), ("ClusterABA", "C-ABA (forwardDynamics)"),
               ("TreeABA", "tree ABA")]

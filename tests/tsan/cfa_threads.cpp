@@ -10,39 +10,10 @@ using namespace grbda::testsupport;
 
 namespace {
 
-Model chainWithTwigs(Rng& rng, int N, bool floating) {
-  ModelBuilder b("twigs");
-  LinkSpec world;
-  world.name = "world";
-  b.addLink(world);
-  std::string parent = "world";
-  auto joint = [&](const std::string& p, const std::string& c, JointKind kind) {
-    JointSpec j;
-    j.name = "j_" + c;
-    j.parent = p;
-    j.child = c;
-    j.origin = randomOrigin(rng);
-    j.axis = randomAxis(rng);
-    j.kind = kind;
-    b.addJoint(j);
-  };
-  for (int k = 1; k <= N; ++k) {
-    const std::string name = "l" + std::to_string(k);
-    b.addLink(randomLink(rng, name));
-    joint(parent, name, floating && k == 1 ? JointKind::Floating : (k % 4 == 0 ? JointKind::Prismatic : JointKind::Revolute));
-    if (k % 3 == 0) {
-      b.addLink(randomLink(rng, "t" + std::to_string(k)));
-      joint(name, "t" + std::to_string(k), JointKind::Revolute);
-    }
-    parent = name;
-  }
-  return b.build();
-}
-
 TEST(CfaThreads, ParallelEqualsSerialOnEveryPoolSize) {
   Rng rng(3);
   for (int N : {5, 16, 37}) {
-    const Model model = chainWithTwigs(rng, N, N != 16);
+    const Model model = randomChain(rng, N, N != 16, 3, 1);
     CfaData serial(model);
     for (int threads : {2, 3, 4}) {
       CfaData pool(model, {threads});
