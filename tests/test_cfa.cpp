@@ -385,6 +385,33 @@ TEST(Cfa, SideBranchesEqualAbaOnTheWholeTree) {
     }
 }
 
+TEST(Cfa, EveryModelFileIsSolvedLikeCabaOrRefusedWithAReason) {
+  setLogLevel(LogLevel::Error);
+  Rng rng(52);
+  int accepted = 0, refused = 0;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(GRBDA_SOURCE_DIR) + "/models")) {
+    if (e.path().extension() != ".urdf") continue;
+    SCOPED_TRACE(e.path().filename().string());
+    const Model model = loadUrdf(e.path().string());
+    const std::string reason = cfaUnsupportedReason(model);
+    if (!reason.empty()) {
+      EXPECT_THROW(CfaData cfa(model), InputError);
+      ++refused;
+      continue;
+    }
+    ++accepted;
+    Data data(model);
+    CfaData cfa(model), two(model, CfaOptions{2});
+    const VecX q = randomConfiguration(rng, model);
+    const VecX v = randomVector(rng, model.nv()), tau = randomVector(rng, model.nv());
+    const VecX ref = forwardDynamics(model, data, q, v, tau);
+    EXPECT_LT(relErr(cfaForwardDynamics(model, cfa, q, v, tau), ref), 1e-10);
+    EXPECT_LT(relErr(cfaParallelForwardDynamics(model, two, q, v, tau), ref), 1e-10);
+  }
+  EXPECT_GE(accepted, 4);  // the arms, the double pendulum, the approximate Mini Cheetah (legs as branches)
+  EXPECT_GE(refused, 10);
+}
+
 TEST(Cfa, InvariantUnderLengthUnitAndWorldOrigin) {
   // revolute joints only: q̈ is then unit-free. Build the same chain in metres, in millimetres,
   // and with the world origin moved; the identity basis h̃ = h (hᵀh)⁻¹ changes with both.
