@@ -26,15 +26,6 @@ const std::string kFloating = kDataDir + "floating.urdf";
 constexpr double kMass = 2.0, kLength = 0.5, kIyy = 0.03, kG = 9.81;
 constexpr double kPendulumH = kMass * kLength * kLength + kIyy;
 
-/// Runs a command that must succeed and parses its JSON output.
-Json grbdaJson(std::vector<std::string> args) {
-  args.push_back("--json");
-  const CommandResult r = runGrbda(args);
-  EXPECT_EQ(r.exitCode, 0) << r.err;
-  EXPECT_EQ(r.out.rfind("{", 0), 0u) << "JSON output must start with '{': " << r.out;
-  return JsonReader::parse(r.out);
-}
-
 void expectUsageError(const std::vector<std::string>& args, const std::string& mention) {
   expectCommandError(args, 2, {mention});
 }

@@ -26,14 +26,6 @@ const std::string kModels = std::string(GRBDA_SOURCE_DIR) + "/models/";
 const std::string kPendulum = std::string(GRBDA_SOURCE_DIR) + "/tests/data/cli/pendulum.urdf";
 using Args = std::vector<std::string>;
 
-Json grbdaJson(Args args) {
-  args.push_back("--json");
-  const CommandResult r = runGrbda(args);
-  EXPECT_EQ(r.exitCode, 0) << commandLine(args) << "\n" << r.err;
-  if (r.exitCode != 0) return Json{};
-  return JsonReader::parse(r.out);
-}
-
 Args with(Args base, const Args& more) {
   base.insert(base.end(), more.begin(), more.end());
   return base;

@@ -7,6 +7,7 @@ tools/run_benchmarks.sh writes into a results directory:
                                                                    branch_depth.png, locality.png
   accuracy_1.50hz.dat  grbda_accuracy --out DIR                 -> accuracy_traces.png
   contacts_instructions.dat  tools/count_contact_instructions.sh --data -> contacts.png
+  cfa.json             bench_cfa --benchmark_format=json        -> cfa_chains.png
 
 usage: tools/plot_results.py RESULTS_DIR PLOTS_DIR
 Missing inputs are skipped with a note. Only the Python standard library is used.
@@ -30,9 +31,9 @@ def gnuplot(script, data_files):
     subprocess.run(["gnuplot"], input=script, text=True, check=True)
 
 
-def load_scaling(path):
-    """{method: {system: microseconds}} from Google Benchmark JSON (CPU time: a loaded shared
-    machine blurs wall time more)."""
+def load_scaling(path, field="cpu_time"):
+    """{method: {system: microseconds}} from Google Benchmark JSON (CPU time by default: a loaded
+    shared machine blurs wall time more; "real_time" where the work runs on several threads)."""
     with open(path) as f:
         data = json.load(f)
     scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
@@ -41,7 +42,7 @@ def load_scaling(path):
         if b.get("run_type", "iteration") != "iteration":
             continue
         parts = b["name"].split("/")
-        times[parts[0]][parts[1]] = b["cpu_time"] * scale[b.get("time_unit", "ns")]
+        times[parts[0]][parts[1]] = b[field] * scale[b.get("time_unit", "ns")]
     return times
 
 
@@ -164,6 +165,28 @@ plot {curves}
 """, {data: rows})
 
 
+def cfa_plot(path, plots, work):
+    """Serial and parallel CFA against ABA on chains N = 8..4096, log-log, wall time."""
+    times = load_scaling(path, "real_time")  # {method: {N: µs}}
+    series = {method: [(int(n), t) for n, t in by_n.items()] for method, by_n in times.items()}
+    labels = [("CFA", "serial CFA (block Thomas)"), ("ParallelCFA1", "parallel CFA, 1 thread (cyclic reduction)"),
+              ("ParallelCFA2", "parallel CFA, 2 threads"), ("ClusterABA", "C-ABA (forwardDynamics)"),
+              ("TreeABA", "tree ABA")]
+    files, plot = {}, []
+    for method, title in labels:
+        if method not in series:
+            continue
+        name = os.path.join(work, f"cfa_{method}.dat")
+        files[name] = sorted(series[method])
+        plot.append(f"'{name}' using 1:2 with linespoints title '{title}'")
+    if not plot:
+        return
+    gnuplot(TERMINAL.format(h=500) + f"\nset output '{os.path.join(plots, 'cfa_chains.png')}'\n"
+            "set logscale xy\nset xlabel 'chain length N (revolute links)'\nset ylabel 'microseconds per call (wall)'\n"
+            "set key top left\nset grid\nset title 'Forward dynamics of a chain: CFA vs ABA'\n"
+            "plot " + ", ".join(plot) + "\n", files)
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
@@ -192,6 +215,11 @@ def main():
         contacts_plot(contacts, plots, work)
     else:
         print(f"plot_results: {contacts} missing, no contacts plot")
+    cfa = os.path.join(results, "cfa.json")
+    if os.path.exists(cfa):
+        cfa_plot(cfa, plots, work)
+    else:
+        print(f"plot_results: {cfa} missing, no CFA plot")
     accuracy = os.path.join(results, "accuracy_1.50hz.dat")
     if os.path.exists(accuracy):
         accuracy_plot(accuracy, plots)

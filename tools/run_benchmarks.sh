@@ -4,6 +4,7 @@
 #   grbda_bench.txt, robots.json     grbda bench (the per-robot table, medians over 1000 states)
 #   robots_gbench.json               bench_robots (Google Benchmark, the same comparisons)
 #   scaling.json                     bench_scaling (chains 2-24, branch x depth, loop locality)
+#   cfa.json                         bench_cfa (serial/parallel CFA vs ABA, chains 8-4096)
 #   accuracy.txt, accuracy_*.dat     grbda_accuracy (the MIT Humanoid leg experiment)
 #   instruction_counts.md            tools/count_instructions.sh (callgrind, deterministic)
 #   ../plots/*.png                   tools/plot_results.py (gnuplot)
@@ -16,7 +17,7 @@ counts=1
 build=${GRBDA_BUILD_DIR:-build}
 bash tools/install_deps.sh
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGRBDA_BUILD_BENCH=ON
-cmake --build "$build" -j2 --target grbda_cli bench_robots bench_scaling grbda_accuracy
+cmake --build "$build" -j2 --target grbda_cli bench_robots bench_scaling bench_cfa grbda_accuracy
 
 results=bench/results
 mkdir -p "$results"
@@ -28,6 +29,8 @@ echo "== bench_robots"
 "$build/bench/bench_robots" --benchmark_format=json > "$results/robots_gbench.json"
 echo "== bench_scaling"
 "$build/bench/bench_scaling" --benchmark_format=json > "$results/scaling.json"
+echo "== bench_cfa"
+"$build/bench/bench_cfa" --benchmark_format=json > "$results/cfa.json"
 echo "== accuracy experiment"
 "$build/bench/grbda_accuracy" models/mit_humanoid_leg.urdf --out "$results" | tee "$results/accuracy.txt"
 if [ "$counts" = 1 ]; then

@@ -1,9 +1,12 @@
 #pragma once
 // Umbrella header: everything a user needs.
 #include "grbda/algorithms/constrained_dynamics.hpp"
+#include "grbda/algorithms/cfa.hpp"
+#include "grbda/algorithms/change_of_basis.hpp"
 #include "grbda/algorithms/dynamics.hpp"
 #include "grbda/algorithms/kinematics.hpp"
 #include "grbda/algorithms/osim.hpp"
+#include "grbda/algorithms/reactions.hpp"
 #include "grbda/algorithms/tree.hpp"
 #include "grbda/baselines/approximate.hpp"
 #include "grbda/baselines/osim_baselines.hpp"

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "../cli/mini_json.hpp"
 #include "../cli/run_command.hpp"
 
 #ifdef GRBDA_CLI_PATH
@@ -21,6 +22,16 @@ inline std::string commandLine(const std::vector<std::string>& args) {
   std::string s = "grbda";
   for (const auto& a : args) s += " " + a;
   return s;
+}
+
+/// Runs `grbda ARGS --json`, expects exit code 0 and returns the parsed output (null on failure).
+inline Json grbdaJson(std::vector<std::string> args) {
+  args.push_back("--json");
+  const CommandResult r = runGrbda(args);
+  EXPECT_EQ(r.exitCode, 0) << commandLine(args) << "\n" << r.err;
+  if (r.exitCode != 0) return Json{};
+  EXPECT_EQ(r.out.rfind("{", 0), 0u) << "JSON output must start with '{': " << r.out;
+  return JsonReader::parse(r.out);
 }
 
 /// Full-precision text of a vector for --q/--v/--tau/--a.

@@ -125,6 +125,44 @@ inline ModelBuilder randomTreeBuilder(Rng& rng, const TreeOptions& opt) {
 
 inline Model randomTree(Rng& rng, const TreeOptions& opt) { return randomTreeBuilder(rng, opt).build(); }
 
+/// A chain of N links ("link_1" from the ground), random joints (revolute, prismatic), optional
+/// floating base, and optional short side branches ("twig_k_d").
+inline Model randomChain(Rng& rng, int N, bool floating, int branchEvery = 0, int branchDepth = 1,
+                  double prismaticChance = 0.25) {
+  ModelBuilder b("random_chain");
+  LinkSpec world;
+  world.name = "world";
+  b.addLink(world);
+  auto addJoint = [&](const std::string& parent, const std::string& child, bool free) {
+    JointSpec j;
+    j.name = "joint_" + child;
+    j.parent = parent;
+    j.child = child;
+    j.origin = randomOrigin(rng);
+    j.axis = randomAxis(rng);
+    j.kind = free ? JointKind::Floating
+                  : (uniform(rng, 0.0, 1.0) < prismaticChance ? JointKind::Prismatic : JointKind::Revolute);
+    b.addJoint(j);
+  };
+  std::string parent = "world";
+  for (int k = 1; k <= N; ++k) {
+    const std::string name = "link_" + std::to_string(k);
+    b.addLink(randomLink(rng, name));
+    addJoint(parent, name, floating && k == 1);
+    if (branchEvery > 0 && k % branchEvery == 0) {
+      std::string bp = name;
+      for (int d = 1; d <= branchDepth; ++d) {
+        const std::string twig = "twig_" + std::to_string(k) + "_" + std::to_string(d);
+        b.addLink(randomLink(rng, twig));
+        addJoint(bp, twig, false);
+        bp = twig;
+      }
+    }
+    parent = name;
+  }
+  return b.build();
+}
+
 /// Random configuration: 1-DoF joints in [-pi, pi], free joints at a random position in
 /// [-1, 1]^3 with a random unit quaternion.
 inline VecX randomConfiguration(Rng& rng, const Model& model) {

@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "constraint_args.hpp"
 #include "inputs.hpp"
+#include "grbda/algorithms/reactions.hpp"
 #include "method_setup.hpp"
 
 namespace grbda::cli {
@@ -12,7 +13,12 @@ std::vector<OptionSpec> dynamicsCommandOptions(const std::string& command) {
   std::vector<OptionSpec> options = configurationOptions();
   if (command == "fd" || command == "id") options.push_back(velocityVectorOption("--v"));
   if (command == "fd") options.push_back(velocityVectorOption("--tau"));
-  if (command == "id") options.push_back(velocityVectorOption("--a"));
+  if (command == "id") {
+    options.push_back(velocityVectorOption("--a"));
+    options.push_back({"--reactions", "",
+                       "also the joint reaction wrenches: per joint the wrench its parent exerts on its body "
+                       "(actuation included), world axes, moment about the joint origin (JSON \"joint_reactions\")"});
+  }
   if (command == "mass-matrix") {
     options.push_back({"--inverse", "", "the inverse mass matrix H(q)^-1 (method cluster: from the articulated pass, "
                                         "H is never formed or factorised)"});
@@ -26,6 +32,7 @@ std::vector<OptionSpec> dynamicsCommandOptions(const std::string& command) {
     options.push_back({"--linear", "", "3-D point blocks (linear rows only) instead of 6-D blocks"});
   }
   options.push_back(methodOption(command));
+  if (command == "fd") options.push_back(threadsOption());
   if (command == "fd") {
     options.push_back({"--prox-iters", "N", "proximal: maximum number of iterations (default 20, at least 1)"});
     options.push_back({"--prox-mu", "MU", "proximal: regularisation mu >= 0 (default 1e-8)"});
@@ -48,6 +55,9 @@ int runForwardDynamics(const ParsedArgs& args, std::ostream& out) {
   if (const ProximalResult* p = s.runner.proximalResult())
     report.scalars = {{"iterations", static_cast<double>(p->iterations)}, {"residual", p->primalResidual}};
   if (s.runner.constraints()) addConstraintForces(report, *s.runner.constraints(), *s.runner.constraintData(), constraints);
+  if (s.method == Method::CfaParallel)
+    report.scalars = {{"threads", static_cast<double>(s.runner.cfaData()->threads())},
+                      {"levels", static_cast<double>(s.runner.cfaData()->reductionLevels())}};
   printVectorReport(out, args.has("--json"), s.model, report, *qdd);
   return 0;
 }
@@ -56,10 +66,18 @@ int runInverseDynamics(const ParsedArgs& args, std::ostream& out) {
   DynamicsSetup s(args, "id");
   const VecX v = velocityVectorFromArgs(args, "--v", s.model);
   const VecX qdd = velocityVectorFromArgs(args, "--a", s.model);
+  const bool reactions = args.has("--reactions");
+  if (reactions && s.method != Method::Cluster)
+    throw UsageError("--reactions needs --method cluster (the reactions come from C-RNEA's transmitted forces)");
   const VecX* tau = repeated<VecX>(args, [&]() -> const VecX& { return s.runner.inverseDynamics(s.q, v, qdd); });
   if (!tau) return 0;
-  printVectorReport(out, args.has("--json"), s.model,
-                    s.report("id", "tau", "generalized forces", {{"v", &v}, {"a", &qdd}}), *tau);
+  Report report = s.report("id", "tau", "generalized forces", {{"v", &v}, {"a", &qdd}});
+  std::vector<JointReaction> list;
+  if (reactions) {
+    list = jointReactions(s.model, s.runner.data());
+    report.reactions = &list;
+  }
+  printVectorReport(out, args.has("--json"), s.model, report, *tau);
   return 0;
 }
 

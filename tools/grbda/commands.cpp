@@ -31,10 +31,17 @@ const std::vector<Command>& commandTable() {
                    "J qdd + J' qd = 0, solved by --method pv (default), pv-soft, kkt or proximal; the "
                    "JSON adds \"contact_forces\" (per constraint in command-line order: link, point, "
                    "kind, force and for welds moment, world axes, what the environment exerts on the "
-                   "robot) and \"constraint_residual\". ") + kVectorNote,
+                   "robot) and \"constraint_residual\". "
+                   "--method cfa and cfa-parallel take a model without loops that is a chain with short "
+                   "side branches; cfa-parallel also gives \"threads\" and \"levels\" (cyclic-reduction "
+                   "depth). ") + kVectorNote,
        dynamicsCommandOptions("fd"), runForwardDynamics},
       {"id", "MODEL... [--q Q] [--v V] [--a QDD] [--method M] [options]", "inverse dynamics: generalized forces tau",
-       std::string("Computes tau = H(q) qdd + C(q, v). ") + kVectorNote,
+       std::string("Computes tau = H(q) qdd + C(q, v). --reactions adds the joint reaction wrenches "
+                   "(JSON \"joint_reactions\": per joint {\"joint\", \"moment\", \"force\", \"origin\", "
+                   "\"whole_cluster\"}): the whole wrench the parent exerts on the child body through the "
+                   "joint, actuation included, world axes, moment about the joint origin; a cluster with "
+                   "loops gets one entry for the whole cluster. ") + kVectorNote,
        dynamicsCommandOptions("id"), runInverseDynamics},
       {"mass-matrix", "MODEL... [--q Q] [--inverse] [--logdet] [--method M] [options]",
        "joint-space mass matrix H(q), its inverse or log det",

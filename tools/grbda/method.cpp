@@ -1,6 +1,7 @@
 #include "method.hpp"
 
 #include <algorithm>
+#include <thread>
 
 #include "grbda/algorithms/dynamics.hpp"
 #include "grbda/baselines/osim_baselines.hpp"
@@ -13,7 +14,8 @@ namespace grbda::cli {
 namespace {
 constexpr Method kAllMethods[] = {Method::Cluster,     Method::Projection,    Method::Lagrange,
                                   Method::Proximal,    Method::Approximate,   Method::Unconstrained,
-                                  Method::PV,          Method::PVSoft,        Method::KKT};
+                                  Method::PV,          Method::PVSoft,        Method::KKT,
+                                  Method::Cfa,         Method::CfaParallel};
 
 std::string joinMethodNames(const std::vector<Method>& methods, const std::string& separator) {
   std::string s;
@@ -39,6 +41,8 @@ std::string methodName(Method method) {
     case Method::PV: return "pv";
     case Method::PVSoft: return "pv-soft";
     case Method::KKT: return "kkt";
+    case Method::Cfa: return "cfa";
+    case Method::CfaParallel: return "cfa-parallel";
   }
   return "?";
 }
@@ -58,7 +62,9 @@ OptionSpec methodOption(const std::string& command) {
             "and sparse KKT solver (see --prox-iters, --prox-mu), with --contact/--weld the proximal "
             "method on the contact forces; pv, pv-soft, kkt: the constrained solvers of --contact and "
             "--weld (pv is the default when constraints are given): Popov-Vereshchagin hard, soft "
-            "(--compliance) and the dense KKT reference";
+            "(--compliance) and the dense KKT reference; cfa: the Constraint Force Algorithm "
+            "(Featherstone & Fijany) for a chain with short side branches and no loops; cfa-parallel: "
+            "the same by block cyclic reduction on --threads threads";
   help += "; approximate: rotors replaced by their reflected inertia as joint armature on the tree of "
           "independent bodies; unconstrained: that tree without the rotors";
   return {"--method", "NAME", help};
@@ -94,7 +100,20 @@ Method methodFromArgs(const ParsedArgs& args, const std::string& command) {
                    joinMethodNames(valid, ", "));
 }
 
-MethodRunner::MethodRunner(const Model& model, Method method, const ProximalSettings& proximal)
+OptionSpec threadsOption() {
+  return {"--threads", "N", "cfa-parallel: threads of the pool, 1..256 (default: the machine's hardware threads)"};
+}
+
+int threadsFromArgs(const ParsedArgs& args, Method method) {
+  const std::string* text = args.value("--threads");
+  if (!text) return std::max(1u, std::min(256u, std::thread::hardware_concurrency()));
+  if (method != Method::CfaParallel) throw UsageError("--threads applies only to --method cfa-parallel");
+  const long n = parseCount(*text, "--threads");
+  if (n < 1 || n > 256) throw UsageError("--threads must be in 1..256, got " + *text);
+  return static_cast<int>(n);
+}
+
+MethodRunner::MethodRunner(const Model& model, Method method, const ProximalSettings& proximal, int threads)
     : model_(model), method_(method), proximalSettings_(proximal) {
   if (isApproximate(method)) {
     approx_ = std::make_unique<ApproximateModel>(makeApproximateModel(
@@ -104,6 +123,8 @@ MethodRunner::MethodRunner(const Model& model, Method method, const ProximalSett
     data_ = std::make_unique<Data>(model);
   }
   if (method == Method::Proximal) proximal_ = std::make_unique<ProximalData>(model);
+  if (method == Method::Cfa) cfa_ = std::make_unique<CfaData>(model);
+  if (method == Method::CfaParallel) cfa_ = std::make_unique<CfaData>(model, CfaOptions{threads});
 }
 
 VecX MethodRunner::methodConfiguration(const VecX& q) const {
@@ -154,6 +175,8 @@ const VecX& MethodRunner::forwardDynamics(const VecX& q, const VecX& v, const Ve
       return proximalResult_->qdd;
     case Method::Approximate:
     case Method::Unconstrained: return approximateForwardDynamics(*approx_, data, q, v, tau);
+    case Method::Cfa: return cfaForwardDynamics(model_, *cfa_, q, v, tau);
+    case Method::CfaParallel: return cfaParallelForwardDynamics(model_, *cfa_, q, v, tau);
     default: break;
   }
   throw UsageError(unsupported(method_, "forward dynamics"));

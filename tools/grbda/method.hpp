@@ -8,13 +8,16 @@
 
 #include "args.hpp"
 #include "grbda/algorithms/constrained_dynamics.hpp"
+#include "grbda/algorithms/cfa.hpp"
 #include "grbda/algorithms/osim.hpp"
 #include "grbda/baselines/approximate.hpp"
 #include "grbda/baselines/proximal.hpp"
 
 namespace grbda::cli {
 
-enum class Method { Cluster, Projection, Lagrange, Proximal, Approximate, Unconstrained, PV, PVSoft, KKT };
+enum class Method {
+  Cluster, Projection, Lagrange, Proximal, Approximate, Unconstrained, PV, PVSoft, KKT, Cfa, CfaParallel
+};
 
 /// fd's constrained solvers (with --contact / --weld; without constraints they equal cluster).
 bool isConstraintMethod(Method method);
@@ -29,6 +32,10 @@ OptionSpec methodOption(const std::string& command);
 /// --method (default cluster); a name the command does not accept is a UsageError naming the
 /// valid ones.
 Method methodFromArgs(const ParsedArgs& args, const std::string& command);
+/// fd's --threads N of --method cfa-parallel (default: the machine's hardware threads); a
+/// UsageError with another method or outside 1..256.
+OptionSpec threadsOption();
+int threadsFromArgs(const ParsedArgs& args, Method method);
 
 /// A link and a point on it (link coordinates): one --point / --contact / --weld LINK[:x,y,z].
 struct NamedPoint {
@@ -45,7 +52,9 @@ NamedPoint parseNamedPoint(const std::string& text, const std::string& option);
 /// approximate ones take the independent entries of a spanning configuration (by name).
 class MethodRunner {
  public:
-  MethodRunner(const Model& model, Method method, const ProximalSettings& proximal = {});
+  /// cfa and cfa-parallel: InputError naming why when the model is not a chain with short side
+  /// branches; `threads` is the pool of cfa-parallel.
+  MethodRunner(const Model& model, Method method, const ProximalSettings& proximal = {}, int threads = 1);
 
   Method method() const { return method_; }
   /// The configuration in the form the method's library call takes; call once, outside loops.
@@ -67,6 +76,10 @@ class MethodRunner {
   void setConstraints(std::unique_ptr<ConstraintModel> constraints);
   const ConstraintModel* constraints() const { return constraints_.get(); }
   const ConstraintData* constraintData() const { return constraintData_.get(); }
+  /// The workspace of the last computation (for joint reactions after --method cluster's id).
+  const Data& data() const { return *data_; }
+  /// The CFA workspace (nullptr for other methods).
+  const CfaData* cfaData() const { return cfa_.get(); }
 
  private:
   const Model& model_;
@@ -75,6 +88,7 @@ class MethodRunner {
   std::unique_ptr<ApproximateModel> approx_;
   std::unique_ptr<Data> data_;  ///< of model_, or of approx_->tree
   std::unique_ptr<ProximalData> proximal_;
+  std::unique_ptr<CfaData> cfa_;
   const ProximalResult* proximalResult_ = nullptr;
   std::unique_ptr<ConstraintModel> constraints_;
   std::unique_ptr<ConstraintData> constraintData_;

@@ -11,7 +11,7 @@ DynamicsSetup::DynamicsSetup(const ParsedArgs& args, const std::string& command)
     : method(methodFromArgs(args, command)),
       model(loadModelFromArgs(args)),
       given(configurationFromArgs(args, model)),
-      runner(model, method, proximalSettingsFromArgs(args, method)),
+      runner(model, method, proximalSettingsFromArgs(args, method), threadsFromArgs(args, method)),
       q(runner.methodConfiguration(given.q)) {}
 
 Report DynamicsSetup::report(const std::string& command, const std::string& quantity, const std::string& title,

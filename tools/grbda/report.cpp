@@ -44,6 +44,33 @@ std::string textHead(const Model& model, const Report& report) {
 const std::vector<std::string>& labels(const Model& model, const Report& report) {
   return report.labels ? *report.labels : model.velocityNames();
 }
+
+void writeReactions(JsonWriter& w, const std::vector<JointReaction>& reactions) {
+  w.key("joint_reactions");
+  w.beginArray();
+  for (const JointReaction& r : reactions) {
+    w.beginObject();
+    w.member("joint", r.joint);
+    w.key("moment");
+    writeVector(w, r.moment, "moment of " + r.joint);
+    w.key("force");
+    writeVector(w, r.force, "force of " + r.joint);
+    w.key("origin");
+    writeVector(w, r.origin, "origin of " + r.joint);
+    w.member("whole_cluster", r.wholeCluster);
+    w.endObject();
+  }
+  w.endArray();
+}
+
+void printReactions(std::ostream& out, const std::vector<JointReaction>& reactions) {
+  out << "joint reactions (parent on child, world axes, moment about the joint origin):\n";
+  std::vector<Row> rows;
+  for (const JointReaction& r : reactions)
+    rows.push_back({r.joint + (r.wholeCluster ? " (cluster)" : ""), joinNumbers(r.moment, "moment"),
+                    joinNumbers(r.force, "force"), joinNumbers(r.origin, "origin")});
+  printTable(out, {"joint", "moment", "force", "origin"}, rows);
+}
 }  // namespace
 
 void printVectorReport(std::ostream& out, bool json, const Model& model, const Report& report, const VecX& result) {
@@ -52,11 +79,13 @@ void printVectorReport(std::ostream& out, bool json, const Model& model, const R
     JsonWriter w(buf);
     writeJsonHead(w, model, report);
     writeVector(w, result, report.quantity);
+    if (report.reactions) writeReactions(w, *report.reactions);
     w.endObject();
   } else {
     buf << textHead(model, report);
     printNamedVector(buf, labels(model, report), result, report.quantity);
     buf << report.textExtras;
+    if (report.reactions) printReactions(buf, *report.reactions);
   }
   out << buf.str();
 }

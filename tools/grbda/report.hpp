@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "grbda/algorithms/reactions.hpp"
 #include "grbda/model.hpp"
 #include "json.hpp"
 
@@ -29,6 +30,9 @@ struct Report {
   /// More JSON members before "result" (e.g. fd's "contact_forces"), and text after the result.
   std::function<void(JsonWriter&)> jsonExtras = {};
   std::string textExtras = {};
+  /// id --reactions: JSON "joint_reactions" after "result" ({"joint", "moment", "force", "origin",
+  /// "whole_cluster"} each), a text table after the vector.
+  const std::vector<JointReaction>* reactions = nullptr;
 };
 
 /// Result indexed by velocity coordinates (qdd, tau), or by report.labels.
