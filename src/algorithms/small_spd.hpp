@@ -58,4 +58,11 @@ bool spdInverse(const In& A, Out& Ainv, double& det) {
   }
 }
 
+/// Ainv = A^{-1} without the determinant.
+template <int D, class In, class Out>
+bool spdInverse(const In& A, Out& Ainv) {
+  double det = 0.0;
+  return spdInverse<D>(A, Ainv, det);
+}
+
 }  // namespace grbda::detail

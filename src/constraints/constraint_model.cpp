@@ -28,6 +28,19 @@ void resolveFrame(const Model& model, const Constraint& c, const std::string& li
   bodyPoint = f.placement.inverseTransformPoint(point);
 }
 
+/// A constraint as the user states it (validation derives the rest).
+Constraint stated(ConstraintKind kind, const std::string& link, const Vec3& point, const std::string& name,
+                  const std::string& link2 = {}, const Vec3& point2 = Vec3::Zero()) {
+  Constraint c;
+  c.kind = kind;
+  c.name = name;
+  c.link = link;
+  c.point = point;
+  c.link2 = link2;
+  c.point2 = point2;
+  return c;
+}
+
 }  // namespace
 
 const char* constraintKindName(ConstraintKind kind) {
@@ -88,54 +101,27 @@ int ConstraintModel::add(Constraint c, const Model& model) {
 }
 
 int ConstraintModel::addPointContact(const std::string& link, const Vec3& point, const std::string& name) {
-  Constraint c;
-  c.kind = ConstraintKind::PointContact;
-  c.link = link;
-  c.point = point;
-  c.name = name;
-  return add(std::move(c), *model_);
+  return add(stated(ConstraintKind::PointContact, link, point, name), *model_);
 }
 
 int ConstraintModel::addWeld(const std::string& link, const Vec3& point, const std::string& name) {
-  Constraint c;
-  c.kind = ConstraintKind::Weld;
-  c.link = link;
-  c.point = point;
-  c.name = name;
-  return add(std::move(c), *model_);
+  return add(stated(ConstraintKind::Weld, link, point, name), *model_);
 }
 
 int ConstraintModel::addRelativePoint(const std::string& linkA, const Vec3& pointA, const std::string& linkB,
                                       const Vec3& pointB, const std::string& name) {
-  Constraint c;
-  c.kind = ConstraintKind::RelativePoint;
-  c.link = linkA;
-  c.point = pointA;
-  c.link2 = linkB;
-  c.point2 = pointB;
-  c.name = name;
-  return add(std::move(c), *model_);
+  return add(stated(ConstraintKind::RelativePoint, linkA, pointA, name, linkB, pointB), *model_);
 }
 
 int ConstraintModel::addRelativeWeld(const std::string& linkA, const Vec3& pointA, const std::string& linkB,
                                      const Vec3& pointB, const std::string& name) {
-  Constraint c;
-  c.kind = ConstraintKind::RelativeWeld;
-  c.link = linkA;
-  c.point = pointA;
-  c.link2 = linkB;
-  c.point2 = pointB;
-  c.name = name;
-  return add(std::move(c), *model_);
+  return add(stated(ConstraintKind::RelativeWeld, linkA, pointA, name, linkB, pointB), *model_);
 }
 
 int ConstraintModel::addCustomRows(const std::string& link, const MatX& K, const VecX& k, const std::string& name) {
-  Constraint c;
-  c.kind = ConstraintKind::Custom;
-  c.link = link;
+  Constraint c = stated(ConstraintKind::Custom, link, Vec3::Zero(), name);
   c.K = K;
   c.k = k;
-  c.name = name;
   return add(std::move(c), *model_);
 }
 
