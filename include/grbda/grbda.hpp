@@ -2,6 +2,7 @@
 // Umbrella header: everything a user needs.
 #include "grbda/algorithms/constrained_dynamics.hpp"
 #include "grbda/algorithms/dynamics.hpp"
+#include "grbda/algorithms/integration.hpp"
 #include "grbda/algorithms/kinematics.hpp"
 #include "grbda/algorithms/osim.hpp"
 #include "grbda/algorithms/tree.hpp"
