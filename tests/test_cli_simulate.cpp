@@ -196,6 +196,13 @@ TEST(CliSimulate, BadFlagsAreUsageErrorsNamingTheFlag) {
   }
 }
 
+TEST(CliSimulate, ALoopDrivenIntoItsSingularPoseFailsNamingTheTime) {
+  // At -20 rad/s the crank reaches the collinear pose q = 0 within 0.1 s, where the four-bar
+  // cannot be closed by Newton: a numerical failure (exit 4), not a wrong trajectory.
+  expectCommandError({"simulate", kFourBar, "--q0", "0.5", "--v0", "-20", "--duration", "0.1"}, 4,
+                     {"at t = ", "cannot close the loops"});
+}
+
 TEST(CliSimulate, HelpListsTheCommand) {
   const CommandResult all = runGrbda({"help"});
   EXPECT_NE(all.out.find("simulate"), std::string::npos);

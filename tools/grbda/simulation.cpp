@@ -65,7 +65,7 @@ void Simulation::step(double h) {
       normalizeConfiguration(model_, q_);
     }
   } catch (const Error& e) {
-    throw NumericalError("simulate: at t = " + formatNumber(t_, "t") + " s: " + e.what());
+    failAtThisTime(e);
   }
   ++steps_;
   t_ = static_cast<double>(steps_) * h;  // not a running sum: t stays exact over many steps
@@ -74,10 +74,18 @@ void Simulation::step(double h) {
                          " s (try a smaller --dt)");
 }
 
+void Simulation::failAtThisTime(const Error& e) const {
+  throw NumericalError("simulate: at t = " + formatNumber(t_, "t") + " s: " + e.what());
+}
+
 SimulationSample Simulation::sample() {
   SimulationSample s;
   s.t = t_;
-  s.energy = kineticEnergy(model_, kinematics_, q_, v_) + potentialEnergy(model_, kinematics_, q_);
+  try {  // a step can reach a pose where a loop cannot close: the kinematics here say so first
+    s.energy = kineticEnergy(model_, kinematics_, q_, v_) + potentialEnergy(model_, kinematics_, q_);
+  } catch (const Error& e) {
+    failAtThisTime(e);
+  }
   s.loopResidual = loopClosureError(model_, kinematics_);  // potentialEnergy ran the kinematics at q
   const std::vector<Vec3> now = constrainedPoints(model_, kinematics_, runner_.constraints());
   for (size_t i = 0; i < now.size(); ++i) s.contactDrift = std::max(s.contactDrift, (now[i] - startPoints_[i]).norm());

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "grbda/errors.hpp"
 #include "method.hpp"
 
 namespace grbda::cli {
@@ -40,6 +41,8 @@ class Simulation {
 
  private:
   VecX acceleration(const VecX& q, const VecX& v);
+  /// Rethrows a library error as a NumericalError that names the simulated time.
+  [[noreturn]] void failAtThisTime(const Error& e) const;
   const Model& model_;
   MethodRunner& runner_;
   Integrator integrator_;
