@@ -4,6 +4,7 @@
 #include "grbda/algorithms/cfa.hpp"
 #include "grbda/algorithms/change_of_basis.hpp"
 #include "grbda/algorithms/dynamics.hpp"
+#include "grbda/algorithms/integration.hpp"
 #include "grbda/algorithms/kinematics.hpp"
 #include "grbda/algorithms/osim.hpp"
 #include "grbda/algorithms/reactions.hpp"

@@ -15,7 +15,7 @@ import os as _os
 from ._grbda import *  # noqa: F401,F403  (the bound API)
 from ._grbda import robots, tree  # noqa: F401  (submodules)
 from ._grbda import InputError, load_urdf
-from .configuration import integrate, quaternion_to_rotation  # noqa: F401
+from .configuration import quaternion_to_rotation  # noqa: F401
 
 __all__ = [name for name in dir() if not name.startswith("_") and name != "configuration"] + ["load"]
 

@@ -13,5 +13,7 @@ void bindBatch(pybind11::module_& m);       // forward_dynamics_batch (threads, 
 void bindOsim(pybind11::module_& m);        // OsimSet, C-EFPA, apply-test-force
 void bindBaselines(pybind11::module_& m);   // projection, Lagrange, proximal, approximate
 void bindTree(pybind11::module_& m);        // grbda.tree: the spanning-tree algorithms
+void bindConstraints(pybind11::module_& m); // ConstraintModel, ConstraintData, solvers, H^-1, log det H
+void bindIntegration(pybind11::module_& m); // integrate, position_rate, energies
 
 }  // namespace grbda::python

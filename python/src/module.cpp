@@ -11,4 +11,6 @@ PYBIND11_MODULE(_grbda, m) {
   grbda::python::bindOsim(m);
   grbda::python::bindBaselines(m);
   grbda::python::bindTree(m);
+  grbda::python::bindConstraints(m);
+  grbda::python::bindIntegration(m);
 }

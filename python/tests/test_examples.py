@@ -32,20 +32,17 @@ def test_forward_dynamics_example_prints_free_fall(tmp_path):
     assert len(other.splitlines()) == 2
 
 
-def test_drop_example_writes_its_plot(tmp_path):
+@pytest.mark.parametrize("example", ["mini_cheetah_drop.py", "mini_cheetah_stand.py"])
+def test_simulation_examples_write_their_plot(tmp_path, example):
     pytest.importorskip("matplotlib")
-    png = tmp_path / "drop.png"
-    out = run_example("mini_cheetah_drop.py", png, "--time", "0.05", cwd=tmp_path)
+    png = tmp_path / "plot.png"
+    out = run_example(example, png, "--time", "0.05", cwd=tmp_path)
     assert png.read_bytes().startswith(b"\x89PNG") and "50 steps" in out
 
 
 def test_drop_without_torques_is_exact_free_fall_of_semi_implicit_euler():
     # with the legs limp every body falls together: v_n = -g n dt, z_n = z0 - g dt^2 n (n + 1) / 2
-    sys.path.insert(0, str(EXAMPLES))
-    try:
-        import mini_cheetah_drop
-    finally:
-        sys.path.remove(str(EXAMPLES))
+    mini_cheetah_drop = import_example("mini_cheetah_drop")
     dt = 2e-3
     times, heights, leg = mini_cheetah_drop.simulate(duration=0.2, dt=dt, kp=0.0, kd=0.0, height=1.0)
     n = np.arange(len(times))
@@ -70,3 +67,24 @@ def test_accuracy_example_reproduces_the_cpp_experiment(tmp_path):
     for joint, (unconstrained, approximate) in reference.items():
         assert printed[joint] == pytest.approx((unconstrained, approximate), abs=1.5e-4), joint
     assert png.read_bytes().startswith(b"\x89PNG")
+
+
+def import_example(name):
+    sys.path.insert(0, str(EXAMPLES))
+    try:
+        return __import__(name)
+    finally:
+        sys.path.remove(str(EXAMPLES))
+
+
+def test_standing_cheetah_carries_its_weight_on_its_feet():
+    # settled, the feet carry m g (the base barely moves), whatever solver computes the forces
+    stand = import_example("mini_cheetah_stand")
+    times, heights, forces, mass = stand.simulate(duration=1.0)
+    assert 0.2 < heights[0] < 0.3
+    assert abs(heights[-1] - heights[0]) < 0.02
+    assert forces[-1].sum() == pytest.approx(mass * 9.81, rel=0.01)
+    assert np.all(forces[-100:] > 0)  # every foot pushes on the ground, none pulls
+    _, kkt_heights, kkt_forces, _ = stand.simulate(duration=0.1, solver="kkt")
+    assert np.allclose(kkt_heights, heights[:100], atol=1e-9)
+    assert np.allclose(kkt_forces, forces[:100], rtol=1e-6, atol=1e-6)

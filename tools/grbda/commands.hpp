@@ -38,6 +38,9 @@ int runComplete(const ParsedArgs& args, std::ostream& out);
 /// Options of fd, id, mass-matrix and osim (cmd_dynamics.cpp) and of complete (cmd_complete.cpp).
 std::vector<OptionSpec> dynamicsCommandOptions(const std::string& command);
 std::vector<OptionSpec> completeOptions();
+/// grbda simulate (cmd_simulate.cpp) and its options.
+int runSimulate(const ParsedArgs& args, std::ostream& out);
+std::vector<OptionSpec> simulateOptions();
 int runBench(const ParsedArgs& args, std::ostream& out);
 /// Options of `grbda bench` (cmd_bench.cpp).
 std::vector<OptionSpec> benchOptions();

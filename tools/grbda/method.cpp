@@ -49,6 +49,7 @@ std::string methodName(Method method) {
 
 std::vector<Method> methodsOf(const std::string& command) {
   if (command == "fd") return {std::begin(kAllMethods), std::end(kAllMethods)};
+  if (command == "simulate") return {Method::Cluster, Method::PV, Method::PVSoft, Method::KKT, Method::Proximal};
   return {Method::Cluster, Method::Projection, Method::Approximate, Method::Unconstrained};
 }
 

@@ -1,0 +1,290 @@
+// The constraint layer (constraints/*.hpp, algorithms/constrained_dynamics.hpp): contacts, welds,
+// relative and custom rows on top of the cluster tree, their workspace, the solvers, and the two
+// articulated-pass by-products inverse_mass_matrix and log_det_mass_matrix.
+//
+// Lifetimes: a ConstraintModel points at its Model, so it keeps the Python Model alive; a
+// ConstraintData keeps its Model and ConstraintModel alive and remembers which ConstraintModel it
+// was made for, so that a workspace of another constraint set with the same row count is refused
+// (the library only compares the model and the row count).
+#include "bindings.hpp"
+#include "convert.hpp"
+#include "grbda/algorithms/constrained_dynamics.hpp"
+#include "grbda/algorithms/dynamics.hpp"
+
+namespace grbda::python {
+
+namespace {
+
+/// ConstraintData plus the ConstraintModel it was made for.
+struct BoundConstraintData {
+  BoundConstraintData(const Model& m, const ConstraintModel& c) : constraints(&c), data(m, c) {}
+  /// The workspace, after checking it belongs to `c`; InputError naming `function` otherwise.
+  ConstraintData& of(const ConstraintModel& c, const char* function) {
+    if (&c != constraints)
+      throw InputError(std::string(function) +
+                       ": cdata was made for another ConstraintModel (use grbda.ConstraintData(model, constraints))");
+    return data;
+  }
+  const ConstraintModel* constraints;
+  ConstraintData data;
+};
+
+constexpr const char* kPointDoc = "point: 3 coordinates in the link's frame (m), default its origin.";
+
+void bindKinds(py::module_& m) {
+  py::enum_<ConstraintKind>(m, "ConstraintKind",
+                            "What a constraint holds: POINT_CONTACT (3 rows, p'' = 0 in world axes), WELD (6 rows, "
+                            "w' = 0 then p'' = 0), RELATIVE_POINT (3 rows, p''_A = p''_B), RELATIVE_WELD (6 rows), "
+                            "CUSTOM (K a = k on the link's spatial acceleration).")
+      .value("POINT_CONTACT", ConstraintKind::PointContact)
+      .value("WELD", ConstraintKind::Weld)
+      .value("RELATIVE_POINT", ConstraintKind::RelativePoint)
+      .value("RELATIVE_WELD", ConstraintKind::RelativeWeld)
+      .value("CUSTOM", ConstraintKind::Custom);
+
+  py::class_<Constraint>(m, "Constraint", "One constraint of a ConstraintModel as stated and validated (read-only).")
+      .def_readonly("name", &Constraint::name, "its name (the link name unless given)")
+      .def_readonly("kind", &Constraint::kind, "ConstraintKind")
+      .def_property_readonly(
+          "kind_name", [](const Constraint& c) { return constraintKindName(c.kind); },
+          "the kind as the grbda command spells it: 'contact', 'weld', 'relative', 'relative-weld', 'custom'")
+      .def_readonly("link", &Constraint::link, "the (first) link")
+      .def_readonly("link2", &Constraint::link2, "the second link of a relative constraint (else empty)")
+      .def_readonly("point", &Constraint::point, "the point on `link`, link coordinates (m)")
+      .def_readonly("point2", &Constraint::point2, "the point on `link2`, link coordinates (m)")
+      .def_readonly("K", &Constraint::K, "custom rows: m x 6 on the link's spatial acceleration (else empty)")
+      .def_readonly("k", &Constraint::k, "custom rows: right-hand side (m)")
+      .def_readonly("frame", &Constraint::frame, "frame index of `link`")
+      .def_readonly("frame2", &Constraint::frame2, "frame index of `link2` (-1: the world)")
+      .def_readonly("body", &Constraint::body, "body carrying `link`")
+      .def_readonly("body2", &Constraint::body2, "body carrying `link2` (-1: the world)")
+      .def_readonly("row", &Constraint::row, "its first row in lambda_")
+      .def_readonly("num_rows", &Constraint::numRows, "its number of rows (3, 6 or m)")
+      .def("__repr__", [](const Constraint& c) {
+        return "<grbda.Constraint " + std::string(constraintKindName(c.kind)) + " '" + c.name + "' rows " +
+               std::to_string(c.row) + ".." + std::to_string(c.row + c.numRows - 1) + ">";
+      });
+}
+
+/// add_point_contact and add_weld: (link, point=None, name='') with the point converted here.
+auto onePoint(int (ConstraintModel::*add)(const std::string&, const Vec3&, const std::string&)) {
+  return [add](ConstraintModel& c, const std::string& link, ArrayLike point, const std::string& name) {
+    return (c.*add)(link, point.is_none() ? Vec3::Zero().eval() : toVec3(point, "point"), name);
+  };
+}
+
+/// add_relative_point and add_relative_weld: (link_a, point_a, link_b, point_b, name='').
+auto twoPoints(int (ConstraintModel::*add)(const std::string&, const Vec3&, const std::string&, const Vec3&,
+                                           const std::string&)) {
+  return [add](ConstraintModel& c, const std::string& a, ArrayLike pa, const std::string& b, ArrayLike pb,
+               const std::string& name) { return (c.*add)(a, toVec3(pa, "point_a"), b, toVec3(pb, "point_b"), name); };
+}
+
+void bindConstraintModel(py::module_& m) {
+  py::class_<ConstraintModel> cls(
+      m, "ConstraintModel",
+      "ConstraintModel(model): the contacts, welds, relative constraints and custom rows of one problem, validated "
+      "against `model` as they are added (InputError naming the constraint: unknown link, non-finite point, link "
+      "fixed to the world, bad K). Rows are in world axes, in the order added; lambda is what the environment "
+      "exerts on the robot. Keeps its model alive. See docs/constraints.md.");
+  cls.def(py::init<const Model&>(), py::arg("model"), py::keep_alive<1, 2>());
+  cls.def(
+      "add_point_contact",
+      onePoint(&ConstraintModel::addPointContact),
+      py::arg("link"), py::arg("point") = py::none(), py::arg("name") = "",
+      (std::string("add_point_contact(link, point=None, name='') -> index\n\nThe point of `link` does not "
+                   "accelerate: p'' = 0, 3 rows (x, y, z in world axes). ") + kPointDoc).c_str());
+  cls.def(
+      "add_weld",
+      onePoint(&ConstraintModel::addWeld),
+      py::arg("link"), py::arg("point") = py::none(), py::arg("name") = "",
+      (std::string("add_weld(link, point=None, name='') -> index\n\nThe link neither rotates nor accelerates: "
+                   "w' = 0 then p'' = 0 at the point, 6 rows (lambda: moment about the point, then force). ") + kPointDoc).c_str());
+  cls.def(
+      "add_relative_point",
+      twoPoints(&ConstraintModel::addRelativePoint),
+      py::arg("link_a"), py::arg("point_a"), py::arg("link_b"), py::arg("point_b"), py::arg("name") = "",
+      "add_relative_point(link_a, point_a, link_b, point_b, name='') -> index\n\np''_A = p''_B: a ball joint closing "
+      "a non-local loop, 3 rows; lambda is the force on link_a (link_b feels its opposite). Points in their links' "
+      "coordinates.");
+  cls.def(
+      "add_relative_weld",
+      twoPoints(&ConstraintModel::addRelativeWeld),
+      py::arg("link_a"), py::arg("point_a"), py::arg("link_b"), py::arg("point_b"), py::arg("name") = "",
+      "add_relative_weld(link_a, point_a, link_b, point_b, name='') -> index\n\nw'_A = w'_B and p''_A = p''_B: a "
+      "rigid connection closing a loop, 6 rows.");
+  cls.def(
+      "add_custom_rows",
+      [](ConstraintModel& c, const std::string& link, ArrayLike K, ArrayLike k, const std::string& name) {
+        return c.addCustomRows(link, toMatrix(K, "K", -1, 6), toVector(k, "k"), name);
+      },
+      py::arg("link"), py::arg("K"), py::arg("k"), py::arg("name") = "",
+      "add_custom_rows(link, K, k, name='') -> index\n\nK a = k on the link's spatial acceleration a = [w'; a_O] in "
+      "link coordinates (Featherstone's, not the classical one): K is m x 6, k has m entries; lambda gives the "
+      "generalised force K^T lambda on the link.");
+  cls.def("set_compliance", &ConstraintModel::setCompliance, py::arg("R"),
+          "set_compliance(R)\n\nThe same compliance R > 0 on every row (pv-soft), in acceleration per force "
+          "(m s^-2 N^-1 for a point row): lambda = R^-1 (k - K a). InputError if not positive and finite.");
+  cls.def("set_row_compliance", &ConstraintModel::setRowCompliance, py::arg("row"), py::arg("R"),
+          "set_row_compliance(row, R)\n\nThe compliance of one row (0 <= row < num_rows). InputError otherwise.");
+  cls.def("set_baumgarte", &ConstraintModel::setBaumgarte, py::arg("T"),
+          "set_baumgarte(T)\n\nBaumgarte stabilisation with time constant T > 0 (s; e.g. 0.1), critically damped: "
+          "k = -(2/T) e' - (1/T^2) e from the reference pose (ConstraintData.set_reference, default the pose of the "
+          "first solve). T = 0 turns it off.");
+  cls.def_property_readonly("size", &ConstraintModel::size, "number of constraints");
+  cls.def("__len__", &ConstraintModel::size, "number of constraints");
+  cls.def_property_readonly("num_rows", &ConstraintModel::numRows, "number of rows (entries of lambda_)");
+  cls.def_property_readonly("constraints", &ConstraintModel::constraints, "list of Constraint (a copy), in order added");
+  cls.def_property_readonly(
+      "compliance", [](const ConstraintModel& c) { return VecX(c.compliance()); }, "per-row compliance (0: none set)");
+  cls.def_property_readonly("baumgarte", &ConstraintModel::baumgarte, "Baumgarte time constant T (s; 0: off)");
+  cls.def("__repr__", [](const ConstraintModel& c) {
+    return "<grbda.ConstraintModel: " + std::to_string(c.size()) + " constraints, " + std::to_string(c.numRows()) +
+           " rows>";
+  });
+}
+
+void bindConstraintData(py::module_& m) {
+  py::class_<BoundConstraintData> cls(
+      m, "ConstraintData",
+      "ConstraintData(model, constraints): the preallocated workspace of one ConstraintModel on one Model, and the "
+      "results of the last constrained_forward_dynamics. Make it after the last constraint is added (an older one "
+      "is refused). Keeps both alive.");
+  cls.def(py::init<const Model&, const ConstraintModel&>(), py::arg("model"), py::arg("constraints"),
+          py::keep_alive<1, 2>(), py::keep_alive<1, 3>());
+  cls.def_property_readonly(
+      "lambda_", [](const BoundConstraintData& d) -> const VecX& { return d.data.lambda; },
+      py::return_value_policy::reference_internal,
+      "view: the constraint forces of the last solve (num_rows), world axes, what the environment exerts on the "
+      "robot, rows in the order of the ConstraintModel. Named lambda_ because `lambda` is a Python keyword.");
+  cls.def_property_readonly(
+      "residual", [](const BoundConstraintData& d) { return d.data.residual; },
+      "max |K a - k| over the rows at the returned qdd (k with the Baumgarte terms)");
+  cls.def_property_readonly(
+      "rank", [](const BoundConstraintData& d) { return d.data.rank; },
+      "numerical rank of J H^-1 J^T (pv, kkt; -1 when not measured, proximal)");
+  cls.def_property_readonly(
+      "redundant", [](const BoundConstraintData& d) { return d.data.redundant; },
+      "rank < rows: the rows were solved by the regularised (proximal) path");
+  cls.def_property_readonly(
+      "iterations", [](const BoundConstraintData& d) { return d.data.iterations; },
+      "proximal iterations of the last solve (0 for the direct solvers)");
+  cls.def(
+      "set_reference",
+      [](BoundConstraintData& d, const Model& model, BoundData& data, const ConstraintModel& constraints) {
+        d.of(constraints, "set_reference").setReference(model, data.of(model, "set_reference"), constraints);
+      },
+      py::arg("model"), py::arg("data"), py::arg("constraints"),
+      "set_reference(model, data, constraints)\n\nThe Baumgarte reference pose: the constraint points and link "
+      "orientations at the kinematics in `data` (call grbda.forward_kinematics at the reference q first).");
+  cls.def(
+      "clear_reference", [](BoundConstraintData& d) { d.data.clearReference(); },
+      "clear_reference()\n\nForget the reference: the next solve with Baumgarte on captures the pose it starts at.");
+}
+
+/// solver= of constrained_forward_dynamics: a name, a ConstraintSolver or settings.
+ConstraintSolverSettings toSettings(py::handle solver) {
+  if (py::isinstance<py::str>(solver)) {
+    ConstraintSolverSettings s;
+    s.solver = constraintSolverFromName(solver.cast<std::string>());
+    return s;
+  }
+  if (py::isinstance<ConstraintSolverSettings>(solver)) return solver.cast<ConstraintSolverSettings>();
+  if (py::isinstance<ConstraintSolver>(solver)) {
+    ConstraintSolverSettings s;
+    s.solver = solver.cast<ConstraintSolver>();
+    return s;
+  }
+  throw InputError("solver must be a name ('pv', 'pv-soft', 'kkt', 'proximal'), a ConstraintSolver or "
+                   "ConstraintSolverSettings, got " + std::string(py::str(py::type::of(solver))));
+}
+
+void bindSolvers(py::module_& m) {
+  py::enum_<ConstraintSolver>(m, "ConstraintSolver",
+                              "PV (Popov-Vereshchagin on the cluster tree, default), PV_SOFT (soft rows with the "
+                              "compliance), KKT (the dense reference), PROXIMAL (proximal method of multipliers).")
+      .value("PV", ConstraintSolver::PV)
+      .value("PV_SOFT", ConstraintSolver::PVSoft)
+      .value("KKT", ConstraintSolver::KKT)
+      .value("PROXIMAL", ConstraintSolver::Proximal);
+
+  py::class_<ConstraintSolverSettings>(m, "ConstraintSolverSettings",
+                                       "ConstraintSolverSettings(solver='pv', mu=1e-8, max_iterations=50, "
+                                       "tolerance=1e-12): which solver and the proximal iteration's parameters.")
+      .def(py::init([](py::object solver, double mu, int maxIterations, double tolerance) {
+             ConstraintSolverSettings s;
+             if (py::isinstance<ConstraintSolverSettings>(solver))
+               throw InputError("ConstraintSolverSettings: solver must be a name or a ConstraintSolver");
+             s.solver = toSettings(solver).solver;
+             s.mu = mu;
+             s.maxIterations = maxIterations;
+             s.tolerance = tolerance;
+             return s;
+           }),
+           py::arg("solver") = "pv", py::arg("mu") = 1e-8, py::arg("max_iterations") = 50,
+           py::arg("tolerance") = 1e-12,
+           "solver: a ConstraintSolver or its name ('pv', 'pv-soft', 'kkt', 'proximal'; InputError otherwise).")
+      .def_readwrite("solver", &ConstraintSolverSettings::solver, "ConstraintSolver")
+      .def_readwrite("mu", &ConstraintSolverSettings::mu,
+                     "proximal: regularisation, relative to the largest diagonal entry of J H^-1 J^T")
+      .def_readwrite("max_iterations", &ConstraintSolverSettings::maxIterations, "proximal: iteration cap (>= 1)")
+      .def_readwrite("tolerance", &ConstraintSolverSettings::tolerance,
+                     "proximal: stop when |J H^-1 J^T lambda - b|_inf <= tolerance (1 + |b|_inf)")
+      .def("__repr__", [](const ConstraintSolverSettings& s) {
+        return "ConstraintSolverSettings(solver='" + std::string(constraintSolverName(s.solver)) +
+               "', mu=" + py::repr(py::float_(s.mu)).cast<std::string>() +
+               ", max_iterations=" + std::to_string(s.maxIterations) +
+               ", tolerance=" + py::repr(py::float_(s.tolerance)).cast<std::string>() + ")";
+      });
+}
+
+void bindCalls(py::module_& m) {
+  m.def(
+      "constrained_forward_dynamics",
+      [](const Model& model, BoundData& d, const ConstraintModel& constraints, BoundConstraintData& cd, ArrayLike q,
+         ArrayLike v, ArrayLike tau, py::object solver, ArrayLike fext) {
+        const char* name = "constrained_forward_dynamics";
+        const ConstraintSolverSettings settings = toSettings(solver);
+        const auto f = toExternalForces(fext, model);
+        return VecX(constrainedForwardDynamics(model, d.of(model, name), constraints, cd.of(constraints, name),
+                                               toVector(q, "q"), toVector(v, "v"), toVector(tau, "tau"), settings, f));
+      },
+      py::arg("model"), py::arg("data"), py::arg("constraints"), py::arg("cdata"), py::arg("q"), py::arg("v"),
+      py::arg("tau"), py::arg("solver") = "pv", py::arg("fext") = py::none(),
+      "constrained_forward_dynamics(model, data, constraints, cdata, q, v, tau, solver='pv', fext=None) -> qdd\n\n"
+      "Forward dynamics with the constraints: H qdd + C = tau + J^T lambda with the rows of `constraints` holding. "
+      "Returns qdd (nv); the forces are in cdata.lambda_ (world axes, what the environment exerts on the robot), "
+      "with cdata.residual, rank, redundant, iterations. q independent (nq) or spanning, v and tau independent (nv). "
+      "solver: 'pv' (Popov-Vereshchagin, default), 'pv-soft' (needs a compliance on every row), 'kkt' (dense "
+      "reference), 'proximal', a ConstraintSolver or ConstraintSolverSettings. fext: None or (num_bodies, 6) "
+      "world spatial forces. InputError for bad sizes, NaN, workspaces of another model or constraint set; "
+      "NumericalError for an inconsistent constraint set or a singular state.");
+  m.def(
+      "inverse_mass_matrix",
+      [](const Model& model, BoundData& d, ArrayLike q) {
+        return MatX(inverseMassMatrix(model, d.of(model, "inverse_mass_matrix"), toVector(q, "q")));
+      },
+      py::arg("model"), py::arg("data"), py::arg("q"),
+      "inverse_mass_matrix(model, data, q) -> Hinv (nv x nv)\n\nH(q)^-1 from the articulated-cluster pass and one "
+      "outward sweep, without forming or factorising H. NumericalError if H is not positive definite.");
+  m.def(
+      "log_det_mass_matrix",
+      [](const Model& model, BoundData& d, ArrayLike q) {
+        return logDetMassMatrix(model, d.of(model, "log_det_mass_matrix"), toVector(q, "q"));
+      },
+      py::arg("model"), py::arg("data"), py::arg("q"),
+      "log_det_mass_matrix(model, data, q) -> float\n\nlog det H(q) as the sum of the log determinants of the "
+      "articulated-cluster pivots D_k, without forming H. NumericalError if H is not positive definite.");
+}
+
+}  // namespace
+
+void bindConstraints(py::module_& m) {
+  bindKinds(m);
+  bindConstraintModel(m);
+  bindConstraintData(m);
+  bindSolvers(m);
+  bindCalls(m);
+}
+
+}  // namespace grbda::python

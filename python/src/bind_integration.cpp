@@ -1,0 +1,53 @@
+// Time stepping in independent coordinates (algorithms/integration.hpp): what a simulation loop
+// in Python needs besides the dynamics.
+#include "bindings.hpp"
+#include "convert.hpp"
+#include "grbda/algorithms/integration.hpp"
+
+namespace grbda::python {
+
+void bindIntegration(py::module_& m) {
+  m.def(
+      "integrate",
+      [](const Model& model, ArrayLike q, ArrayLike v, double dt) {
+        return integrate(model, toVector(q, "q"), toVector(v, "v"), dt);
+      },
+      py::arg("model"), py::arg("q"), py::arg("v"), py::arg("dt"),
+      "integrate(model, q, v, dt) -> q_next\n\nIndependent positions after moving with the constant independent "
+      "velocity v for dt seconds: q + v dt for every cluster but a free one, whose position moves by R v_linear dt "
+      "(R: body -> world at q) and whose quaternion turns by the body-frame angular velocity (exact exponential). "
+      "InputError for wrong sizes or NaN.");
+  m.def(
+      "position_rate",
+      [](const Model& model, ArrayLike q, ArrayLike v) { return positionRate(model, toVector(q, "q"), toVector(v, "v")); },
+      py::arg("model"), py::arg("q"), py::arg("v"),
+      "position_rate(model, q, v) -> dq/dt (nq)\n\nThe rate of the independent positions: v, except a free cluster "
+      "(position at R v_linear, quaternion at 1/2 q * (0, w)). For Runge-Kutta schemes on q; renormalise after with "
+      "normalize_configuration.");
+  m.def(
+      "normalize_configuration",
+      [](const Model& model, ArrayLike q) {
+        VecX out = toVector(q, "q");
+        normalizeConfiguration(model, out);
+        return out;
+      },
+      py::arg("model"), py::arg("q"),
+      "normalize_configuration(model, q) -> q\n\nA copy of q with every free cluster's quaternion of unit length.");
+  m.def(
+      "kinetic_energy",
+      [](const Model& model, BoundData& d, ArrayLike q, ArrayLike v) {
+        return kineticEnergy(model, d.of(model, "kinetic_energy"), toVector(q, "q"), toVector(v, "v"));
+      },
+      py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"),
+      "kinetic_energy(model, data, q, v) -> float\n\n1/2 v^T H(q) v (J), summed over the bodies.");
+  m.def(
+      "potential_energy",
+      [](const Model& model, BoundData& d, ArrayLike q) {
+        return potentialEnergy(model, d.of(model, "potential_energy"), toVector(q, "q"));
+      },
+      py::arg("model"), py::arg("data"), py::arg("q"),
+      "potential_energy(model, data, q) -> float\n\nGravitational potential energy -sum m_i g . c_i (J), zero at the "
+      "world origin (model.gravity).");
+}
+
+}  // namespace grbda::python

@@ -1,0 +1,124 @@
+// Configuration arithmetic in independent coordinates and the mechanical energy (integration.hpp).
+#include "grbda/algorithms/integration.hpp"
+
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "checks.hpp"
+#include "grbda/algorithms/kinematics.hpp"
+#include "grbda/spatial/inertia.hpp"
+
+namespace grbda {
+
+namespace {
+/// A free cluster (a floating base): one body on a free joint, q = [p; quat], v = [ω; v_lin].
+bool isFree(const Model& model, const Cluster& c) {
+  return c.numBodies == 1 && model.body(c.firstBody).joint.type == JointType::Free;
+}
+
+Eigen::Quaterniond quaternionAt(const VecX& q, int index) {
+  return Eigen::Quaterniond(q[index + 3], q[index + 4], q[index + 5], q[index + 6]);
+}
+
+void storeQuaternion(VecX& q, int index, const Eigen::Quaterniond& quat) {
+  q.segment<4>(index + 3) << quat.w(), quat.x(), quat.y(), quat.z();
+}
+
+/// Every cluster but a free one must have as many positions as velocities to be added entry by entry.
+void checkAdditive(const Cluster& c, const char* function) {
+  if (c.nq != c.nv)
+    throw InputError(std::string(function) + ": cluster '" + c.name + "' (" + c.typeName() + ") has nq = " +
+                     std::to_string(c.nq) + " != nv = " + std::to_string(c.nv) + " and is not a free joint");
+}
+
+void checkState(const Model& model, const VecX& q, const VecX& v, const char* function) {
+  detail::checkConfiguration(model, q, function);
+  detail::checkVector(v, model.nv(), "v", function);
+}
+}  // namespace
+
+VecX integrate(const Model& model, const VecX& q, const VecX& v, double dt) {
+  checkState(model, q, v, "integrate");
+  if (!std::isfinite(dt)) throw InputError("integrate: dt is not finite");
+  VecX out = q;
+  for (const Cluster& c : model.clusters()) {
+    if (!isFree(model, c)) {
+      checkAdditive(c, "integrate");
+      out.segment(c.qIndex, c.nq) += dt * v.segment(c.vIndex, c.nv);
+      continue;
+    }
+    const Eigen::Quaterniond quat = quaternionAt(q, c.qIndex).normalized();
+    const Vec3 w = v.segment<3>(c.vIndex), linear = v.segment<3>(c.vIndex + 3);
+    const double angle = w.norm() * dt;  // dt < 0 turns back
+    const Eigen::Quaterniond turn =
+        angle != 0.0 ? Eigen::Quaterniond(Eigen::AngleAxisd(angle, w.normalized())) : Eigen::Quaterniond::Identity();
+    out.segment<3>(c.qIndex) += dt * (quat.toRotationMatrix() * linear);
+    storeQuaternion(out, c.qIndex, (quat * turn).normalized());
+  }
+  return out;
+}
+
+VecX positionRate(const Model& model, const VecX& q, const VecX& v) {
+  checkState(model, q, v, "positionRate");
+  VecX rate(model.nq());
+  for (const Cluster& c : model.clusters()) {
+    if (!isFree(model, c)) {
+      checkAdditive(c, "positionRate");
+      rate.segment(c.qIndex, c.nq) = v.segment(c.vIndex, c.nv);
+      continue;
+    }
+    // q is not normalised here: the rate of q itself, so RK4 on the embedding stays consistent
+    const Eigen::Quaterniond quat = quaternionAt(q, c.qIndex);
+    const Vec3 w = v.segment<3>(c.vIndex), linear = v.segment<3>(c.vIndex + 3);
+    rate.segment<3>(c.qIndex) = quat.normalized().toRotationMatrix() * linear;
+    const Eigen::Quaterniond d = quat * Eigen::Quaterniond(0.0, w.x(), w.y(), w.z());
+    rate.segment<4>(c.qIndex + 3) << 0.5 * d.w(), 0.5 * d.x(), 0.5 * d.y(), 0.5 * d.z();
+  }
+  return rate;
+}
+
+void normalizeConfiguration(const Model& model, VecX& q) {
+  detail::checkConfiguration(model, q, "normalizeConfiguration");
+  for (const Cluster& c : model.clusters())
+    if (isFree(model, c)) q.segment<4>(c.qIndex + 3).normalize();
+}
+
+double kineticEnergy(const Model& model, Data& data, const VecX& q, const VecX& v) {
+  forwardKinematics(model, data, q, v);  // validates q, v and data
+  double energy = 0.0;
+  for (int i = 0; i < model.numBodies(); ++i) energy += 0.5 * data.v[i].dot(model.body(i).inertia * data.v[i]);
+  return energy;
+}
+
+double potentialEnergy(const Model& model, Data& data, const VecX& q) {
+  forwardKinematics(model, data, q);
+  double energy = 0.0;
+  for (int i = 0; i < model.numBodies(); ++i) {
+    const Mat6& I = model.body(i).inertia;
+    const double m = inertiaMass(I);
+    if (m > 0.0) energy -= m * model.gravity().dot(data.Xa[i].inverseTransformPoint(inertiaCom(I)));
+  }
+  return energy;
+}
+
+namespace {
+/// World position of a loop frame: ^L X_0 = ^L X_body ^body X_0 (the ground when body = -1).
+Vec3 loopFrameOrigin(const Data& data, int body, const Transform& placement) {
+  return body < 0 ? placement.r : (placement * data.Xa[static_cast<size_t>(body)]).r;
+}
+}  // namespace
+
+double loopClosureError(const Model& model, const Data& data) {
+  detail::checkData(model, data, "loopClosureError");
+  double worst = 0.0;
+  for (const LoopFrames& loop : model.loops()) {
+    const Vec3 a = loopFrameOrigin(data, loop.predecessorBody, loop.predecessorPlacement);
+    const Vec3 b = loopFrameOrigin(data, loop.successorBody, loop.successorPlacement);
+    worst = std::max(worst, (a - b).norm());
+  }
+  return worst;
+}
+
+}  // namespace grbda

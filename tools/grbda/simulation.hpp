@@ -1,0 +1,56 @@
+#pragma once
+// `grbda simulate`'s time stepping: forward dynamics (plain C-ABA, or constrained through the
+// MethodRunner's contacts and welds) integrated in independent coordinates. The independent
+// positions are the state, so the local loops are closed at every step by the completion the
+// dynamics runs (their residual is measured, not corrected); contact drift is held by Baumgarte.
+#include <string>
+#include <vector>
+
+#include "grbda/errors.hpp"
+#include "method.hpp"
+
+namespace grbda::cli {
+
+enum class Integrator { SemiImplicitEuler, RK4 };
+/// "semi-implicit-euler" or "rk4"; UsageError naming --integrator otherwise.
+Integrator integratorFromName(const std::string& name);
+std::string integratorName(Integrator integrator);
+
+/// What the trajectory shows at one instant.
+struct SimulationSample {
+  double t = 0.0;
+  double loopResidual = 0.0;  ///< loopClosureError at q [m]
+  double energy = 0.0;        ///< kinetic + gravitational potential [J]
+  double contactDrift = 0.0;  ///< largest distance of a constrained point from where it started [m]
+};
+
+class Simulation {
+ public:
+  /// `runner` computes the accelerations (with its constraints, if any); tau is held constant.
+  Simulation(const Model& model, MethodRunner& runner, Integrator integrator, VecX q0, VecX v0, VecX tau);
+
+  /// Advances one step of length dt, the same every call (NumericalError naming the time if the
+  /// state stops being finite).
+  void step(double dt);
+  /// The current instant, measured (runs forward kinematics on its own Data).
+  SimulationSample sample();
+
+  const VecX& q() const { return q_; }
+  const VecX& v() const { return v_; }
+  double time() const { return t_; }
+
+ private:
+  VecX acceleration(const VecX& q, const VecX& v);
+  /// Rethrows a library error as a NumericalError that names the simulated time.
+  [[noreturn]] void failAtThisTime(const Error& e) const;
+  const Model& model_;
+  MethodRunner& runner_;
+  Integrator integrator_;
+  VecX q_, v_, tau_;
+  double t_ = 0.0;
+  long steps_ = 0;
+  Data kinematics_;
+  std::vector<Vec3> startPoints_;  ///< world positions of the constrained points at t = 0
+};
+
+}  // namespace grbda::cli
