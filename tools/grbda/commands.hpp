@@ -38,6 +38,9 @@ int runComplete(const ParsedArgs& args, std::ostream& out);
 /// Options of fd, id, mass-matrix and osim (cmd_dynamics.cpp) and of complete (cmd_complete.cpp).
 std::vector<OptionSpec> dynamicsCommandOptions(const std::string& command);
 std::vector<OptionSpec> completeOptions();
+int runView(const ParsedArgs& args, std::ostream& out);
+/// Options of `grbda view` (cmd_view.cpp).
+std::vector<OptionSpec> viewOptions();
 int runBench(const ParsedArgs& args, std::ostream& out);
 /// Options of `grbda bench` (cmd_bench.cpp).
 std::vector<OptionSpec> benchOptions();
