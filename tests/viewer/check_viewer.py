@@ -155,6 +155,13 @@ def main():
     errors += more
     if 'id="time"' not in dom or re.search(r'<div id="bar"[^>]*hidden', dom):
         errors.append("trajectory: the time slider is not shown")
+    # It plays: after 5 s of (virtual) page time the clock has left t = 0 (how far depends on the
+    # frame rate software rendering reaches, so only leaving 0 is asserted).
+    later, _ = browser(chromium, page, "--virtual-time-budget=5000", "--dump-dom")
+    clock = re.search(r'<span id="clock">t = ([0-9.]+) s', later)
+    print("  trajectory: clock after 5 s of page time:", clock.group(1) if clock else None)
+    if not clock or not 0 < float(clock.group(1)) <= 1.98:
+        errors.append(f"trajectory: does not play (clock {clock.group(1) if clock else 'missing'})")
     # The checks can fail: a page whose scene lacks its poses must be caught (title and blank).
     broken = args.work_dir / "view_broken.html"
     broken.write_text((args.work_dir / "view_four_bar.html").read_text().replace('"poses":', '"no_poses":', 1))

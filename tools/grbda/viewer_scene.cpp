@@ -1,7 +1,10 @@
 #include "viewer_scene.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <tuple>
+#include <utility>
 
 #include "grbda/algorithms/kinematics.hpp"
 #include "grbda/errors.hpp"
@@ -131,24 +134,10 @@ void writeExtent(JsonWriter& w, const PosePlacements& first) {
   w.member("size", rounded(std::max(0.2, (hi - lo).norm())));  // a single body still gets a view
   w.member("ground_height", rounded(lo.z()));
 }
-}  // namespace
 
-std::string viewerSceneJson(const Model& model, const std::vector<ViewerPose>& poses,
-                            const std::vector<NamedPoint>& contacts) {
-  std::vector<int> contactFrames;
-  for (const NamedPoint& c : contacts) contactFrames.push_back(model.frameIndex(c.link));
-  std::vector<bool> rotor;
-  for (int i = 0; i < model.numBodies(); ++i) rotor.push_back(isRotor(model, i));
-
-  Data data(model);
-  std::vector<PosePlacements> placed;
-  for (const ViewerPose& pose : poses) placed.push_back(placements(model, data, pose, contactFrames, contacts));
-
-  std::ostringstream out;
-  JsonWriter w(out);
-  w.beginObject();
-  w.member("robot", model.name());
-  writeExtent(w, placed.front());
+// What does not move: clusters, bodies (rotor or link, joint axis), frames, contacts, segments.
+void writeStructure(JsonWriter& w, const Model& model, const std::vector<bool>& rotor,
+                    const std::vector<NamedPoint>& contacts) {
   w.key("clusters");
   w.beginArray();
   for (const Cluster& c : model.clusters()) {
@@ -205,6 +194,10 @@ std::string viewerSceneJson(const Model& model, const std::vector<ViewerPose>& p
     w.endObject();
   }
   w.endArray();
+}
+
+// Where everything is, per configuration.
+void writePoses(JsonWriter& w, const std::vector<ViewerPose>& poses, const std::vector<PosePlacements>& placed) {
   w.key("poses");
   w.beginArray();
   for (size_t k = 0; k < poses.size(); ++k) {
@@ -221,6 +214,27 @@ std::string viewerSceneJson(const Model& model, const std::vector<ViewerPose>& p
     w.endObject();
   }
   w.endArray();
+}
+}  // namespace
+
+std::string viewerSceneJson(const Model& model, const std::vector<ViewerPose>& poses,
+                            const std::vector<NamedPoint>& contacts) {
+  std::vector<int> contactFrames;
+  for (const NamedPoint& c : contacts) contactFrames.push_back(model.frameIndex(c.link));
+  std::vector<bool> rotor;
+  for (int i = 0; i < model.numBodies(); ++i) rotor.push_back(isRotor(model, i));
+
+  Data data(model);
+  std::vector<PosePlacements> placed;
+  for (const ViewerPose& pose : poses) placed.push_back(placements(model, data, pose, contactFrames, contacts));
+
+  std::ostringstream out;
+  JsonWriter w(out);
+  w.beginObject();
+  w.member("robot", model.name());
+  writeExtent(w, placed.front());
+  writeStructure(w, model, rotor, contacts);
+  writePoses(w, poses, placed);
   w.endObject();
   return out.str();
 }
