@@ -36,10 +36,12 @@ Json sceneOfPage(const std::string& path) {
   return JsonReader::parse(page.substr(from + start.size(), to + 1 - from - start.size()));
 }
 
+// The scene does not need three.js: a stand-in keeps these tests free of libjs-three (the
+// browser test uses the real one).
 Json view(TempDir& dir, Args args) {
   const std::string html = dir.file("page.html");
   args.insert(args.begin(), "view");
-  args.insert(args.end(), {"--html", html});
+  args.insert(args.end(), {"--html", html, "--three-js", dir.write("three.min.js", "/* three.js stand-in */")});
   const CommandResult r = runGrbda(args);
   EXPECT_EQ(r.exitCode, 0) << commandLine(args) << "\n" << r.err;
   EXPECT_NE(r.out.find("wrote " + html), std::string::npos) << r.out;
@@ -129,11 +131,13 @@ TEST(CliView, BadTrajectoriesNameTheFileAndLine) {
   const grbda::Model model = grbda::loadUrdf(kFourBar);
   const std::string good = row(0, model.neutralConfiguration());
   TempDir dir;
+  const std::string three = dir.write("three.min.js", "/* three.js stand-in */");
   const auto bad = [&](const std::string& name, const std::string& text, const std::vector<std::string>& mentions) {
     const std::string path = dir.write(name, text);
     std::vector<std::string> all = mentions;
     all.push_back(path);
-    expectCommandError({"view", kFourBar, "--trajectory", path, "--html", dir.file("bad.html")}, 2, all);
+    expectCommandError({"view", kFourBar, "--trajectory", path, "--three-js", three, "--html", dir.file("bad.html")}, 2,
+                       all);
   };
   const std::string h = header(model);
   bad("column.csv", "t,elbow\n" + good + "\n", {":1:", "unknown column 'elbow'", model.positionNames()[0]});
@@ -146,21 +150,29 @@ TEST(CliView, BadTrajectoriesNameTheFileAndLine) {
   bad("back.csv", h + "\n0.2,0\n0.1,0\n", {":3:", "before the previous"});
   bad("empty.csv", "", {"empty file"});
   bad("no_rows.csv", h + "\n", {"no rows"});
-  expectCommandError({"view", kFourBar, "--trajectory", dir.path + "/missing.csv", "--html", dir.file("x.html")}, 2,
+  expectCommandError({"view", kFourBar, "--trajectory", dir.path + "/missing.csv", "--three-js", three, "--html",
+                      dir.file("x.html")}, 2,
                      {"cannot open", "missing.csv"});
 }
 
 TEST(CliView, BadCommandLinesAreUsageErrors) {
   TempDir dir;
   const std::string html = dir.file("page.html");
+  const std::string three = dir.write("three.min.js", "/* three.js stand-in */");
   expectCommandError({"view", kFourBar}, 2, {"--html"});
-  expectCommandError({"view", kFourBar, "--q", "0.1", "--trajectory", "x.csv", "--html", html}, 2, {"not both"});
-  expectCommandError({"view", kFourBar, "--q", "0.1,0.2", "--html", html}, 2, {"--q has 2 values"});
-  expectCommandError({"view", kCheetah, "--contact", "FR_toe", "--html", html}, 2, {"FR_toe"});
+  const Args out = {"--three-js", three, "--html", html};
+  const auto with = [&out](Args args) {
+    args.insert(args.end(), out.begin(), out.end());
+    return args;
+  };
+  expectCommandError(with({"view", kFourBar, "--q", "0.1", "--trajectory", "x.csv"}), 2, {"not both"});
+  expectCommandError(with({"view", kFourBar, "--q", "0.1,0.2"}), 2, {"--q has 2 values"});
+  expectCommandError(with({"view", kCheetah, "--contact", "FR_toe"}), 2, {"FR_toe"});
   expectCommandError({"view", kCheetah, "--three-js", dir.path + "/none.js", "--html", html}, 2, {"--three-js", "none.js"});
-  expectCommandError({"view", kCheetah, "--html", dir.path + "/no/such/dir/page.html"}, 2, {"cannot write"});
+  expectCommandError({"view", kCheetah, "--three-js", three, "--html", dir.path + "/no/such/dir/page.html"}, 2,
+                     {"cannot write"});
   // The four-bar's loop cannot close at its neutral configuration: a numerical failure, exit 4.
-  expectCommandError({"view", kFourBar, "--html", html}, 4, {"--q", "cannot close the loops"});
+  expectCommandError(with({"view", kFourBar}), 4, {"--q", "cannot close the loops"});
 }
 
 #endif  // GRBDA_CLI_PATH

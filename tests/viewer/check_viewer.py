@@ -37,7 +37,9 @@ def find_chromium():
 def browser(chromium, page, *mode):
     """Runs headless Chromium on the page; returns (dumped DOM or '', console lines of the page)."""
     command = [chromium, "--headless", "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
-               "--enable-logging=stderr", "--v=0", "--window-size=800,600", *mode, page.resolve().as_uri()]
+               "--enable-logging=stderr", "--v=0", "--window-size=800,600",
+               f"--user-data-dir={page.parent / 'chromium-profile'}",  # not the user's profile, nor $HOME
+               *mode, page.resolve().as_uri()]
     run = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=page.parent)
     console = [line for line in run.stderr.splitlines() if ":CONSOLE" in line and page.name in line]
     return run.stdout, console
