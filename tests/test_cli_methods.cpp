@@ -15,6 +15,7 @@
 
 #include "cli/mini_json.hpp"
 #include "support/cli_runner.hpp"
+#include "support/temp_dir.hpp"
 
 #ifdef GRBDA_CLI_PATH
 
@@ -94,28 +95,6 @@ std::vector<double> resultOf(const Args& args) { return flatten(grbdaJson(args)[
 // floating quadruped.
 const std::vector<std::string> kLoopedModels = {"revolute_rotor_chain.urdf", "four_bar.urdf",
                                                 "mit_humanoid_leg.urdf", "mini_cheetah.urdf"};
-
-/// A temporary directory, removed with its files at the end of the test.
-struct TempDir {
-  std::string path;
-  std::vector<std::string> files;
-  TempDir() {
-    const char* dir = std::getenv("TMPDIR");
-    std::string pattern = std::string(dir && *dir ? dir : "/tmp") + "/grbda_cli_methods_XXXXXX";
-    std::vector<char> buf(pattern.begin(), pattern.end());
-    buf.push_back('\0');
-    if (mkdtemp(buf.data())) path = buf.data();
-  }
-  std::string write(const std::string& name, const std::string& text) {
-    files.push_back(path + "/" + name);
-    std::ofstream(files.back()) << text;
-    return files.back();
-  }
-  ~TempDir() {
-    for (const auto& f : files) std::remove(f.c_str());
-    if (!path.empty()) rmdir(path.c_str());
-  }
-};
 
 std::string linkXml(const std::string& name) {
   return "  <link name=\"" + name +

@@ -14,6 +14,8 @@ packages=(
   python3-dev pybind11-dev            # the Python bindings (python/)
   python3-numpy python3-pytest python3-matplotlib   # their tests and examples
   graphviz                            # `grbda info --dot` pictures (docs/) and their test
+  libjs-three                         # three.js, inlined by `grbda view` into its pages
+  chromium                            # the headless browser of the viewer's test (tests/viewer/)
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

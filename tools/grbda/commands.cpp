@@ -78,6 +78,17 @@ const std::vector<Command>& commandTable() {
        "\"max_contact_drift\"). --out writes one CSV row per step (the start included). A progress bar "
        "appears on stderr when it is a terminal and the run lasts over a second.",
        simulateOptions(), runSimulate},
+      {"view", "MODEL... [--q Q | --trajectory CSV] [--contact LINK[:X,Y,Z]]... --html FILE [options]",
+       "an HTML page that draws the robot in 3-D (three.js), or plays a trajectory",
+       "Writes one self-contained HTML page (three.js inlined from Debian's libjs-three; nothing is "
+       "downloaded) that draws the robot at --q (default: neutral) or along --trajectory: links as "
+       "cylinders between joint origins, rotors as discs, one colour per cluster, frames as small axes "
+       "(x red, y green, z blue), --contact points in red. Drag to orbit, wheel to zoom; a trajectory "
+       "gets a play button and a time slider. The trajectory CSV has the header t, then the position "
+       "names of `grbda info` in order, then any other columns (ignored); an unknown column, a row of "
+       "the wrong length or a non-finite number is exit code 2 naming the file and line. grbda computes "
+       "every placement (forward kinematics per row); the page only draws.",
+       viewOptions(), runView},
       {"bench", "[--robots R1,R2,...] [--quick] [options]", "time C-ABA, C-RNEA, C-EFPA against the baselines",
        "Times the cluster algorithms and the baselines of the papers (projection, Lagrange multipliers, "
        "proximal with 1 and 5 iterations, approximate rotor-free models, projected OSIM) on random valid "

@@ -41,6 +41,9 @@ std::vector<OptionSpec> completeOptions();
 /// grbda simulate (cmd_simulate.cpp) and its options.
 int runSimulate(const ParsedArgs& args, std::ostream& out);
 std::vector<OptionSpec> simulateOptions();
+int runView(const ParsedArgs& args, std::ostream& out);
+/// Options of `grbda view` (cmd_view.cpp).
+std::vector<OptionSpec> viewOptions();
 int runBench(const ParsedArgs& args, std::ostream& out);
 /// Options of `grbda bench` (cmd_bench.cpp).
 std::vector<OptionSpec> benchOptions();

@@ -52,9 +52,9 @@ void printMainHelp(std::ostream& out) {
   printTable(out, {}, rows);
   out << "\nMODEL is a URDF (or URDF+) file; several files are loaded as one robot; builtin:tello is\n"
          "the Tello humanoid with arms built in code (its differentials are not URDF+).\n"
-      << "Every command takes --json and --log-level; fd, id, mass-matrix and osim also take --gravity,\n"
-      << "--repeat, --method and --q-spanning; simulate takes --gravity, --method and the constraints of fd.\n"
-      << "Run 'grbda help COMMAND' for its options.\n\n";
+      << "Every command takes --log-level, all but view --json; fd, id, mass-matrix and osim also take\n"
+      << "--gravity, --repeat, --method and --q-spanning; simulate takes --gravity, --method and the\n"
+      << "constraints of fd. Run 'grbda help COMMAND' for its options.\n\n";
   printWrapped(out, kExitCodes, 0);
 }
 

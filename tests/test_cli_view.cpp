@@ -1,0 +1,178 @@
+// `grbda view` as a subprocess: the scene written into the page (every body placed where forward
+// kinematics puts it, rotors recognised, contacts on the feet, one pose per trajectory row) and
+// the bad inputs (exit 2 naming the file and line). The page in a browser: tests/viewer/.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/mini_json.hpp"
+#include "grbda/grbda.hpp"
+#include "support/cli_runner.hpp"
+#include "support/temp_dir.hpp"
+
+#ifdef GRBDA_CLI_PATH
+
+namespace {
+
+using namespace grbda::testing;
+using Args = std::vector<std::string>;
+const std::string kCheetah = std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf";
+const std::string kFourBar = std::string(GRBDA_SOURCE_DIR) + "/models/four_bar.urdf";
+
+// The scene JSON the page carries: "const scene = {...};" on the template's line.
+Json sceneOfPage(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string page = text.str();
+  const std::string start = "const scene = ";
+  const size_t from = page.find(start);
+  EXPECT_NE(from, std::string::npos) << path;
+  if (from == std::string::npos) return Json{};
+  const size_t to = page.find("};\n", from);
+  return JsonReader::parse(page.substr(from + start.size(), to + 1 - from - start.size()));
+}
+
+// The scene does not need three.js: a stand-in keeps these tests free of libjs-three (the
+// browser test uses the real one).
+Json view(TempDir& dir, Args args) {
+  const std::string html = dir.file("page.html");
+  args.insert(args.begin(), "view");
+  args.insert(args.end(), {"--html", html, "--three-js", dir.write("three.min.js", "/* three.js stand-in */")});
+  const CommandResult r = runGrbda(args);
+  EXPECT_EQ(r.exitCode, 0) << commandLine(args) << "\n" << r.err;
+  EXPECT_NE(r.out.find("wrote " + html), std::string::npos) << r.out;
+  return r.exitCode == 0 ? sceneOfPage(html) : Json{};
+}
+
+std::string header(const grbda::Model& model) {
+  std::string h = "t";
+  for (const auto& n : model.positionNames()) h += "," + n;
+  return h;
+}
+
+std::string row(double t, const grbda::VecX& q) { return std::to_string(t) + "," + joinFull({q.data(), q.data() + q.size()}); }
+
+}  // namespace
+
+TEST(CliView, EveryBodyAndContactIsWhereForwardKinematicsPutsIt) {
+  const grbda::Model model = grbda::loadUrdf(kCheetah);
+  grbda::VecX q = model.neutralConfiguration();
+  for (int i = 7; i < model.nq(); ++i) q[i] = 0.1 * (i - 10);  // every leg joint away from zero
+  q[2] = 0.4;
+  TempDir dir;
+  const Json s = view(dir, {kCheetah, "--q", joinFull({q.data(), q.data() + q.size()}), "--contact", "FR_foot",
+                            "--contact", "HL_foot:0,0,-0.01"});
+  ASSERT_EQ(s["bodies"].size(), static_cast<size_t>(model.numBodies()));
+  ASSERT_EQ(s["clusters"].size(), static_cast<size_t>(model.numClusters()));
+  ASSERT_EQ(s["poses"].size(), 1u);
+  int rotors = 0;
+  for (size_t i = 0; i < s["bodies"].size(); ++i) rotors += s["bodies"][i]["rotor"].boolean;
+  EXPECT_EQ(rotors, 12);  // one geared rotor per leg joint, no link taken for one
+
+  grbda::Data data(model);
+  grbda::forwardKinematics(model, data, q);
+  const std::vector<double> bodies = s["poses"][0]["bodies"].numbers();
+  ASSERT_EQ(bodies.size(), 7u * model.numBodies());
+  for (int i = 0; i < model.numBodies(); ++i) {
+    const grbda::Vec3 p = data.Xa[i].r;
+    for (int a = 0; a < 3; ++a) EXPECT_NEAR(bodies[7 * i + a], p[a], 1e-6) << model.body(i).name;
+    const Eigen::Quaterniond r(Eigen::Quaterniond(bodies[7 * i + 6], bodies[7 * i + 3], bodies[7 * i + 4], bodies[7 * i + 5]));
+    EXPECT_LT((r.toRotationMatrix() - data.Xa[i].E.transpose()).norm(), 1e-5) << model.body(i).name;
+  }
+  const std::vector<double> contacts = s["poses"][0]["contacts"].numbers();
+  ASSERT_EQ(contacts.size(), 6u);
+  const grbda::Vec3 fr = grbda::framePosition(model, data, model.frameIndex("FR_foot"));
+  const grbda::Vec3 hl = grbda::framePosition(model, data, model.frameIndex("HL_foot"), grbda::Vec3(0, 0, -0.01));
+  for (int a = 0; a < 3; ++a) {
+    EXPECT_NEAR(contacts[a], fr[a], 1e-6);
+    EXPECT_NEAR(contacts[3 + a], hl[a], 1e-6);
+  }
+  // Each foot hangs from its calf: a segment from the calf's joint to the foot frame.
+  bool footSegment = false;
+  for (size_t k = 0; k < s["segments"].size(); ++k)
+    footSegment |= s["segments"][k]["to"][0].text == "frames" &&
+                   model.frame(static_cast<int>(s["segments"][k]["to"][1].number)).name == "FR_foot";
+  EXPECT_TRUE(footSegment);
+}
+
+TEST(CliView, AClosedLoopIsDrawnClosed) {
+  // The four-bar's loop points, seen from both bodies it joins, coincide at any valid configuration.
+  TempDir dir;
+  const Json s = view(dir, {kFourBar, "--q", "0.3"});
+  const std::vector<double> loops = s["poses"][0]["loops"].numbers();
+  ASSERT_EQ(loops.size() % 6, 0u);
+  ASSERT_GT(loops.size(), 0u);
+  for (size_t l = 0; l < loops.size(); l += 6)
+    for (int a = 0; a < 3; ++a) EXPECT_NEAR(loops[l + a], loops[l + 3 + a], 1e-6);
+}
+
+TEST(CliView, ATrajectoryGivesOnePosePerRow) {
+  const grbda::Model model = grbda::loadUrdf(kCheetah);
+  TempDir dir;
+  grbda::VecX q = model.neutralConfiguration();
+  std::string csv = header(model) + ",note\n";
+  for (int k = 0; k < 5; ++k) {
+    q[2] = 0.1 * k;
+    csv += row(0.1 * k, q) + ",x\n";
+  }
+  const Json s = view(dir, {kCheetah, "--trajectory", dir.write("traj.csv", csv)});
+  ASSERT_EQ(s["poses"].size(), 5u);
+  for (size_t k = 0; k < 5; ++k) {
+    EXPECT_NEAR(s["poses"][k]["t"].number, 0.1 * k, 1e-12);
+    EXPECT_NEAR(s["poses"][k]["bodies"].numbers()[2], 0.1 * k, 1e-6);  // the torso rises
+  }
+}
+
+TEST(CliView, BadTrajectoriesNameTheFileAndLine) {
+  const grbda::Model model = grbda::loadUrdf(kFourBar);
+  const std::string good = row(0, model.neutralConfiguration());
+  TempDir dir;
+  const std::string three = dir.write("three.min.js", "/* three.js stand-in */");
+  const auto bad = [&](const std::string& name, const std::string& text, const std::vector<std::string>& mentions) {
+    const std::string path = dir.write(name, text);
+    std::vector<std::string> all = mentions;
+    all.push_back(path);
+    expectCommandError({"view", kFourBar, "--trajectory", path, "--three-js", three, "--html", dir.file("bad.html")}, 2,
+                       all);
+  };
+  const std::string h = header(model);
+  bad("column.csv", "t,elbow\n" + good + "\n", {":1:", "unknown column 'elbow'", model.positionNames()[0]});
+  bad("time.csv", "time," + h.substr(2) + "\n", {":1:", "'t'"});
+  bad("short_header.csv", "t\n0\n", {":1:", "ends before position"});
+  bad("length.csv", h + "\n" + good + "\n0.1\n", {":3:", "1 fields", "header has 2"});
+  bad("nan.csv", h + "\n" + good + "\n0.1,nan\n", {":3:", "NaN"});
+  bad("inf.csv", h + "\n\n0.1,1e999\n", {":3:", "out of the range"});
+  bad("word.csv", h + "\n0.1,abc\n", {":2:", "not a number"});
+  bad("back.csv", h + "\n0.2,0\n0.1,0\n", {":3:", "before the previous"});
+  bad("empty.csv", "", {"empty file"});
+  bad("no_rows.csv", h + "\n", {"no rows"});
+  expectCommandError({"view", kFourBar, "--trajectory", dir.path + "/missing.csv", "--three-js", three, "--html",
+                      dir.file("x.html")}, 2,
+                     {"cannot open", "missing.csv"});
+}
+
+TEST(CliView, BadCommandLinesAreUsageErrors) {
+  TempDir dir;
+  const std::string html = dir.file("page.html");
+  const std::string three = dir.write("three.min.js", "/* three.js stand-in */");
+  expectCommandError({"view", kFourBar}, 2, {"--html"});
+  const Args out = {"--three-js", three, "--html", html};
+  const auto with = [&out](Args args) {
+    args.insert(args.end(), out.begin(), out.end());
+    return args;
+  };
+  expectCommandError(with({"view", kFourBar, "--q", "0.1", "--trajectory", "x.csv"}), 2, {"not both"});
+  expectCommandError(with({"view", kFourBar, "--q", "0.1,0.2"}), 2, {"--q has 2 values"});
+  expectCommandError(with({"view", kCheetah, "--contact", "FR_toe"}), 2, {"FR_toe"});
+  expectCommandError({"view", kCheetah, "--three-js", dir.path + "/none.js", "--html", html}, 2, {"--three-js", "none.js"});
+  expectCommandError({"view", kCheetah, "--three-js", three, "--html", dir.path + "/no/such/dir/page.html"}, 2,
+                     {"cannot write"});
+  // The four-bar's loop cannot close at its neutral configuration: a numerical failure, exit 4.
+  expectCommandError(with({"view", kFourBar}), 4, {"--q", "cannot close the loops"});
+}
+
+#endif  // GRBDA_CLI_PATH
