@@ -334,3 +334,48 @@ TEST(BadBuilderInputs, CyclesAreRejected) {
 TEST(BadBuilderInputs, FloatingJointBelowAMovingLinkIsRejected) {
   expectModelError([](auto&, auto& j) { j[1].kind = JointKind::Floating; }, "joint 'jb'", "floating");
 }
+
+// tree::aba is public: a zero articulated inertia (a joint moving only massless bodies) is a
+// NumericalError naming the joint, not a NaN result.
+TEST(BadAlgorithmInputs, TreeAbaZeroPivotRaisesNumericalErrorNamingTheJoint) {
+  ModelBuilder b("massless_tree");
+  LinkSpec world, link, tip;
+  world.name = "world";
+  link.name = "link";
+  link.mass = 1.0;
+  link.com = Vec3(0.2, 0, 0);
+  link.inertia = Mat3::Identity() * 0.01;
+  tip.name = "tip";
+  b.addLink(world);
+  b.addLink(link);
+  b.addLink(tip);
+  JointSpec j1, j2;
+  j1.name = "j1";
+  j1.parent = "world";
+  j1.child = "link";
+  j1.axis = Vec3::UnitZ();
+  j2.name = "tip_joint";
+  j2.parent = "link";
+  j2.child = "tip";
+  j2.axis = Vec3::UnitY();
+  b.addJoint(j1);
+  b.addJoint(j2);
+  const Model m = b.build();
+  Data d(m);
+  const VecX q = VecX::Constant(2, 0.3), v = VecX::Constant(2, 0.5), tau = VecX::Ones(2);
+  expectError<NumericalError>([&] { tree::aba(m, d, q, v, tau); }, {"tree::aba", "joint 'tip_joint'"});
+  // with armature on that joint the pivot is positive and the result finite
+  const VecX armature = (VecX(2) << 0.0, 0.1).finished();
+  EXPECT_TRUE(tree::aba(m, d, q, v, tau, nullptr, &armature).allFinite());
+
+  ModelBuilder f("massless_float");
+  LinkSpec base;
+  base.name = "base";
+  f.addLink(world);
+  f.addLink(base);
+  addFloatingBaseJoint(f, "base");
+  const Model mf = f.build();
+  Data df(mf);
+  expectError<NumericalError>([&] { tree::aba(mf, df, mf.neutralConfiguration(), VecX::Zero(6), VecX::Ones(6)); },
+                              {"tree::aba"});
+}

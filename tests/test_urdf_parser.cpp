@@ -347,8 +347,8 @@ TEST(UrdfParser, SmallArmStructure) {
 TEST(UrdfParser, IndependentAttribute) {
   std::string body = kBase;
   const std::vector<std::pair<std::string, bool>> cases = {
-      {"", true}, {"true", true}, {"True", true}, {"false", false}, {"False", false}, {"TRUE", false},
-      {"1", false}, {"yes", false}};
+      {"", true}, {"true", true}, {"True", true}, {"false", false}, {"False", false}, {"TRUE", true},
+      {"1", true}, {"yes", true}, {"0", false}, {" no ", false}};  // other values: test_model_validation.cpp
   std::string parent = "base";
   for (size_t i = 0; i < cases.size(); ++i) {
     const std::string child = "l" + std::to_string(i);
