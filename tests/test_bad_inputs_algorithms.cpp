@@ -159,8 +159,10 @@ TEST(BadAlgorithmInputs, FrameIndexOutOfRangeIsRejected) {
   expectError<InputError>([&] { m.frameIndex("no_such_link"); }, {"no_such_link"});
 }
 
-TEST(BadAlgorithmInputs, MasslessTipMakesForwardDynamicsRaiseNumericalError) {
-  // A revolute joint carrying nothing: D = Sᵀ IA S = 0, so qdd is undetermined.
+namespace {
+/// world -> link (1 kg) -> tip (massless) on revolute joints j1 and `tipJoint`: the tip joint
+/// carries nothing, so D = Sᵀ IA S = 0 there and its acceleration is undetermined.
+Model masslessTip(const std::string& tipJoint) {
   ModelBuilder b("massless_tip");
   LinkSpec world, link, tip;
   world.name = "world";
@@ -177,14 +179,19 @@ TEST(BadAlgorithmInputs, MasslessTipMakesForwardDynamicsRaiseNumericalError) {
   j1.parent = "world";
   j1.child = "link";
   j1.axis = Vec3::UnitZ();
-  j2.name = "j2";
+  j2.name = tipJoint;
   j2.parent = "link";
   j2.child = "tip";
   j2.axis = Vec3::UnitY();
   j2.origin = Transform::translation(Vec3(0.4, 0, 0));
   b.addJoint(j1);
   b.addJoint(j2);
-  const Model m = b.build();
+  return b.build();
+}
+}  // namespace
+
+TEST(BadAlgorithmInputs, MasslessTipMakesForwardDynamicsRaiseNumericalError) {
+  const Model m = masslessTip("j2");
   Data d(m);
   const VecX q = VecX::Constant(2, 0.3), v = VecX::Constant(2, 0.5);
   for (const VecX& tau : {VecX(VecX::Zero(2)), VecX(VecX::Constant(2, 1.0))})
@@ -338,29 +345,7 @@ TEST(BadBuilderInputs, FloatingJointBelowAMovingLinkIsRejected) {
 // tree::aba is public: a zero articulated inertia (a joint moving only massless bodies) is a
 // NumericalError naming the joint, not a NaN result.
 TEST(BadAlgorithmInputs, TreeAbaZeroPivotRaisesNumericalErrorNamingTheJoint) {
-  ModelBuilder b("massless_tree");
-  LinkSpec world, link, tip;
-  world.name = "world";
-  link.name = "link";
-  link.mass = 1.0;
-  link.com = Vec3(0.2, 0, 0);
-  link.inertia = Mat3::Identity() * 0.01;
-  tip.name = "tip";
-  b.addLink(world);
-  b.addLink(link);
-  b.addLink(tip);
-  JointSpec j1, j2;
-  j1.name = "j1";
-  j1.parent = "world";
-  j1.child = "link";
-  j1.axis = Vec3::UnitZ();
-  j2.name = "tip_joint";
-  j2.parent = "link";
-  j2.child = "tip";
-  j2.axis = Vec3::UnitY();
-  b.addJoint(j1);
-  b.addJoint(j2);
-  const Model m = b.build();
+  const Model m = masslessTip("tip_joint");
   Data d(m);
   const VecX q = VecX::Constant(2, 0.3), v = VecX::Constant(2, 0.5), tau = VecX::Ones(2);
   expectError<NumericalError>([&] { tree::aba(m, d, q, v, tau); }, {"tree::aba", "joint 'tip_joint'"});
@@ -369,7 +354,8 @@ TEST(BadAlgorithmInputs, TreeAbaZeroPivotRaisesNumericalErrorNamingTheJoint) {
   EXPECT_TRUE(tree::aba(m, d, q, v, tau, nullptr, &armature).allFinite());
 
   ModelBuilder f("massless_float");
-  LinkSpec base;
+  LinkSpec world, base;
+  world.name = "world";
   base.name = "base";
   f.addLink(world);
   f.addLink(base);

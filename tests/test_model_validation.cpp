@@ -4,13 +4,17 @@
 // line and element; each accepted input is cross-checked against an independently built model.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "grbda/grbda.hpp"
+#include "support/model_error.hpp"
 
 using namespace grbda;
+using grbda::testsupport::modelErrorOf;
 
 namespace {
 
@@ -34,18 +38,6 @@ int lineOf(const std::string& text, const std::string& needle) {
   return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(pos), '\n'));
 }
 
-std::string modelErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ModelError& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected ModelError, got: " << e.what();
-    return {};
-  }
-  ADD_FAILURE() << "expected ModelError, nothing was thrown";
-  return {};
-}
 
 void expectMentions(const std::string& what, const std::vector<std::string>& fragments) {
   for (const auto& f : fragments) EXPECT_NE(what.find(f), std::string::npos) << "'" << f << "' not in: " << what;
@@ -310,4 +302,19 @@ TEST(ModelValidation, OverConstrainedClusterNeverAdvisesANegativeCount) {
   expectMentions(what, {"two.urdf:", "over-constrained"});
   EXPECT_EQ(what.find("mark exactly -"), std::string::npos) << what;
   EXPECT_EQ(what.find("exactly 0"), std::string::npos) << what;
+}
+
+// Found by fuzz_urdf (docs/reliability.md): revolute_rotor_chain.urdf with transmission3 driven
+// from link-1 instead of link-2 leaves a cluster whose coupling rows fix every coordinate (no
+// joint independent, zero degrees of freedom); it reached an Eigen solve with zero columns.
+TEST(ModelValidation, ClusterWithoutDegreesOfFreedomIsOverConstrained) {
+  std::ifstream in(std::string(GRBDA_SOURCE_DIR) + "/models/revolute_rotor_chain.urdf");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string mutated = text.str();
+  const std::string from = "<predecessor link=\"link-2\"/>";
+  ASSERT_NE(mutated.find(from), std::string::npos);
+  mutated.replace(mutated.find(from), from.size(), "<predecessor link=\"link-1\"/>");
+  const std::string what = modelErrorOf([&] { loadUrdfString(mutated, "chain.urdf"); });
+  expectMentions(what, {"chain.urdf:", "over-constrained", "no degree of freedom"});
 }

@@ -11,6 +11,7 @@ packages=(
   libgtest-dev libbenchmark-dev       # tests and benchmarks
   valgrind gnuplot-nox                # instruction counts and plots for the benchmarks
   python3                             # tools/make_models.py (writes models/)
+  clang-14 libfuzzer-14-dev           # the fuzzers (tools/run_fuzzers.sh, docs/reliability.md)
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -120,7 +120,7 @@ bool ConstraintSet::kdPivotsAbove(const ClusterData& cd, double relative) const 
 bool ConstraintSet::explicitFormG(ClusterData& cd) const {
   if (!factorKd(cd)) return false;
   for (size_t c = 0; c < independent_.size(); ++c) cd.Ki.col(static_cast<Eigen::Index>(c)) = cd.K.col(independent_[c]);
-  cd.KdInvKi.noalias() = cd.luKd.solve(cd.Ki);
+  if (!independent_.empty()) cd.KdInvKi.noalias() = cd.luKd.solve(cd.Ki);  // Eigen: no solve with 0 columns
   cd.G.setZero();
   for (size_t c = 0; c < independent_.size(); ++c) cd.G(independent_[c], static_cast<Eigen::Index>(c)) = 1.0;
   for (size_t r = 0; r < dependent_.size(); ++r) cd.G.row(dependent_[r]) = -cd.KdInvKi.row(static_cast<Eigen::Index>(r));

@@ -558,7 +558,9 @@ void ModelCompiler::formClusters(Model& model, const ModelBuilder& builder,
         }
       }
       const int dof = cl.nvSpan - independentRows;
-      if (nIndependent != dof)
+      // dof == 0 with no joint marked: a rigid structure, not a mechanism (found by fuzz_urdf: a
+      // coupling retargeted so that three rows tie three coordinates).
+      if (nIndependent != dof || dof == 0)
         fail(dofMismatchMessage(nIndependent, dof, cl.nvSpan, independentRows, jointNames), firstC.where, element);
       ConstraintSet set;
       try {
