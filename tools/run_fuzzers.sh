@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, ASan + UBSan, in build-fuzz/) and runs each for a bounded
-# time from the seed corpus kept in fuzz/corpus/<target>/ (new inputs go to a scratch directory,
-# the committed corpus is only read). A crash, leak, sanitizer report, timeout or untyped
+# time from the seed corpus kept in fuzz/corpus/<target>/ (plus models/ for the URDF target; new
+# inputs go to a scratch directory, the committed corpus is only read). A crash, leak, sanitizer report, timeout or untyped
 # exception fails the script and leaves the input in build-fuzz/artifacts/.
 #
 #   tools/run_fuzzers.sh [SECONDS]        # default 60 per target (CI); docs/reliability.md: 600
@@ -22,10 +22,11 @@ mkdir -p build-fuzz/artifacts
 status=0
 for target in fuzz_urdf fuzz_cli_args; do
   seeds="fuzz/corpus/${target#fuzz_}"
+  if [ "$target" = fuzz_urdf ]; then seeds="$seeds models"; fi  # every bundled model seeds the loader
   scratch="$(mktemp -d)"
   echo "== $target: ${seconds} s from $seeds"
   if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-      "build-fuzz/fuzz/$target" "$scratch" "$seeds" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+      "build-fuzz/fuzz/$target" "$scratch" $seeds -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
       -max_len=65536 -print_final_stats=1 -artifact_prefix="build-fuzz/artifacts/$target-" 2>"build-fuzz/$target.log"; then
     echo "$target: FAILED (see build-fuzz/$target.log and build-fuzz/artifacts/)" >&2
     tail -40 "build-fuzz/$target.log" >&2
