@@ -202,7 +202,9 @@ TEST(BadAlgorithmInputs, MasslessTipMakesForwardDynamicsRaiseNumericalError) {
   EXPECT_EQ(massMatrix(m, d, q)(1, 1), 0.0);
 }
 
-TEST(BadAlgorithmInputs, MasslessFloatingBaseMakesForwardDynamicsRaiseNumericalError) {
+namespace {
+/// A massless floating body: its 6x6 articulated inertia is zero.
+Model masslessFloatingBase() {
   ModelBuilder b("massless_float");
   LinkSpec world, base;
   world.name = "world";
@@ -210,7 +212,12 @@ TEST(BadAlgorithmInputs, MasslessFloatingBaseMakesForwardDynamicsRaiseNumericalE
   b.addLink(world);
   b.addLink(base);
   addFloatingBaseJoint(b, "base");
-  const Model m = b.build();
+  return b.build();
+}
+}  // namespace
+
+TEST(BadAlgorithmInputs, MasslessFloatingBaseMakesForwardDynamicsRaiseNumericalError) {
+  const Model m = masslessFloatingBase();
   Data d(m);
   expectError<NumericalError>([&] { forwardDynamics(m, d, m.neutralConfiguration(), VecX::Zero(6), VecX::Ones(6)); },
                               {"forwardDynamics"});
@@ -353,14 +360,7 @@ TEST(BadAlgorithmInputs, TreeAbaZeroPivotRaisesNumericalErrorNamingTheJoint) {
   const VecX armature = (VecX(2) << 0.0, 0.1).finished();
   EXPECT_TRUE(tree::aba(m, d, q, v, tau, nullptr, &armature).allFinite());
 
-  ModelBuilder f("massless_float");
-  LinkSpec world, base;
-  world.name = "world";
-  base.name = "base";
-  f.addLink(world);
-  f.addLink(base);
-  addFloatingBaseJoint(f, "base");
-  const Model mf = f.build();
+  const Model mf = masslessFloatingBase();
   Data df(mf);
   expectError<NumericalError>([&] { tree::aba(mf, df, mf.neutralConfiguration(), VecX::Zero(6), VecX::Ones(6)); },
                               {"tree::aba"});
