@@ -20,6 +20,9 @@ std::string fmt(double x) {
 
 bool finite(const Eigen::Ref<const MatX>& m) { return m.allFinite(); }
 
+constexpr double kTriangleTolerance = 1e-3;  ///< relative to the largest moment: exporters' rounding
+constexpr double kRotationTolerance = 1e-9;  ///< rpy in double precision is orthonormal to ~1e-15
+
 [[noreturn]] void fail(const std::string& msg, const SourceLocation& at, const std::string& element) {
   throw ModelError(msg, at.file, at.line, element);
 }
@@ -48,9 +51,34 @@ void validateLink(const LinkSpec& l) {
     fail("rotational inertia is not positive semi-definite (eigenvalues " + fmt(ev[0]) + ", " + fmt(ev[1]) +
              ", " + fmt(ev[2]) + ")",
          l.where, el);
-  if (ev[0] + ev[1] < ev[2] - 1e-9 * (1.0 + ev[2]))
-    detail::log().debug("{}: principal moments ({}, {}, {}) violate the triangle inequality; accepted",
-                       el, ev[0], ev[1], ev[2]);
+}
+
+/// Principal moments of a real body are sums of second moments (Ixx = ∫y² + z² dm, ...), so each
+/// is at most the sum of the other two. Returns the violation relative to the largest moment (0
+/// when the inequality holds within kTriangleTolerance, which allows exporters' rounding: thin
+/// rods and discs sit exactly on the bound).
+double triangleViolation(const LinkSpec& l) {
+  const Vec3 ev = Eigen::SelfAdjointEigenSolver<Mat3>(l.inertia).eigenvalues();
+  if (ev[2] <= 0.0) return 0.0;
+  const double violation = (ev[2] - ev[0] - ev[1]) / ev[2];
+  return violation > kTriangleTolerance ? violation : 0.0;
+}
+
+std::string triangleMessage(const LinkSpec& l) {
+  const Vec3 ev = Eigen::SelfAdjointEigenSolver<Mat3>(l.inertia).eigenvalues();
+  return "rotational inertia is physically impossible: principal moments " + fmt(ev[0]) + ", " + fmt(ev[1]) + ", " +
+         fmt(ev[2]) + " violate the triangle inequality (the largest must not exceed the sum of the other two)";
+}
+
+/// A joint or loop origin must be a proper rotation (orthonormal, determinant +1): anything else
+/// shears or mirrors the child frame and every transform built from it is wrong.
+void requireRotation(const Mat3& E, const SourceLocation& at, const std::string& element, const char* what) {
+  const double orthogonality = (E.transpose() * E - Mat3::Identity()).cwiseAbs().maxCoeff();
+  const double det = E.determinant();
+  if (orthogonality > kRotationTolerance || std::abs(det - 1.0) > kRotationTolerance)
+    fail(std::string(what) + " is not a rotation matrix (max |EᵀE − I| = " + fmt(orthogonality) + ", det = " +
+             fmt(det) + ")",
+         at, element);
 }
 
 void validateJoint(JointSpec& j, const std::map<std::string, size_t>& linkIndex) {
@@ -60,6 +88,7 @@ void validateJoint(JointSpec& j, const std::map<std::string, size_t>& linkIndex)
   if (!linkIndex.count(j.child)) fail("unknown child link '" + j.child + "'", j.where, el);
   if (j.parent == j.child) fail("parent and child are the same link '" + j.child + "'", j.where, el);
   if (!finite(j.origin.E) || !finite(j.origin.r)) fail("origin is not finite", j.where, el);
+  requireRotation(j.origin.E, j.where, el, "origin rotation");
   if (j.kind == JointKind::Revolute || j.kind == JointKind::Continuous || j.kind == JointKind::Prismatic) {
     if (!finite(j.axis)) fail("axis is not finite", j.where, el);
     const double n = j.axis.norm();
@@ -114,12 +143,26 @@ Model ModelBuilder::build() const {
 
   // --- links ---
   std::map<std::string, size_t> linkIndex;
+  std::vector<size_t> impossible;  // links whose inertia violates the triangle inequality
   for (size_t i = 0; i < links_.size(); ++i) {
     validateLink(links_[i]);
+    if (triangleViolation(links_[i]) > 0.0) {
+      if (strictInertias_) fail(triangleMessage(links_[i]), links_[i].where, linkElement(links_[i].name));
+      impossible.push_back(i);
+    }
     const auto [it, fresh] = linkIndex.emplace(links_[i].name, i);
     if (!fresh)
       fail("duplicate link name (first defined at " + where(links_[it->second].where) + ")", links_[i].where,
            linkElement(links_[i].name));
+  }
+
+  if (!impossible.empty()) {
+    // Published models do this (rounded CAD estimates, planar models giving only izz); the
+    // dynamics stay well defined, so it is a warning unless setStrictInertias(true).
+    const LinkSpec& first = links_[impossible.front()];
+    detail::log().warn("{}: {} link(s) have a rotational inertia that violates the triangle inequality, e.g. {}: {}; "
+                       "accepted (ModelBuilder::setStrictInertias(true) rejects them)",
+                       where(first.where), impossible.size(), linkElement(first.name), triangleMessage(first));
   }
 
   // --- joints ---
@@ -232,6 +275,12 @@ Model ModelBuilder::build() const {
                "' (its joints form a cycle)",
            links_[i].where, linkElement(links_[i].name));
   }
+
+  for (const LoopSpec& l : loops_)
+    if (l.predecessorOrigin.E.allFinite() && l.successorOrigin.E.allFinite()) {  // non-finite: reported later
+      requireRotation(l.predecessorOrigin.E, l.where, "loop '" + l.name + "'", "predecessor origin rotation");
+      requireRotation(l.successorOrigin.E, l.where, "loop '" + l.name + "'", "successor origin rotation");
+    }
 
   std::vector<const JointSpec*> bodyJoint;
   for (const auto& b : model.bodies_) bodyJoint.push_back(&joints[jointIndex.at(b.jointName)]);

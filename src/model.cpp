@@ -24,6 +24,7 @@ int Model::frameIndex(const std::string& name) const {
 }
 
 VecX Model::neutralConfiguration() const {
+  if (neutral_.size() == nq_) return neutral_;
   VecX q = VecX::Zero(nq_);
   for (const auto& b : bodies_)
     if (b.joint.type == JointType::Free) q[b.qIndex + 3] = 1.0;

@@ -159,8 +159,10 @@ TEST(BadAlgorithmInputs, FrameIndexOutOfRangeIsRejected) {
   expectError<InputError>([&] { m.frameIndex("no_such_link"); }, {"no_such_link"});
 }
 
-TEST(BadAlgorithmInputs, MasslessTipMakesForwardDynamicsRaiseNumericalError) {
-  // A revolute joint carrying nothing: D = Sᵀ IA S = 0, so qdd is undetermined.
+namespace {
+/// world -> link (1 kg) -> tip (massless) on revolute joints j1 and `tipJoint`: the tip joint
+/// carries nothing, so D = Sᵀ IA S = 0 there and its acceleration is undetermined.
+Model masslessTip(const std::string& tipJoint) {
   ModelBuilder b("massless_tip");
   LinkSpec world, link, tip;
   world.name = "world";
@@ -177,14 +179,19 @@ TEST(BadAlgorithmInputs, MasslessTipMakesForwardDynamicsRaiseNumericalError) {
   j1.parent = "world";
   j1.child = "link";
   j1.axis = Vec3::UnitZ();
-  j2.name = "j2";
+  j2.name = tipJoint;
   j2.parent = "link";
   j2.child = "tip";
   j2.axis = Vec3::UnitY();
   j2.origin = Transform::translation(Vec3(0.4, 0, 0));
   b.addJoint(j1);
   b.addJoint(j2);
-  const Model m = b.build();
+  return b.build();
+}
+}  // namespace
+
+TEST(BadAlgorithmInputs, MasslessTipMakesForwardDynamicsRaiseNumericalError) {
+  const Model m = masslessTip("j2");
   Data d(m);
   const VecX q = VecX::Constant(2, 0.3), v = VecX::Constant(2, 0.5);
   for (const VecX& tau : {VecX(VecX::Zero(2)), VecX(VecX::Constant(2, 1.0))})
@@ -195,7 +202,9 @@ TEST(BadAlgorithmInputs, MasslessTipMakesForwardDynamicsRaiseNumericalError) {
   EXPECT_EQ(massMatrix(m, d, q)(1, 1), 0.0);
 }
 
-TEST(BadAlgorithmInputs, MasslessFloatingBaseMakesForwardDynamicsRaiseNumericalError) {
+namespace {
+/// A massless floating body: its 6x6 articulated inertia is zero.
+Model masslessFloatingBase() {
   ModelBuilder b("massless_float");
   LinkSpec world, base;
   world.name = "world";
@@ -203,7 +212,12 @@ TEST(BadAlgorithmInputs, MasslessFloatingBaseMakesForwardDynamicsRaiseNumericalE
   b.addLink(world);
   b.addLink(base);
   addFloatingBaseJoint(b, "base");
-  const Model m = b.build();
+  return b.build();
+}
+}  // namespace
+
+TEST(BadAlgorithmInputs, MasslessFloatingBaseMakesForwardDynamicsRaiseNumericalError) {
+  const Model m = masslessFloatingBase();
   Data d(m);
   expectError<NumericalError>([&] { forwardDynamics(m, d, m.neutralConfiguration(), VecX::Zero(6), VecX::Ones(6)); },
                               {"forwardDynamics"});
@@ -333,4 +347,21 @@ TEST(BadBuilderInputs, CyclesAreRejected) {
 
 TEST(BadBuilderInputs, FloatingJointBelowAMovingLinkIsRejected) {
   expectModelError([](auto&, auto& j) { j[1].kind = JointKind::Floating; }, "joint 'jb'", "floating");
+}
+
+// tree::aba is public: a zero articulated inertia (a joint moving only massless bodies) is a
+// NumericalError naming the joint, not a NaN result.
+TEST(BadAlgorithmInputs, TreeAbaZeroPivotRaisesNumericalErrorNamingTheJoint) {
+  const Model m = masslessTip("tip_joint");
+  Data d(m);
+  const VecX q = VecX::Constant(2, 0.3), v = VecX::Constant(2, 0.5), tau = VecX::Ones(2);
+  expectError<NumericalError>([&] { tree::aba(m, d, q, v, tau); }, {"tree::aba", "joint 'tip_joint'"});
+  // with armature on that joint the pivot is positive and the result finite
+  const VecX armature = (VecX(2) << 0.0, 0.1).finished();
+  EXPECT_TRUE(tree::aba(m, d, q, v, tau, nullptr, &armature).allFinite());
+
+  const Model mf = masslessFloatingBase();
+  Data df(mf);
+  expectError<NumericalError>([&] { tree::aba(mf, df, mf.neutralConfiguration(), VecX::Zero(6), VecX::Ones(6)); },
+                              {"tree::aba"});
 }

@@ -360,3 +360,30 @@ TEST(Proximal, FactorisationGrowsLinearlyWithLocalLoops) {
     EXPECT_EQ(entries[i] - entries[i - 1], (entries[1] - entries[0]) * (1L << (i - 1)));
   }
 }
+
+// Documented behaviour (proximal.hpp): a workspace prepared for one choice of rows, called with
+// another, is rebuilt for the new rows (once, allocating) and gives exactly what a workspace
+// prepared for those rows gives; later calls with the new rows allocate nothing.
+TEST(Proximal, WorkspaceBuiltForOtherRowsIsRebuiltOnceAndAgreesWithAFreshOne) {
+  Rng rng(53);
+  ModelBuilder b = crankRockerBuilder(rng, false);
+  const Model model = b.build();
+  Data data(model);
+  const VecX q = configuration(rng, model);
+  const VecX v = randomVector(rng, model.nv()), tau = randomVector(rng, model.nv());
+  ProximalData reused(model, ProximalConstraintRows::Cluster);
+  const int clusterRows = reused.numRows;
+  ProximalSettings s;
+  s.rows = ProximalConstraintRows::LoopFull;
+  const VecX switched = forwardDynamicsProximal(model, data, reused, q, v, tau, s).qdd;
+  EXPECT_EQ(reused.rows, ProximalConstraintRows::LoopFull);
+  ProximalData fresh(model, ProximalConstraintRows::LoopFull);
+  EXPECT_EQ(reused.numRows, fresh.numRows);
+  EXPECT_NE(reused.numRows, clusterRows);
+  EXPECT_EQ(switched, forwardDynamicsProximal(model, data, fresh, q, v, tau, s).qdd);
+  if (allocationCounterLinked()) {
+    AllocationScope scope;
+    forwardDynamicsProximal(model, data, reused, q, v, tau, s);
+    EXPECT_EQ(scope.count(), 0);
+  }
+}

@@ -18,8 +18,10 @@
 
 #include "grbda/grbda.hpp"
 #include "support/random_model.hpp"
+#include "support/model_error.hpp"
 
 using namespace grbda;
+using grbda::testsupport::modelErrorOf;
 namespace fs = std::filesystem;
 
 namespace {
@@ -45,19 +47,6 @@ int lineOf(const std::string& text, const std::string& needle, size_t occurrence
 /// "FILE:LINE:" as it must appear in a ModelError message.
 std::string located(const std::string& file, int line) { return file + ":" + std::to_string(line) + ":"; }
 
-/// The what() of the ModelError thrown by f; a test failure if f throws nothing or another type.
-std::string modelErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ModelError& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected ModelError, got another exception: " << e.what();
-    return {};
-  }
-  ADD_FAILURE() << "expected ModelError, nothing was thrown";
-  return {};
-}
 
 #define EXPECT_CONTAINS(haystack, needle) EXPECT_PRED_FORMAT2(::testing::IsSubstring, needle, haystack)
 
@@ -347,8 +336,8 @@ TEST(UrdfParser, SmallArmStructure) {
 TEST(UrdfParser, IndependentAttribute) {
   std::string body = kBase;
   const std::vector<std::pair<std::string, bool>> cases = {
-      {"", true}, {"true", true}, {"True", true}, {"false", false}, {"False", false}, {"TRUE", false},
-      {"1", false}, {"yes", false}};
+      {"", true}, {"true", true}, {"True", true}, {"false", false}, {"False", false}, {"TRUE", true},
+      {"1", true}, {"yes", true}, {"0", false}, {" no ", false}};  // other values: test_model_validation.cpp
   std::string parent = "base";
   for (size_t i = 0; i < cases.size(); ++i) {
     const std::string child = "l" + std::to_string(i);

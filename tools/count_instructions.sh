@@ -114,7 +114,13 @@ count() {
 }
 
 echo "Instructions per call: (callgrind count with --repeat $repeat - count with --repeat 0) / $repeat"
-echo "grbda: $grbda"
+# Reports are committed: name the command relative to the repository, never by a machine path.
+case "$grbda" in
+  "$repo"/*) shown="${grbda#"$repo"/}" ;;
+  /*) shown="$(basename "$grbda") (outside the repository)" ;;
+  *) shown="$grbda" ;;
+esac
+echo "grbda: $shown"
 echo
 echo "| robot | command | method | instructions per call | vs cluster |"
 echo "|---|---|---|---:|---:|"

@@ -16,6 +16,7 @@ packages=(
   graphviz                            # `grbda info --dot` pictures (docs/) and their test
   libjs-three                         # three.js, inlined by `grbda view` into its pages
   chromium                            # the headless browser of the viewer's test (tests/viewer/)
+  clang-14 libfuzzer-14-dev           # the fuzzers (tools/run_fuzzers.sh, docs/reliability.md)
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -35,6 +35,9 @@ struct JointSpec {
   Transform origin;                        ///< X_T: parent link frame -> joint frame
   Vec3 axis = Vec3::UnitX();               ///< in the joint frame; normalised by build()
   bool independent = true;                 ///< URDF+ `independent` flag
+  /// The author stated the flag (URDF+ independent="..."): build() then refuses to override it
+  /// (a coupling's legacy default) and reports the conflict instead.
+  bool independentGiven = false;
   SourceLocation where;
 };
 
@@ -85,6 +88,11 @@ class ModelBuilder {
   /// false keeps every constrained cluster Generic — for comparing the two on the same model.
   void setSpecialisedJoints(bool enabled) { specialisedJoints_ = enabled; }
   bool specialisedJoints() const { return specialisedJoints_; }
+  /// Reject rotational inertias that violate the triangle inequality (no real body has them) with
+  /// a ModelError naming the link. Off by default: published models have them (rounded CAD
+  /// estimates, planar models that give only izz), and the dynamics stay well defined; build()
+  /// then warns once, naming the first such link.
+  void setStrictInertias(bool enabled) { strictInertias_ = enabled; }
 
   const std::vector<LinkSpec>& links() const { return links_; }
   const std::vector<JointSpec>& joints() const { return joints_; }
@@ -108,6 +116,7 @@ class ModelBuilder {
   std::vector<ConstraintSpec> constraints_;
   Vec3 gravity_ = Vec3(0.0, 0.0, -9.81);
   bool specialisedJoints_ = true;
+  bool strictInertias_ = false;
 };
 
 }  // namespace grbda

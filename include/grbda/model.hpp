@@ -68,6 +68,15 @@ struct LoopFrames {
   int row = 0, numRows = 0;    ///< its rows in the cluster's K (redundant rows already removed)
 };
 
+/// One constraint of the model as written (URDF+ <loop>, <coupling>, URDF <mimic>, or a
+/// ModelBuilder constraint), for listing: what it is and which cluster it formed.
+struct ConstraintInfo {
+  std::string name;
+  std::string kind;         ///< "loop", "coupling" or "constraint" (a <mimic> is a constraint named "mimic:JOINT")
+  std::string description;  ///< e.g. "revolute loop link2 -- link3", "rotor = 6 * (knee)"
+  int cluster = -1;
+};
+
 class Model {
  public:
   Model();
@@ -98,6 +107,8 @@ class Model {
   const Cluster& cluster(int k) const { return clusters_[static_cast<size_t>(k)]; }
   /// The loops of the model (one per URDF+ <loop>), grouped by cluster.
   const std::vector<LoopFrames>& loops() const { return loops_; }
+  /// Every coupling, loop and constraint (in that order, each as given), with its cluster.
+  const std::vector<ConstraintInfo>& constraints() const { return constraints_; }
   /// true when some cluster has more than one body (the model has loops or couplings)
   bool hasConstraints() const { return nvSpan_ != nv_ || nqSpan_ != nq_; }
   bool isFloatingBase() const { return floatingBase_; }
@@ -113,7 +124,10 @@ class Model {
   const Vec3& gravity() const { return gravity_; }
   void setGravity(const Vec3& g) { gravity_ = g; }
 
-  /// Independent configuration of zeros (unit quaternion for free joints).
+  /// An independent configuration at which every loop closes: zeros (unit quaternion for free
+  /// joints) except in loop clusters whose zero pose cannot be closed or is singular (a four-bar
+  /// with its links on one line), which take the first closed pose build() found (see
+  /// docs/urdf-plus.md). Every algorithm accepts it.
   VecX neutralConfiguration() const;
   /// Spanning configuration of zeros (unit quaternion for free joints); may violate loops.
   VecX neutralSpanningConfiguration() const;
@@ -127,11 +141,13 @@ class Model {
   std::vector<Frame> frames_;
   std::vector<Cluster> clusters_;
   std::vector<LoopFrames> loops_;
+  std::vector<ConstraintInfo> constraints_;
   std::vector<std::string> positionNames_, velocityNames_;
   std::vector<std::string> spanningPositionNames_, spanningVelocityNames_;
   int nq_ = 0, nv_ = 0, nqSpan_ = 0, nvSpan_ = 0;
   bool floatingBase_ = false;
   Vec3 gravity_ = Vec3(0.0, 0.0, -9.81);
+  VecX neutral_;  ///< closed independent configuration found by build() (empty: all zeros)
 };
 
 }  // namespace grbda

@@ -1,13 +1,25 @@
 // Articulated-body algorithm on the spanning tree (RBDA Table 7.1; spec §6.3 with one body per
 // cluster). D_i = S^T IA S is a scalar for 1-DoF joints and IA itself for the free joint.
 #include <Eigen/Cholesky>
+#include <cmath>
 
 #include "grbda/algorithms/tree.hpp"
+#include "grbda/errors.hpp"
 #include "grbda/spatial/cross.hpp"
 #include "checks.hpp"
 #include "tree_joint.hpp"
 
 namespace grbda::tree {
+
+namespace {
+/// A public entry point must not hand back NaN: a joint whose articulated inertia about its own
+/// motion is not positive (nothing with mass moves with it) leaves qdd undetermined.
+[[noreturn]] void zeroPivot(const Body& b) {
+  throw NumericalError("tree::aba: the articulated inertia about joint '" + b.jointName +
+                       "' is not positive definite (the bodies it moves are massless, or the inertias are not "
+                       "finite); its acceleration is undetermined");
+}
+}  // namespace
 
 const VecX& aba(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau,
                 const ExternalForces* fext, const VecX* armature) {
@@ -39,10 +51,7 @@ const VecX& aba(const Model& model, Data& data, const VecX& q, const VecX& v, co
     if (b.joint.type == JointType::Free) {
       // S = 1: D = IA; U = IA; u = tau - pA. The parent is the ground, nothing to pass on.
       Eigen::LLT<Mat6> llt(IA);
-      if (llt.info() != Eigen::Success) {
-        data.qddTree.setConstant(std::numeric_limits<double>::quiet_NaN());
-        return data.qddTree;
-      }
+      if (llt.info() != Eigen::Success) zeroPivot(b);
       data.Dinv[i] = llt.solve(Mat6::Identity());
       data.u[i] = tau.segment<6>(b.vIndex) - pA;
       continue;
@@ -51,6 +60,7 @@ const VecX& aba(const Model& model, Data& data, const VecX& q, const VecX& v, co
     Vec6 U = IA * S;
     double D = S.dot(U);
     if (armature) D += (*armature)[b.vIndex];
+    if (!(D > 0.0) || !std::isfinite(1.0 / D)) zeroPivot(b);
     const double Dinv = 1.0 / D;
     const double u = tau[b.vIndex] - S.dot(pA);
     data.U[i].col(0) = U;

@@ -1,6 +1,9 @@
 // Cluster-joint behaviour shared by all types, and the Generic joint (spec §5.8).
 #include "cluster_joint.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "grbda/spatial/cross.hpp"
 
 namespace grbda {
@@ -8,6 +11,16 @@ const char* Cluster::typeName() const { return joint ? joint->typeName() : "?"; 
 }  // namespace grbda
 
 namespace grbda::detail {
+
+namespace {
+/// The angle in (−π, π] with the same sine and cosine.
+double wrapAngle(double a) {
+  constexpr double kTwoPi = 6.283185307179586476925;
+  double w = std::remainder(a, kTwoPi);  // in [−π, π]
+  if (w <= -kTwoPi / 2) w += kTwoPi;
+  return w;
+}
+}  // namespace
 
 void ClusterJoint::initializeData(const Model&, const Cluster&, ClusterData& cd) const {
   if (constraints_.isStatic()) {
@@ -22,18 +35,57 @@ bool ClusterJoint::completePositions(const Cluster& cl, const double* y, double*
     Eigen::Map<VecX>(qSpan, cl.nqSpan).noalias() = constraints_.staticG() * Eigen::Map<const VecX>(y, cl.nq);
     return true;
   }
-  for (size_t c = 0; c < ind.size(); ++c) qSpan[ind[c]] = y[c];
-  if (constraints_.complete(qSpan, cd)) return true;
-  // The warm start failed (first call, or a jump across a singularity): retry from a few
-  // deterministic offsets of the dependent coordinates.
-  static const double offsets[] = {0.0, 0.5, -0.5, 1.0, -1.0, 2.0, -2.0};
-  for (double off : offsets) {
-    // distinct per coordinate: equal values can be singular by symmetry (e.g. φ with q_a q_b terms)
-    const auto& dep = constraints_.dependentCoordinates();
-    for (size_t j = 0; j < dep.size(); ++j) qSpan[dep[j]] = off * (1.0 + 0.37 * static_cast<double>(j));
+  if (reference_.size() == 0) {
+    // Build time, before the assembly mode is fixed: any closed pose will do. Newton from the
+    // given pose, then from a few deterministic offsets of the dependent coordinates.
+    for (size_t c = 0; c < ind.size(); ++c) qSpan[ind[c]] = y[c];
     if (constraints_.complete(qSpan, cd)) return true;
+    static const double offsets[] = {0.0, 0.5, -0.5, 1.0, -1.0, 2.0, -2.0};
+    for (double off : offsets) {
+      // distinct per coordinate: equal values can be singular by symmetry (e.g. φ with q_a q_b terms)
+      const auto& dep = constraints_.dependentCoordinates();
+      for (size_t j = 0; j < dep.size(); ++j) qSpan[dep[j]] = off * (1.0 + 0.37 * static_cast<double>(j));
+      if (constraints_.complete(qSpan, cd)) return true;
+    }
+    return false;
   }
-  return false;
+  // Start from the previous solution when qSpan still holds one (a warm Data), else from the
+  // reference pose (a fresh Data, or after a failure left qSpan open).
+  constexpr int kMaxIndependent = ConstraintSet::kMaxCoordinates;
+  if (ind.size() > static_cast<size_t>(kMaxIndependent)) return false;
+  double yStart[kMaxIndependent];
+  const bool warm = constraintViolation(qSpan, cd) < 1e-10 && constraints_.isIntendedRoot(qSpan) && isRegular(qSpan, cd);
+  if (!warm) Eigen::Map<VecX>(qSpan, cl.nqSpan) = reference_;
+  for (size_t c = 0; c < ind.size(); ++c) yStart[c] = qSpan[ind[c]];
+  if (continueFrom(yStart, y, qSpan, cd)) return true;
+  if (!warm) return false;
+  // The path from the previous state crossed a singularity: follow the reference pose's branch.
+  Eigen::Map<VecX>(qSpan, cl.nqSpan) = reference_;
+  for (size_t c = 0; c < ind.size(); ++c) yStart[c] = qSpan[ind[c]];
+  return continueFrom(yStart, y, qSpan, cd);
+}
+
+bool ClusterJoint::continueFrom(const double* yStart, const double* y, double* qSpan, ClusterData& cd) const {
+  // Follow the branch: move the independent coordinates in steps small enough that Newton from
+  // the previous step's solution cannot jump to another assembly mode.
+  const auto& ind = constraints_.independentCoordinates();
+  double distance = 0.0;
+  for (size_t c = 0; c < ind.size(); ++c) distance = std::max(distance, std::abs(y[c] - yStart[c]));
+  const int steps = std::max(1, static_cast<int>(std::ceil(distance / kContinuationStep)));
+  for (int s = 1; s <= steps; ++s) {
+    const double t = static_cast<double>(s) / steps;
+    for (size_t c = 0; c < ind.size(); ++c) qSpan[ind[c]] = s == steps ? y[c] : yStart[c] + t * (y[c] - yStart[c]);
+    if (!constraints_.complete(qSpan, cd)) return false;
+  }
+  for (int d : constraints_.dependentCoordinates())  // same pose, canonical angle
+    if (revolute_[static_cast<size_t>(d)]) qSpan[d] = wrapAngle(qSpan[d]);
+  return true;
+}
+
+bool ClusterJoint::isRegular(const double* qSpan, ClusterData& cd) const {
+  if (constraints_.isStatic()) return true;
+  constraints_.jacobian(qSpan, cd);
+  return constraints_.explicitFormG(cd);
 }
 
 void ClusterJoint::independentPositions(const Cluster&, const double* qSpan, double* y) const {

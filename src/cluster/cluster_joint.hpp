@@ -20,9 +20,21 @@ class ClusterJoint {
   virtual void initializeData(const Model& model, const Cluster& cluster, ClusterData& cd) const;
 
   /// Spanning positions of the cluster from its independent positions `y`: γ(y) = G y for static
-  /// constraints; Newton on the implicit constraints otherwise, warm-started from qSpan (which
-  /// holds the previous solution). False when the loops cannot be closed.
+  /// constraints. Implicit constraints: Newton by continuation (steps of at most kContinuationStep
+  /// in y) from qSpan when it holds a closed pose (the previous solution), otherwise from the
+  /// model's reference pose, so every completion stays in the assembly mode fixed at build time;
+  /// revolute results are wrapped to (−π, π]. False when the loops cannot be closed in that mode.
   virtual bool completePositions(const Cluster& cluster, const double* y, double* qSpan, ClusterData& cd) const;
+  /// Fixes the assembly mode (build time only): a closed pose of the cluster's spanning
+  /// coordinates, and which of them are revolute (wrapped to (−π, π]).
+  void setReference(VecX closedPose, std::vector<bool> revolute) {
+    reference_ = std::move(closedPose);
+    revolute_ = std::move(revolute);
+  }
+  static constexpr double kContinuationStep = 0.2;
+  /// The dependent coordinates are a regular function of the independent ones at qSpan (K_d
+  /// invertible): not a singular pose such as a four-bar with its links on one line.
+  bool isRegular(const double* qSpan, ClusterData& cd) const;
   /// Independent positions from spanning ones (the inverse selection).
   virtual void independentPositions(const Cluster& cluster, const double* qSpan, double* y) const;
   /// ‖φ(q)‖∞ of the cluster's constraints at spanning positions qSpan.
@@ -35,6 +47,11 @@ class ClusterJoint {
 
  protected:
   ConstraintSet constraints_;
+
+ private:
+  bool continueFrom(const double* yStart, const double* y, double* qSpan, ClusterData& cd) const;
+  VecX reference_;             ///< closed spanning pose of the assembly mode (empty until build() sets it)
+  std::vector<bool> revolute_;
 };
 
 /// Any cluster: the general recursion over the cluster's bodies (spec §4.3-4.5, §5.8).

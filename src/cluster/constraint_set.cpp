@@ -12,6 +12,16 @@ namespace {
 using LocalVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, ConstraintSet::kMaxCoordinates, 1>;
 using LocalJacobian =
     Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, ConstraintSet::kMaxRows, ConstraintSet::kMaxCoordinates>;
+using LocalRows = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, ConstraintSet::kMaxRows, 1>;
+
+/// Local row i of the constraint that fills row r of the entry's block.
+int sourceRow(const ImplicitEntry& e, int r) { return e.rowsSelected ? e.keptRows[static_cast<size_t>(r)] : r; }
+
+/// Copies the entry's used rows of a full local evaluation into its block of `out`.
+template <typename Full, typename Out>
+void scatterRows(const ImplicitEntry& e, const Full& full, Out&& out) {
+  for (int r = 0; r < e.numRows(); ++r) out.row(e.row + r) = full.row(sourceRow(e, r));
+}
 }  // namespace
 
 ConstraintSet::ConstraintSet(int numSpanning, std::vector<bool> independent, MatX couplingRows,
@@ -23,7 +33,7 @@ ConstraintSet::ConstraintSet(int numSpanning, std::vector<bool> independent, Mat
       throw ModelError("constraint too large: " + std::to_string(e.constraint->numRows()) + " rows over " +
                        std::to_string(e.constraint->numCoordinates()) + " coordinates (at most " +
                        std::to_string(kMaxRows) + " x " + std::to_string(kMaxCoordinates) + ")");
-    nrows_ += e.constraint->numRows();
+    nrows_ += e.numRows();
   }
   for (int c = 0; c < nspan_; ++c) (independent[static_cast<size_t>(c)] ? independent_ : dependent_).push_back(c);
   if (isStatic() && nrows_ > 0 && static_cast<int>(dependent_.size()) == nrows_) {
@@ -50,8 +60,10 @@ void ConstraintSet::jacobian(const double* q, ClusterData& cd) const {
     for (int j = 0; j < n; ++j) qLocal[j] = q[e.columns[static_cast<size_t>(j)]];
     LocalJacobian Klocal(m, n);
     e.constraint->jacobian(qLocal, Klocal);
-    cd.K.middleRows(e.row, m).setZero();
-    for (int j = 0; j < n; ++j) cd.K.block(e.row, e.columns[static_cast<size_t>(j)], m, 1) += Klocal.col(j);
+    const int used = e.numRows();
+    cd.K.middleRows(e.row, used).setZero();
+    for (int r = 0; r < used; ++r)
+      for (int j = 0; j < n; ++j) cd.K(e.row + r, e.columns[static_cast<size_t>(j)]) += Klocal(sourceRow(e, r), j);
   }
 }
 
@@ -65,7 +77,13 @@ void ConstraintSet::bias(const double* q, const double* qd, ClusterData& cd) con
       qLocal[j] = q[e.columns[static_cast<size_t>(j)]];
       qdLocal[j] = qd[e.columns[static_cast<size_t>(j)]];
     }
-    e.constraint->bias(qLocal, qdLocal, cd.k.segment(e.row, m));
+    if (!e.rowsSelected) {
+      e.constraint->bias(qLocal, qdLocal, cd.k.segment(e.row, m));
+    } else {
+      LocalRows full(m);
+      e.constraint->bias(qLocal, qdLocal, full);
+      scatterRows(e, full, cd.k);
+    }
   }
 }
 
@@ -76,7 +94,13 @@ void ConstraintSet::residual(const double* q, ClusterData& cd) const {
     const int m = e.constraint->numRows(), n = e.constraint->numCoordinates();
     LocalVector qLocal(n);
     for (int j = 0; j < n; ++j) qLocal[j] = q[e.columns[static_cast<size_t>(j)]];
-    e.constraint->residual(qLocal, cd.phi.segment(e.row, m));
+    if (!e.rowsSelected) {
+      e.constraint->residual(qLocal, cd.phi.segment(e.row, m));
+    } else {
+      LocalRows full(m);
+      e.constraint->residual(qLocal, full);
+      scatterRows(e, full, cd.phi);
+    }
   }
 }
 
@@ -96,7 +120,7 @@ bool ConstraintSet::kdPivotsAbove(const ClusterData& cd, double relative) const 
 bool ConstraintSet::explicitFormG(ClusterData& cd) const {
   if (!factorKd(cd)) return false;
   for (size_t c = 0; c < independent_.size(); ++c) cd.Ki.col(static_cast<Eigen::Index>(c)) = cd.K.col(independent_[c]);
-  cd.KdInvKi.noalias() = cd.luKd.solve(cd.Ki);
+  if (!independent_.empty()) cd.KdInvKi.noalias() = cd.luKd.solve(cd.Ki);  // Eigen: no solve with 0 columns
   cd.G.setZero();
   for (size_t c = 0; c < independent_.size(); ++c) cd.G(independent_[c], static_cast<Eigen::Index>(c)) = 1.0;
   for (size_t r = 0; r < dependent_.size(); ++r) cd.G.row(dependent_[r]) = -cd.KdInvKi.row(static_cast<Eigen::Index>(r));
@@ -151,6 +175,12 @@ bool ConstraintSet::isIntendedRoot(const double* q) const {
     LocalVector qLocal(n);
     for (int j = 0; j < n; ++j) qLocal[j] = q[e.columns[static_cast<size_t>(j)]];
     if (!e.constraint->isIntendedRoot(qLocal)) return false;
+    if (!e.rowsSelected) continue;
+    // redundant rows hold wherever the used ones do on the assembly's branch; elsewhere they
+    // tell a configuration the redundancy does not survive (an inconsistent duplicate)
+    LocalRows full(e.constraint->numRows());
+    e.constraint->residual(qLocal, full);
+    if (full.cwiseAbs().maxCoeff() > kRedundantRowTolerance) return false;
   }
   return true;
 }

@@ -15,12 +15,20 @@ struct ImplicitEntry {
   std::shared_ptr<const ImplicitConstraint> constraint;
   std::vector<int> columns;  ///< cluster-local spanning coordinate of each constraint coordinate
   int row = 0;               ///< first row in the stacked K
+  /// The constraint's rows that are used, ascending (when rowsSelected). Rows the cluster's rank test
+  /// found redundant with others (a pantograph's third crank, a loop written twice) are left
+  /// out of K and only checked once a completion has converged.
+  std::vector<int> keptRows;
+  bool rowsSelected = false;  ///< keptRows applies (false: every row is used)
+  int numRows() const { return rowsSelected ? static_cast<int>(keptRows.size()) : constraint->numRows(); }
 };
 
 class ConstraintSet {
  public:
   static constexpr int kMaxRows = 16;          ///< rows of one implicit constraint
   static constexpr int kMaxCoordinates = 128;  ///< coordinates of one implicit constraint
+  /// |φ| allowed on rows dropped as redundant at a converged completion (rows are dimensionless).
+  static constexpr double kRedundantRowTolerance = 1e-8;
   ConstraintSet() = default;
   /// `independent[c]`: spanning coordinate c of the cluster is independent.
   ConstraintSet(int numSpanning, std::vector<bool> independent, MatX couplingRows, std::vector<ImplicitEntry> implicit);
@@ -34,6 +42,7 @@ class ConstraintSet {
   /// Constant G of a static constraint set.
   const MatX& staticG() const { return Gstatic_; }
   const MatX& couplingRows() const { return Kcoupling_; }
+  const std::vector<ImplicitEntry>& implicitEntries() const { return implicit_; }
 
   /// K(q) into cd.K.
   void jacobian(const double* q, ClusterData& cd) const;
@@ -46,7 +55,8 @@ class ConstraintSet {
   void explicitFormg(ClusterData& cd) const;  ///< after explicitFormG at the same q
   /// Newton on the dependent coordinates of q (independent ones held): ‖φ‖ < tol, true on success.
   bool complete(double* q, ClusterData& cd, double tol = 1e-12, int maxIterations = 50) const;
-  /// Every implicit constraint accepts the root at q (see ImplicitConstraint::isIntendedRoot).
+  /// Every implicit constraint accepts the root at q (see ImplicitConstraint::isIntendedRoot)
+  /// and its rows dropped as redundant hold there too.
   bool isIntendedRoot(const double* q) const;
 
  private:

@@ -64,6 +64,11 @@ LoopClosureConstraint::LoopClosureConstraint(std::vector<ChainJoint> predecessor
       succOrigin_(successorOrigin) {
   if (pred_.size() > kMaxChain || succ_.size() > kMaxChain)
     throw ModelError("loop chain longer than " + std::to_string(kMaxChain) + " joints below the common ancestor");
+  // Length scale: the longest offset along the loop (joint placements and loop frames).
+  double longest = std::max(predOrigin_.r.norm(), succOrigin_.r.norm());
+  for (const auto* chain : {&pred_, &succ_})
+    for (const ChainJoint& j : *chain) longest = std::max(longest, j.Xtree.r.norm());
+  length_ = longest > 0.0 ? longest : 1.0;
   const Vec3 a = axis.normalized();
   axis_ = a;
   fixedOrientation_ = type == LoopType::Fixed;
@@ -96,12 +101,13 @@ void LoopClosureConstraint::evaluate(const Eigen::Ref<const VecX>& q, const Eige
   if (aligned)  // fixed: rotation angle below 90°; revolute: axes not opposite
     *aligned = fixedOrientation_ ? (P.R.transpose() * S.R).trace() > 1.0 : (P.R * axis_).dot(S.R * axis_) > 0.0;
   if (K) K->setZero(6, np + ns);
-  if (phi) phi->head<3>() = P.p - S.p;
+  const double perLength = 1.0 / length_;  // position rows in loop lengths (dimensionless)
+  if (phi) phi->head<3>() = perLength * (P.p - S.p);
   if (K) {
-    for (Eigen::Index j = 0; j < np; ++j) K->block<3, 1>(0, j) = pointColumn(P.cols.col(j), P.p);
-    for (Eigen::Index j = 0; j < ns; ++j) K->block<3, 1>(0, np + j) = -pointColumn(S.cols.col(j), S.p);
+    for (Eigen::Index j = 0; j < np; ++j) K->block<3, 1>(0, j) = perLength * pointColumn(P.cols.col(j), P.p);
+    for (Eigen::Index j = 0; j < ns; ++j) K->block<3, 1>(0, np + j) = -perLength * pointColumn(S.cols.col(j), S.p);
   }
-  if (k) k->head<3>() = -(pointBias(P) - pointBias(S));
+  if (k) k->head<3>() = -perLength * (pointBias(P) - pointBias(S));
   for (size_t r = 0; r < orientationPairs_.size(); ++r) {
     const auto row = static_cast<Eigen::Index>(3 + r);
     const Vec3 N = P.R * orientationPairs_[r].u, W = S.R * orientationPairs_[r].w;
@@ -136,22 +142,37 @@ void LoopClosureConstraint::selectIndependentRows() {
   }
   rows_.clear();
   if (n == 0) return;
+  // Rows are dimensionless (see lengthScale), so a pivot below kParallelTolerance of the largest
+  // is a row that only a misalignment within that angle keeps from being redundant.
   Eigen::ColPivHouseholderQR<MatX> qr(stacked.transpose());
-  qr.setThreshold(1e-10);
+  qr.setThreshold(kParallelTolerance);
   const auto rank = qr.rank();
   for (Eigen::Index i = 0; i < rank; ++i) rows_.push_back(static_cast<int>(qr.colsPermutation().indices()[i]));
   std::sort(rows_.begin(), rows_.end());
+  const auto pivots = qr.matrixQR().diagonal().cwiseAbs();
+  const double largest = pivots.size() > 0 ? pivots.maxCoeff() : 0.0;
+  nearRedundancy_ = 0.0;
+  for (Eigen::Index i = rank; i < pivots.size() && largest > 0.0; ++i)
+    nearRedundancy_ = std::max(nearRedundancy_, pivots[i] / largest);
+  if (nearRedundancy_ < 1e-12) nearRedundancy_ = 0.0;  // rounding of an exactly planar loop
 }
 
 bool LoopClosureConstraint::isIntendedRoot(const Eigen::Ref<const VecX>& q) const {
   // Rows removed as redundant have a zero derivative, not necessarily a zero value: a planar loop
   // whose two frames sit at different heights along the axis satisfies its in-plane rows while
   // the out-of-plane gap stays constant. The full candidate residual must vanish too.
+  // A nearly planar loop (axes parallel within kParallelTolerance) keeps a small out-of-plane
+  // error on the dropped rows, bounded by its misalignment over a turn of its joints.
   RowsBuffer all;
   bool aligned = false;
   evaluate(q, nullptr, &all, nullptr, nullptr, &aligned);
-  for (int r = 0; r < numCandidateRows(); ++r)
-    if (std::abs(all[r]) > 1e-9) return false;
+  const double droppedTolerance = 1e-9 + 10.0 * nearRedundancy_;
+  size_t kept = 0;
+  for (int r = 0; r < numCandidateRows(); ++r) {
+    const bool isKept = kept < rows_.size() && rows_[kept] == r;
+    if (isKept) ++kept;
+    if (std::abs(all[r]) > (isKept ? 1e-9 : droppedTolerance)) return false;
+  }
   return aligned;
 }
 

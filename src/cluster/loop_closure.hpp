@@ -44,6 +44,17 @@ class LoopClosureConstraint final : public ImplicitConstraint {
   /// Number of candidate rows before redundant ones were removed (3 position + orientation).
   int numCandidateRows() const { return 3 + static_cast<int>(orientationPairs_.size()); }
 
+  /// Axes within this angle (rad) of parallel count as parallel: CAD and ROS exporters round
+  /// rpy to ~1e-4 (rpy="-1.5708 0 0" is 3.7e-6 rad off), which must not turn a planar loop into a
+  /// spatial one with two extra rows and a negative number of degrees of freedom.
+  static constexpr double kParallelTolerance = 1e-4;
+  /// The largest relative size (≈ the angle, rad) of the rows dropped as redundant: 0 for an exact
+  /// planar loop, up to kParallelTolerance for a nearly planar one (build() warns then).
+  double nearRedundancy() const { return nearRedundancy_; }
+  /// The loop's length scale: position rows are divided by it, so φ, K and k are dimensionless
+  /// and every tolerance is the same in metres and in millimetres.
+  double lengthScale() const { return length_; }
+
  private:
   struct OrientationPair {  // row φ = (R_P u)·(R_S w): zero when the loop frames are aligned
     Vec3 u, w;
@@ -60,6 +71,8 @@ class LoopClosureConstraint final : public ImplicitConstraint {
   bool fixedOrientation_ = false;  ///< fixed loop: all three frame axes must agree
   Vec3 axis_ = Vec3::UnitZ();      ///< revolute loop axis (unit), in both loop frames
   std::vector<int> rows_;  ///< selected candidate rows
+  double length_ = 1.0;
+  double nearRedundancy_ = 0.0;
 };
 
 }  // namespace grbda::detail

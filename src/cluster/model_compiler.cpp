@@ -4,8 +4,10 @@
 #include <cmath>
 #include <numeric>
 #include <set>
+#include <sstream>
 
 #include "cluster_joint.hpp"
+#include "constraint_rank.hpp"
 #include "four_bar_joint.hpp"
 #include "grbda/data.hpp"
 #include "grbda/errors.hpp"
@@ -41,6 +43,14 @@ struct ResolvedConstraint {
 
 [[noreturn]] void fail(const std::string& msg, const SourceLocation& at, const std::string& element) {
   throw ModelError(msg, at.file, at.line, element);
+}
+
+constexpr double kMaxCouplingRatio = 1e9;
+
+std::string fmtNumber(double x) {
+  std::ostringstream s;
+  s << x;
+  return s.str();
 }
 
 class Compiler {
@@ -116,6 +126,11 @@ class Compiler {
       const std::string el = "coupling '" + s.name + "'";
       if (!std::isfinite(s.ratio) || s.ratio == 0.0)
         fail("ratio must be finite and non-zero (got " + std::to_string(s.ratio) + ")", s.where, el);
+      // Beyond these magnitudes the explicit form G = -K_d^-1 K_i loses every digit (a relative
+      // pivot below 1e-10): say so instead of calling the coupling singular.
+      if (std::abs(s.ratio) >= kMaxCouplingRatio || std::abs(s.ratio) <= 1.0 / kMaxCouplingRatio)
+        fail("ratio " + fmtNumber(s.ratio) + " is outside the range grbda can represent (1e-9 ... 1e9 in magnitude)",
+             s.where, el);
       const int P = resolveLink(s.predecessor, s.where, el, "predecessor");
       const int S = resolveLink(s.successor, s.where, el, "successor");
       for (const auto& [link, b] : {std::pair{s.predecessor, P}, std::pair{s.successor, S}})
@@ -223,6 +238,61 @@ std::string joinNames(const std::vector<std::string>& names) {
   std::string s;
   for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
   return s;
+}
+
+/// The cluster's coordinates that may be wrapped to (−π, π]: revolute joints that only loops
+/// constrain. A coupling (a rotor turning N times as fast) or a user constraint (a mimic with
+/// an offset) relates the angles themselves, not only the pose, so a turn added there breaks it.
+std::vector<bool> periodicCoordinates(const Model& model, const Cluster& cl) {
+  const ConstraintSet& set = cl.joint->constraints();
+  std::vector<bool> periodic;
+  for (int r = 0; r < cl.numBodies; ++r) {
+    bool wrap = model.body(cl.firstBody + r).joint.type == JointType::Revolute;
+    if (set.couplingRows().rows() > 0) wrap = wrap && set.couplingRows().col(r).cwiseAbs().maxCoeff() == 0.0;
+    periodic.push_back(wrap);
+  }
+  for (const ImplicitEntry& e : set.implicitEntries())
+    if (!dynamic_cast<const LoopClosureConstraint*>(e.constraint.get()))
+      for (int c : e.columns) periodic[static_cast<size_t>(c)] = false;
+  return periodic;
+}
+
+/// Keeps only the rows `sel` chose: coupling rows, each implicit entry's rows (renumbered), and
+/// the rows the cluster's loops report to the solvers that use them (`loopOfEntry`: index in
+/// `loops` of each entry's LoopFrames, -1 for user constraints).
+void keepRows(const RowSelection& sel, MatX& Kc, std::vector<ImplicitEntry>& implicit, std::vector<LoopFrames>& loops,
+              const std::vector<int>& loopOfEntry) {
+  MatX kept(static_cast<Eigen::Index>(sel.couplingRows.size()), Kc.cols());
+  for (size_t r = 0; r < sel.couplingRows.size(); ++r) kept.row(static_cast<Eigen::Index>(r)) = Kc.row(sel.couplingRows[r]);
+  Kc = kept;
+  int row = static_cast<int>(Kc.rows());
+  for (size_t e = 0; e < implicit.size(); ++e) {
+    ImplicitEntry& entry = implicit[e];
+    entry.keptRows = sel.implicitRows[e];
+    entry.rowsSelected = static_cast<int>(entry.keptRows.size()) < entry.constraint->numRows();
+    entry.row = row;
+    row += entry.numRows();
+    if (loopOfEntry[e] >= 0) {
+      loops[static_cast<size_t>(loopOfEntry[e])].row = entry.row;
+      loops[static_cast<size_t>(loopOfEntry[e])].numRows = entry.numRows();
+    }
+  }
+}
+
+/// Why the independent marks do not fit the cluster, and what to do: never a negative count.
+std::string dofMismatchMessage(int marked, int dof, int coordinates, int rows, const std::vector<std::string>& joints) {
+  const std::string counts = "its " + std::to_string(coordinates) + " joint coordinates (" + joinNames(joints) +
+                             ") are tied by " + std::to_string(rows) + " independent constraint rows";
+  if (dof <= 0)
+    return "the cluster is over-constrained: " + counts + ", which leaves " +
+           (dof == 0 ? std::string("no degree of freedom (a rigid structure)")
+                     : std::to_string(-dof) + " more rows than coordinates") +
+           "; remove the redundant loop or coupling, or replace the rigid part by a fixed joint";
+  return std::to_string(marked) + " of its joints are marked independent, but " + counts + " and keep " +
+         std::to_string(dof) + " degree" + (dof == 1 ? "" : "s") + " of freedom; mark exactly " + std::to_string(dof) +
+         " of them independent (" + (marked > dof ? "mark " + std::to_string(marked - dof) + " more independent=\"false\""
+                                                   : "mark " + std::to_string(dof - marked) + " more independent=\"true\"") +
+         ")";
 }
 
 }  // namespace
@@ -351,9 +421,19 @@ void ModelCompiler::formClusters(Model& model, const ModelBuilder& builder,
       Body& b = model.bodies_[static_cast<size_t>(cl.firstBody)];
       const JointSpec* js = joints[static_cast<size_t>(cl.firstBody)];
       cl.name = b.jointName;
-      if (!js->independent)
-        log().warn("joint '{}' is marked independent=\"false\" but lies on no constraint; treated as independent",
-                   b.jointName);
+      if (!js->independent) {
+        // A file without any constraint element (the Tello URDF, whose differentials are added in
+        // code) marks joints for constraints stated elsewhere: warn. Otherwise the flag contradicts
+        // the model the author wrote.
+        if (builder.loops().empty() && builder.couplings().empty() && builder.constraints().empty())
+          log().warn("joint '{}' is marked independent=\"false\" but the model has no loop or coupling; treated as "
+                     "independent",
+                     b.jointName);
+        else
+          fail("the joint is marked independent=\"false\" but no loop, coupling or constraint involves it, so "
+               "nothing determines it; remove the flag or add the constraint that drives it",
+               js->where, "joint '" + b.jointName + "'");
+      }
       b.independent = true;
       if (b.joint.type == JointType::Free) cl.joint = std::make_shared<FreeJoint>();
       else cl.joint = std::make_shared<RevoluteJoint>(b.joint.type == JointType::Prismatic);
@@ -378,6 +458,7 @@ void ModelCompiler::formClusters(Model& model, const ModelBuilder& builder,
       for (size_t c : mine) couplingRows += constraints[c].kind == ResolvedConstraint::Coupling;
       MatX Kc = MatX::Zero(couplingRows, cl.nvSpan);
       std::vector<ImplicitEntry> implicit;
+      std::vector<int> loopOfEntry;  // index in model.loops_ of each implicit entry (-1: user constraint)
       int row = 0, implicitRow = couplingRows;
       for (size_t c : mine) {
         const ResolvedConstraint& rc = constraints[c];
@@ -402,12 +483,19 @@ void ModelCompiler::formClusters(Model& model, const ModelBuilder& builder,
           const LoopType type = ls.type == LoopKind::Fixed ? LoopType::Fixed
                                 : ls.type == LoopKind::Continuous ? LoopType::Continuous
                                                                   : LoopType::Revolute;
+          std::shared_ptr<LoopClosureConstraint> loop;
           try {
-            e.constraint = std::make_shared<LoopClosureConstraint>(chainOf(rc.predChain), rc.predOrigin,
-                                                                   chainOf(rc.succChain), rc.succOrigin, type, ls.axis);
+            loop = std::make_shared<LoopClosureConstraint>(chainOf(rc.predChain), rc.predOrigin, chainOf(rc.succChain),
+                                                           rc.succOrigin, type, ls.axis);
           } catch (const ModelError& err) {
             fail(err.message(), rc.where, "loop '" + rc.name + "'");
           }
+          if (loop->nearRedundancy() > 0.0)
+            log().warn("{}:{}: loop '{}': its joint and loop axes are parallel only to within about {:.1e} rad "
+                       "(accepted up to {:.0e}); treated as a planar loop",
+                       rc.where.file, rc.where.line, rc.name, loop->nearRedundancy(),
+                       LoopClosureConstraint::kParallelTolerance);
+          e.constraint = loop;
           for (int b : toNew(rc.predChain)) e.columns.push_back(local(b));
           for (int b : toNew(rc.succChain)) e.columns.push_back(local(b));
           LoopFrames lf;  // kept for solvers that state the loop as unreduced point constraints
@@ -421,8 +509,10 @@ void ModelCompiler::formClusters(Model& model, const ModelBuilder& builder,
           lf.cluster = static_cast<int>(k);
           lf.row = implicitRow;
           lf.numRows = e.constraint->numRows();
+          loopOfEntry.push_back(static_cast<int>(model.loops_.size()));
           model.loops_.push_back(std::move(lf));
         } else {
+          loopOfEntry.push_back(-1);
           e.constraint = builder.constraints()[rc.spec].constraint;
           for (int b : toNew(rc.bodies)) e.columns.push_back(local(b));
         }
@@ -438,6 +528,13 @@ void ModelCompiler::formClusters(Model& model, const ModelBuilder& builder,
         for (size_t c : mine)
           if (constraints[c].kind == ResolvedConstraint::Coupling && !constraints[c].succChain.empty()) {
             const int b = local(newIndex[static_cast<size_t>(constraints[c].succChain.back())]);
+            const JointSpec& js = *joints[static_cast<size_t>(cl.firstBody + b)];
+            if (flags[static_cast<size_t>(b)] && js.independentGiven)
+              fail("the joint is marked independent=\"true\", but coupling '" + constraints[c].name +
+                       "' drives it from its predecessor, so cluster '" + cl.name +
+                       "' has fewer degrees of freedom than independent joints; mark it independent=\"false\" "
+                       "(or mark another joint of the cluster dependent)",
+                   js.where, "joint '" + js.name + "'");
             if (flags[static_cast<size_t>(b)]) {
               flags[static_cast<size_t>(b)] = false;
               model.bodies_[static_cast<size_t>(cl.firstBody + b)].independent = false;
@@ -448,13 +545,23 @@ void ModelCompiler::formClusters(Model& model, const ModelBuilder& builder,
         log().warn("cluster '{}': no joint is marked independent=\"false\"; made the coupled successor joints ({}) dependent",
                    cl.name, joinNames(chosen));
       }
-      const int dof = cl.nvSpan - implicitRow;
-      if (nIndependent != dof)
-        fail(std::to_string(nIndependent) + " of its joints (" + joinNames(jointNames) +
-                 ") are marked independent, but its " + std::to_string(cl.nvSpan) + " coordinates less " +
-                 std::to_string(implicitRow) + " independent constraint rows leave " + std::to_string(dof) +
-                 " degrees of freedom; mark exactly " + std::to_string(std::max(dof, 0)) + " joints independent",
-             firstC.where, element);
+      int independentRows = implicitRow;
+      if (nIndependent != cl.nvSpan - independentRows) {
+        // The rows as written do not fit the marks: count them by rank instead (consistent
+        // redundancy is fine: a loop or coupling written twice, a pantograph).
+        const RowSelection sel = selectIndependentRows(cl.nvSpan, Kc, implicit);
+        if (sel.closed && sel.rank < implicitRow) {
+          log().info("cluster '{}': {} of its {} constraint rows repeat others (redundant but consistent); using {}",
+                     cl.name, implicitRow - sel.rank, implicitRow, sel.rank);
+          keepRows(sel, Kc, implicit, model.loops_, loopOfEntry);
+          independentRows = sel.rank;
+        }
+      }
+      const int dof = cl.nvSpan - independentRows;
+      // dof == 0 with no joint marked: a rigid structure, not a mechanism (found by fuzz_urdf: a
+      // coupling retargeted so that three rows tie three coordinates).
+      if (nIndependent != dof || dof == 0)
+        fail(dofMismatchMessage(nIndependent, dof, cl.nvSpan, independentRows, jointNames), firstC.where, element);
       ConstraintSet set;
       try {
         set = ConstraintSet(cl.nvSpan, flags, Kc, std::move(implicit));
@@ -495,27 +602,73 @@ void ModelCompiler::formClusters(Model& model, const ModelBuilder& builder,
     model.clusters_.push_back(std::move(cl));
   }
 
+  // --- the constraints as written, for listing (grbda info) ---
+  model.constraints_.clear();
+  for (const ResolvedConstraint& c : constraints) {
+    if (c.bodies.empty()) continue;
+    auto jointsOf = [&](const std::vector<int>& oldBodies, const char* separator) {
+      std::string s;
+      for (int b : oldBodies) s += (s.empty() ? "" : separator) + model.body(newIndex[static_cast<size_t>(b)]).jointName;
+      return s;
+    };
+    ConstraintInfo info;
+    info.name = c.name;
+    info.cluster = clusterOfBody[static_cast<size_t>(c.bodies.front())];
+    if (c.kind == ResolvedConstraint::Coupling) {
+      info.kind = "coupling";
+      info.description = jointsOf(c.succChain, " + ") + " = " + fmtNumber(builder.couplings()[c.spec].ratio) + " * (" +
+                         jointsOf(c.predChain, " + ") + ")";
+    } else if (c.kind == ResolvedConstraint::Loop) {
+      const LoopSpec& ls = builder.loops()[c.spec];
+      info.kind = "loop";
+      info.description = std::string(ls.type == LoopKind::Fixed ? "fixed" : "revolute") + " loop " + ls.predecessor +
+                         " -- " + ls.successor + " (joints " + jointsOf(c.bodies, ", ") + ")";
+    } else {
+      info.kind = "constraint";
+      info.description = "implicit constraint over joints " + jointsOf(c.bodies, ", ");
+    }
+    model.constraints_.push_back(std::move(info));
+  }
+
   // --- loops that cannot close are model errors, found once here (MuJoCo-style compile) ---
+  // The first closed pose found (the file's zero pose when it closes) is the model's neutral
+  // configuration, so that neutralConfiguration() is a state every algorithm accepts.
   Data data(model);
+  VecX neutral = model.neutralConfiguration();
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);
     if (cl.joint->constraints().isStatic()) continue;
     ClusterData& cd = data.clusters[static_cast<size_t>(k)];
     bool closed = false;
+    double* qs = data.qSpan.data() + cl.qSpanIndex;
+    bool closedSingular = false;
     for (double y0 : {0.0, 0.3, -0.3, 1.0}) {
       VecX y = VecX::Constant(cl.nq, y0);
-      if (cl.joint->completePositions(cl, y.data(), data.qSpan.data() + cl.qSpanIndex, cd)) {
-        closed = true;
-        break;
+      if (!cl.joint->completePositions(cl, y.data(), qs, cd)) continue;
+      if (!cl.joint->isRegular(qs, cd)) {  // closed, but at a singular pose: its branch is ambiguous
+        closedSingular = true;
+        continue;
       }
+      neutral.segment(cl.qIndex, cl.nq) = y;
+      closed = true;
+      break;
     }
     if (!closed) {
       const auto& c = constraints[constraintsOfCluster[static_cast<size_t>(k)].front()];
+      if (closedSingular)
+        fail("the loops close, but at every pose tried the independent joints cannot drive the cluster (the "
+             "constraint Jacobian of the dependent joints is singular there); mark other joints independent",
+             c.where, "cluster '" + cl.name + "'");
       fail("the loop cannot be closed: no configuration satisfying the constraints was found (link lengths or "
            "loop frames inconsistent?)",
            c.where, "cluster '" + cl.name + "'");
     }
+    // This closed pose fixes the cluster's assembly mode: every later completion follows its
+    // branch (the joint was made by this compiler and is not shared yet).
+    const std::vector<bool> revolute = periodicCoordinates(model, cl);
+    const_cast<ClusterJoint&>(*cl.joint).setReference(Eigen::Map<const VecX>(qs, cl.nqSpan), std::move(revolute));
   }
+  model.neutral_ = neutral;
 }
 
 }  // namespace grbda::detail

@@ -24,10 +24,11 @@ ModelBuilder assemble(const std::vector<UrdfFile>& files) {
   ModelBuilder builder(merged.robotName, merged.sourceFile);
   for (const auto& l : merged.links) builder.addLink(l.spec);
   for (const auto& j : merged.joints) builder.addJoint(j.spec);
-  for (const UrdfFile& f : files) {  // URDF+ <loop> and <coupling> (not seen by urdfdom)
+  for (const UrdfFile& f : files) {  // URDF+ <loop>, <coupling> (not seen by urdfdom) and <mimic>
     urdf_detail::UrdfConstraints extra = urdf_detail::readUrdfConstraints(f);
     for (auto& l : extra.loops) builder.addLoop(std::move(l));
     for (auto& c : extra.couplings) builder.addCoupling(std::move(c));
+    for (auto& c : extra.mimics) builder.addConstraint(std::move(c));
   }
 
   const std::string xml = files.size() == 1 ? files.front().text : urdf_detail::mergedXml(files, merged);

@@ -1,5 +1,6 @@
 #include "urdf/urdf_file.hpp"
 
+#include <cctype>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -84,11 +85,23 @@ void checkLimit(const ElementContext& at, const XMLElement& joint, JointKind kin
   numberAttribute(at, *limit, "upper", 0.0);
 }
 
-// URDF+: absent means independent; exactly "true" or "True" (xacro writes Python booleans) means
-// independent; any other value means dependent.
-bool readIndependent(const XMLElement& e) {
-  const char* value = e.Attribute("independent");
-  return !value || std::strcmp(value, "true") == 0 || std::strcmp(value, "True") == 0;
+// URDF+ `independent`: absent means independent. The usual boolean spellings are accepted
+// (true/false, 1/0, yes/no, any case, surrounding blanks ignored: xacro writes Python's True);
+// anything else is an error, because a typo such as "flase" used to mean "dependent" silently.
+void readIndependent(const ElementContext& at, const XMLElement& e, JointSpec& j) {
+  const char* raw = e.Attribute("independent");
+  if (!raw) return;
+  std::string value = raw;
+  const size_t b = value.find_first_not_of(" \t\r\n");
+  const size_t last = value.find_last_not_of(" \t\r\n");
+  value = b == std::string::npos ? std::string() : value.substr(b, last - b + 1);
+  for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (value == "true" || value == "1" || value == "yes") j.independent = true;
+  else if (value == "false" || value == "0" || value == "no") j.independent = false;
+  else
+    fail(at, e, std::string("independent=\"") + raw +
+                    "\" is not a boolean (expected true or false; 1/0 and yes/no are accepted too)");
+  j.independentGiven = true;
 }
 
 UrdfJoint readJoint(const std::string& file, const XMLElement& e) {
@@ -105,7 +118,12 @@ UrdfJoint readJoint(const std::string& file, const XMLElement& e) {
   j.origin = urdfOriginToTransform(origin.xyz, origin.rpy);
   if (const XMLElement* axis = uniqueChild(at, e, "axis")) j.axis = vectorAttribute(at, *axis, "xyz", Vec3::UnitX());
   checkLimit(at, e, j.kind);
-  j.independent = readIndependent(e);
+  readIndependent(at, e, j);
+  if (e.FirstChildElement("mimic")) {  // the follower of a <mimic> is driven (urdf_plus reads the element)
+    if (j.independentGiven && j.independent)
+      fail(at, e, "the joint has a <mimic> element, so another joint drives it, but it is marked independent=\"true\"");
+    j.independent = false;
+  }
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string>
 
+#include "urdf/mimic.hpp"
 #include "urdf/xml_values.hpp"
 
 namespace grbda::urdf_detail {
@@ -60,6 +61,11 @@ UrdfConstraints readUrdfConstraints(const UrdfFile& file) {
     if (std::strcmp(e.Name(), "loop") == 0) out.loops.push_back(readLoop(file.source, e));
     else if (std::strcmp(e.Name(), "coupling") == 0) out.couplings.push_back(readCoupling(file.source, e));
   });
+  for (const UrdfJoint& j : file.joints) {
+    const ElementContext at{file.source, "joint '" + j.spec.name + "'"};
+    if (const XMLElement* mimic = uniqueChild(at, *j.element, "mimic"))
+      out.mimics.push_back(readMimic(at, *mimic, j.spec.name));
+  }
   return out;
 }
 

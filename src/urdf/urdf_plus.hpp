@@ -10,9 +10,10 @@ namespace grbda::urdf_detail {
 struct UrdfConstraints {
   std::vector<LoopSpec> loops;
   std::vector<CouplingSpec> couplings;
+  std::vector<ConstraintSpec> mimics;  ///< one per joint with a <mimic> child
 };
 
-/// Reads every <loop> and <coupling> of a parsed file. Throws ModelError on syntax problems.
+/// Reads every <loop>, <coupling> and joint <mimic> of a parsed file. Throws ModelError on syntax problems.
 UrdfConstraints readUrdfConstraints(const UrdfFile& file);
 
 }  // namespace grbda::urdf_detail

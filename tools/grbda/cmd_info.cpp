@@ -85,6 +85,17 @@ void writeInfoJson(std::ostream& out, const Model& model) {
     w.endObject();
   }
   w.endArray();
+  w.key("constraints");  // loops, couplings and constraints as written, with the cluster they formed
+  w.beginArray();
+  for (const auto& c : model.constraints()) {
+    w.beginObject();
+    w.member("name", c.name);
+    w.member("kind", c.kind);
+    w.member("cluster", c.cluster);
+    w.member("description", c.description);
+    w.endObject();
+  }
+  w.endArray();
   w.key("frames");
   w.beginArray();
   for (const auto& f : model.frames()) {
@@ -140,6 +151,12 @@ void writeInfoText(std::ostream& out, const Model& model) {
     }
     printTable(out, {"#", "cluster", "type", "parent", "dof", "bodies"}, rows, 2,
                {true, false, false, true, true, false});
+
+    out << "\nconstraints (" << model.constraints().size() << "; cluster #, as written):\n";
+    rows.clear();
+    for (const auto& c : model.constraints())
+      rows.push_back({std::to_string(c.cluster), c.name, c.kind, c.description});
+    printTable(out, {"cluster", "name", "kind", "what it ties"}, rows, 2, {true, false, false, false});
   }
 
   out << "\nframes (" << model.frames().size() << "):\n";

@@ -8,9 +8,11 @@ namespace {
 const char* kVectorNote =
     "Vectors are comma-separated numbers in the order of the model's coordinate names (see "
     "`grbda info MODEL`), e.g. --q 0.1,0.2,-1e-3. The neutral configuration is all zeros with unit "
-    "quaternions (qw = 1) for floating joints. --q-spanning gives every joint of the spanning tree "
-    "instead (the output of `grbda complete`). --method picks the algorithm; the approximate ones "
-    "take the independent positions of the tree without rotors.";
+    "quaternions (qw = 1) for floating joints, except in a loop cluster whose zero pose does not close "
+    "or is singular, which takes a closed pose found when the model was loaded. --q-spanning gives "
+    "every joint of the spanning tree instead (the output of `grbda complete`). --method picks the "
+    "algorithm; the approximate ones take the independent positions of the tree without the "
+    "dependent bodies (rotors, belts, driven loop links).";
 }  // namespace
 
 const std::vector<Command>& commandTable() {

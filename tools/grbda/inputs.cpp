@@ -53,9 +53,14 @@ void checkReadable(const std::string& path) {
   if (!std::ifstream(path)) throw ModelError("cannot open the model file: permission denied or unreadable", path);
 }
 
+/// The names in order, cut after the first few: an error about a 2000-joint model must stay
+/// one readable line (`grbda info` lists them all).
 std::string describeNames(const std::vector<std::string>& names) {
+  constexpr size_t kShown = 8;
   std::string s;
-  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  for (size_t i = 0; i < names.size() && i < kShown; ++i) s += (s.empty() ? "" : ", ") + names[i];
+  if (names.size() > kShown)
+    s += ", ... and " + std::to_string(names.size() - kShown) + " more; `grbda info` lists them";
   return s.empty() ? "none" : s;
 }
 

@@ -66,8 +66,9 @@ OptionSpec methodOption(const std::string& command) {
             "(--compliance) and the dense KKT reference; cfa: the Constraint Force Algorithm "
             "(Featherstone & Fijany) for a chain with short side branches and no loops; cfa-parallel: "
             "the same by block cyclic reduction on --threads threads";
-  help += "; approximate: rotors replaced by their reflected inertia as joint armature on the tree of "
-          "independent bodies; unconstrained: that tree without the rotors";
+  help += "; approximate: the tree of independent bodies, the dependent bodies (rotors and belts, also "
+          "four-bar links and feet driven through loops) dropped and the transmissions' reflected inertia "
+          "added as joint armature; unconstrained: that tree without the dropped bodies";
   return {"--method", "NAME", help};
 }
 
@@ -218,10 +219,14 @@ void MethodRunner::setEndEffectors(const std::vector<NamedPoint>& points) {
     const auto& frames = model.frames();
     const auto it = std::find_if(frames.begin(), frames.end(), [&](const Frame& f) { return f.name == p.link; });
     if (it == frames.end()) {
-      const bool dropped = approx_ && std::any_of(model_.frames().begin(), model_.frames().end(),
-                                                  [&](const Frame& f) { return f.name == p.link; });
-      throw UsageError("--point: unknown link '" + p.link + "' in model '" + model_.name() + "'" +
-                       (dropped ? " (a rotor: --method " + methodName(method_) + " drops it)" : ""));
+      const auto original = std::find_if(model_.frames().begin(), model_.frames().end(),
+                                         [&](const Frame& f) { return f.name == p.link; });
+      std::string why;
+      if (approx_ && original != model_.frames().end() && original->body >= 0)  // a dependent body, not always a rotor
+        why = " (it moves with dependent joint '" + model_.body(original->body).jointName + "' of cluster '" +
+              model_.cluster(model_.body(original->body).cluster).name + "', which --method " + methodName(method_) +
+              " drops: it keeps only the independent bodies)";
+      throw UsageError("--point: unknown link '" + p.link + "' in model '" + model_.name() + "'" + why);
     }
     endEffectors_.push_back({static_cast<int>(it - frames.begin()), p.point});
   }

@@ -22,7 +22,9 @@ const VecX& rnea(const Model& model, Data& data, const VecX& q, const VecX& v, c
                  const ExternalForces* fext = nullptr);
 
 /// ABA: qdd = H^{-1}(tau - C + J^T fext). With `armature` (size nv), H + diag(armature) is used
-/// (the reflected-inertia approximation, spec §6.9.3). Result in data.qdd.
+/// (the reflected-inertia approximation, spec §6.9.3). Result in data.qdd. Throws
+/// NumericalError naming the joint when an articulated inertia is not positive (a massless
+/// subtree) instead of returning NaN.
 const VecX& aba(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau,
                 const ExternalForces* fext = nullptr, const VecX* armature = nullptr);
 
