@@ -160,7 +160,7 @@ Model ModelBuilder::build() const {
     // Published models do this (rounded CAD estimates, planar models giving only izz); the
     // dynamics stay well defined, so it is a warning unless setStrictInertias(true).
     const LinkSpec& first = links_[impossible.front()];
-    detail::log().warn("{}: {} link(s) have a rotational inertia that violates the triangle inequality, e.g. {}: {}; "
+    detail::log().info("{}: {} link(s) have a rotational inertia that violates the triangle inequality, e.g. {}: {}; "
                        "accepted (ModelBuilder::setStrictInertias(true) rejects them)",
                        where(first.where), impossible.size(), linkElement(first.name), triangleMessage(first));
   }
