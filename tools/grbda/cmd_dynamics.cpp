@@ -46,7 +46,7 @@ int runForwardDynamics(const ParsedArgs& args, std::ostream& out) {
   DynamicsSetup s(args, "fd");
   const VecX v = velocityVectorFromArgs(args, "--v", s.model);
   const VecX tau = velocityVectorFromArgs(args, "--tau", s.model);
-  const std::vector<CommandLineConstraint> constraints = constraintsFromArgs(args, s.model, s.method);
+  const std::vector<CommandLineConstraint> constraints = constraintsFromArgs(args, s.method);
   if (!constraints.empty() || isConstraintMethod(s.method))
     s.runner.setConstraints(makeConstraintModel(args, s.model, constraints));
   const VecX* qdd = repeated<VecX>(args, [&]() -> const VecX& { return s.runner.forwardDynamics(s.q, v, tau); });

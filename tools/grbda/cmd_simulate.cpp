@@ -168,7 +168,7 @@ int runSimulate(const ParsedArgs& args, std::ostream& out) {
     throw UsageError("--duration / --dt asks for " + formatNumber(count, "steps") + " steps, more than " +
                      std::to_string(kMaxSteps));
   const Model model = loadModelFromArgs(args);
-  const std::vector<CommandLineConstraint> given = constraintsFromArgs(args, model, method);
+  const std::vector<CommandLineConstraint> given = constraintsFromArgs(args, method);
   MethodRunner runner(model, method);
   if (!given.empty() || isConstraintMethod(method)) runner.setConstraints(makeConstraintModel(args, model, given));
   const bool constrained = !given.empty();

@@ -20,8 +20,7 @@ std::vector<OptionSpec> constraintOptions() {
   };
 }
 
-std::vector<CommandLineConstraint> constraintsFromArgs(const ParsedArgs& args, const Model& model, Method method) {
-  (void)model;
+std::vector<CommandLineConstraint> constraintsFromArgs(const ParsedArgs& args, Method method) {
   std::vector<CommandLineConstraint> list;
   for (const auto& [option, value] : args.ordered()) {
     if (option != "--contact" && option != "--weld") continue;

@@ -20,9 +20,9 @@ struct CommandLineConstraint {
   NamedPoint where;
 };
 
-/// The --contact / --weld arguments in command-line order. UsageError for a malformed point, for
+/// The --contact / --weld arguments in command-line order (links are checked when the set is made). UsageError for a malformed point, for
 /// --compliance without pv-soft, --baumgarte without constraints or a method that solves none.
-std::vector<CommandLineConstraint> constraintsFromArgs(const ParsedArgs& args, const Model& model, Method method);
+std::vector<CommandLineConstraint> constraintsFromArgs(const ParsedArgs& args, Method method);
 /// The constraint set (unknown links are InputErrors naming the constraint), with --compliance
 /// and --baumgarte applied.
 std::unique_ptr<ConstraintModel> makeConstraintModel(const ParsedArgs& args, const Model& model,
