@@ -22,7 +22,6 @@ namespace {
 
 /// The articulated pass hook that propagates the rows of `sys` (eq. 42c-e).
 struct RowPropagation {
-  const Model& model;
   Data& data;
   ConstraintData& cd;
   ConstraintData::RowSystem& sys;
@@ -138,7 +137,7 @@ void pvForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const
   ArticulatedPassInputs in;
   in.tau = &tau;
   in.fext = fext;
-  if (!articulatedPass<true>(model, data, in, NoLeafTerms{}, RowPropagation{model, data, cd, sys, gravityBias(model)}))
+  if (!articulatedPass<true>(model, data, in, NoLeafTerms{}, RowPropagation{data, cd, sys, gravityBias(model)}))
     singular(algorithm);
   for (int j = 0; j < sys.size(); ++j) sys.b[j] = cd.kBiased[sys.rowOf[static_cast<size_t>(j)]] - sys.e[j];
   solveDelassus(sys, cd, settings, proximal, algorithm);
@@ -156,7 +155,7 @@ void pvSoftForwardDynamics(const Model& model, Data& data, const ConstraintModel
   in.fext = fext;
   in.generalInertia = &cd.softBody;
   if (!articulatedPass<true>(model, data, in, SoftLeafTerms{constraints, cd},
-                             RowPropagation{model, data, cd, sys, gravityBias(model)}, false))
+                             RowPropagation{data, cd, sys, gravityBias(model)}, false))
     singular(algorithm);
   for (int j = 0; j < sys.size(); ++j) {  // (J H⁻¹ Jᵀ + R) λ = k − e for rows on two bodies
     const int r = sys.rowOf[static_cast<size_t>(j)];
