@@ -39,8 +39,28 @@ void subtreeEnds(const Model& model, VecX& end) {
     if (const int p = model.cluster(k).parent; p >= 0) end[p] = std::max(end[p], end[k]);
 }
 
+/// P_o += Xᵀ P for a 6 x n block of forces (columns at once: Xᵀ[n; f] = [Eᵀn + r × Eᵀf; Eᵀf]).
+template <class Block, class OutBlock>
+void addTransposeApplied(const Transform& X, const Block& P, OutBlock&& Po) {
+  const Mat3 Et = X.E.transpose();
+  const Mat3 rEt = skew(X.r) * Et;
+  Po.template topRows<3>().noalias() += Et.lazyProduct(P.template topRows<3>());
+  Po.template topRows<3>().noalias() += rEt.lazyProduct(P.template bottomRows<3>());
+  Po.template bottomRows<3>().noalias() += Et.lazyProduct(P.template bottomRows<3>());
+}
+
+/// A = X A_o for a 6 x n block of motions (X[w; v] = [E w; E v − E r × w]).
+template <class Block, class OutBlock>
+void assignApplied(const Transform& X, const Block& Ao, OutBlock&& A) {
+  const Mat3 Er = X.E * skew(X.r);
+  A.template topRows<3>().noalias() = X.E.lazyProduct(Ao.template topRows<3>());
+  A.template bottomRows<3>().noalias() = X.E.lazyProduct(Ao.template bottomRows<3>());
+  A.template bottomRows<3>().noalias() -= Er.lazyProduct(Ao.template topRows<3>());
+}
+
 /// The inward part: rows M_k = D⁻¹ (E_k − Sᵀ P) over the subtree's columns, the fold of P onto the
-/// output body.
+/// output body. Only bodies that support clusters carry a force operator P (the others, rotors and
+/// feet among them, have nothing outboard of them: P = 0).
 struct MinvInward {
   const Model& model;
   Data& data;
@@ -55,28 +75,44 @@ struct MinvInward {
     data.Minv.block(c0, c0, d, model.nv() - c0).setZero();
     auto M = data.Minv.block(c0, c0, d, ns);
     M.leftCols(d).setIdentity();
-    for (int r = 0; r < cl.numBodies; ++r)
-      M.noalias() -= detail::rowsOf<D>(cd.S, r).transpose().lazyProduct(
-          data.minvP[static_cast<size_t>(cl.firstBody + r)].middleCols(c0, ns));
+    bool supports = false;
+    for (int r = 0; r < cl.numBodies; ++r) {
+      const int i = cl.firstBody + r;
+      if (!model.body(i).supportsClusters) continue;
+      supports = true;
+      M.rightCols(ns - d).noalias() -= detail::rowsOf<D>(cd.S, r).transpose().lazyProduct(
+          data.minvP[static_cast<size_t>(i)].middleCols(c0 + d, ns - d));
+    }
     const Eigen::Map<const typename Sz::MatD> Dinv(cd.Dinv.data(), d, d);
-    Eigen::Map<typename Sz::VecD> column(cd.scratchD6.col(0).data(), d);  // no allocation for a dynamic d
-    for (int c = 0; c < ns; ++c) {  // M ← D⁻¹ M
-      column.noalias() = Dinv * M.col(c);
-      M.col(c) = column;
+    if (supports) {  // M ← D⁻¹ M
+      if constexpr (D == 1) {
+        M *= Dinv(0, 0);
+      } else {
+        Eigen::Map<typename Sz::VecD> column(cd.scratchD6.col(0).data(), d);  // no allocation for a dynamic d
+        for (int c = 0; c < ns; ++c) {
+          column.noalias() = Dinv * M.col(c);
+          M.col(c) = column;
+        }
+      }
+    } else {
+      M.leftCols(d) = Dinv;  // a leaf cluster: M = D⁻¹ E_k
     }
     if (cl.output < 0) return;
     auto Po = data.minvP[static_cast<size_t>(cl.output)].middleCols(c0, ns);
-    for (int r = 0; r < cl.numBodies; ++r) {
-      const Transform& X = data.Xout[static_cast<size_t>(cl.firstBody + r)];
-      const auto P = data.minvP[static_cast<size_t>(cl.firstBody + r)].middleCols(c0, ns);
-      for (int c = 0; c < ns; ++c) Po.col(c) += X.applyTranspose(P.col(c));
-    }
+    if (supports)
+      for (int r = 0; r < cl.numBodies; ++r) {
+        const int i = cl.firstBody + r;
+        if (model.body(i).supportsClusters)
+          addTransposeApplied(data.Xout[static_cast<size_t>(i)], data.minvP[static_cast<size_t>(i)].middleCols(c0 + d, ns - d),
+                              Po.rightCols(ns - d));
+      }
     const Eigen::Map<const typename Sz::Mat6D> XU(cd.XU.data(), 6, d);
     Po.noalias() += XU.lazyProduct(M);
   }
 };
 
-/// The outward part over columns ≥ vIndex_k: M_k −= D⁻¹ XUᵀ A_o, A_i = Xout_i A_o + S_i M_k.
+/// The outward part over columns ≥ vIndex_k: M_k −= D⁻¹ XUᵀ A_o, then A_i = Xout_i A_o + S_i M_k
+/// for the bodies that support clusters (the only ones whose acceleration a child reads).
 template <int D>
 void minvOutward(const Model& model, Data& data, const Cluster& cl, const ClusterData& cd) {
   const int c0 = cl.vIndex, nc = model.nv() - c0, d = cl.nv;
@@ -87,13 +123,15 @@ void minvOutward(const Model& model, Data& data, const Cluster& cl, const Cluste
     M.noalias() -= DinvXUt.lazyProduct(Ao);
     for (int r = 0; r < cl.numBodies; ++r) {
       const int i = cl.firstBody + r;
+      if (!model.body(i).supportsClusters) continue;
       auto A = data.minvA[static_cast<size_t>(i)].rightCols(nc);
-      for (int c = 0; c < nc; ++c) A.col(c) = data.Xout[static_cast<size_t>(i)].apply(Ao.col(c));
+      assignApplied(data.Xout[static_cast<size_t>(i)], Ao, A);
       A.noalias() += detail::rowsOf<D>(cd.S, r).lazyProduct(M);
     }
   } else {
     for (int r = 0; r < cl.numBodies; ++r)
-      data.minvA[static_cast<size_t>(cl.firstBody + r)].rightCols(nc).noalias() = detail::rowsOf<D>(cd.S, r).lazyProduct(M);
+      if (model.body(cl.firstBody + r).supportsClusters)
+        data.minvA[static_cast<size_t>(cl.firstBody + r)].rightCols(nc).noalias() = detail::rowsOf<D>(cd.S, r).lazyProduct(M);
   }
 }
 
@@ -104,11 +142,17 @@ const MatX& inverseMassMatrix(const Model& model, Data& data, const VecX& q) {
   detail::prepareState(model, data, q, nullptr, alg);
   const int nv = model.nv();
   if (data.Minv.rows() != nv) data.Minv.resize(nv, nv);
-  if (data.minvP.size() != static_cast<size_t>(model.numBodies())) {
-    data.minvP.assign(static_cast<size_t>(model.numBodies()), Mat6X::Zero(6, nv));
-    data.minvA.assign(static_cast<size_t>(model.numBodies()), Mat6X::Zero(6, nv));
+  if (data.minvP.size() != static_cast<size_t>(model.numBodies())) {  // operators where clusters hang
+    data.minvP.assign(static_cast<size_t>(model.numBodies()), Mat6X());
+    data.minvA.assign(static_cast<size_t>(model.numBodies()), Mat6X());
+    for (int i = 0; i < model.numBodies(); ++i)
+      if (model.body(i).supportsClusters) {
+        data.minvP[static_cast<size_t>(i)] = Mat6X::Zero(6, nv);
+        data.minvA[static_cast<size_t>(i)] = Mat6X::Zero(6, nv);
+      }
   }
-  for (Mat6X& P : data.minvP) P.setZero();
+  for (int i = 0; i < model.numBodies(); ++i)
+    if (model.body(i).supportsClusters) data.minvP[static_cast<size_t>(i)].setZero();
   VecX& end = data.spanScratch;  // nvSpanning ≥ numClusters entries: the subtree ends, as scratch
   subtreeEnds(model, end);
   detail::ArticulatedPassInputs in;
@@ -119,9 +163,8 @@ const MatX& inverseMassMatrix(const Model& model, Data& data, const VecX& q) {
     const ClusterData& cd = data.clusters[static_cast<size_t>(k)];
     detail::withClusterDof(cl.nv, [&](auto D) { minvOutward<decltype(D)::value>(model, data, cl, cd); });
   }
-  for (int c = 0; c < nv; ++c)  // the lower triangle from the upper one
-    for (int r = c + 1; r < nv; ++r) data.Minv(r, c) = data.Minv(c, r);
-  if (!data.Minv.allFinite()) throw NumericalError(std::string(alg) + ": the result is not finite (singular inertia)");
+  data.Minv.triangularView<Eigen::StrictlyLower>() = data.Minv.transpose();  // from the upper triangle
+  if (!std::isfinite(data.Minv.sum())) throw NumericalError(std::string(alg) + ": the result is not finite (singular inertia)");
   return data.Minv;
 }
 
