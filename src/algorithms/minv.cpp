@@ -58,7 +58,7 @@ void assignApplied(const Transform& X, const Block& Ao, OutBlock&& A) {
   A.template bottomRows<3>().noalias() -= Er.lazyProduct(Ao.template topRows<3>());
 }
 
-/// The inward part: rows M_k = D⁻¹ (E_k − Sᵀ P) over the subtree's columns, the fold of P onto the
+/// The inward part: rows M_k = D⁻¹ E_k − (D⁻¹ Sᵀ) P over the subtree's columns, the fold of P onto the
 /// output body. Only bodies that support clusters carry a force operator P (the others, rotors and
 /// feet among them, have nothing outboard of them: P = 0).
 struct MinvInward {
@@ -74,28 +74,16 @@ struct MinvInward {
     const int c0 = cl.vIndex, d = cl.nv, ns = static_cast<int>(end[k]) - c0;
     data.Minv.block(c0, c0, d, model.nv() - c0).setZero();
     auto M = data.Minv.block(c0, c0, d, ns);
-    M.leftCols(d).setIdentity();
+    const Eigen::Map<const typename Sz::MatD> Dinv(cd.Dinv.data(), d, d);
+    M.leftCols(d) = Dinv;  // D⁻¹ E_k: P has no column of cluster k's own coordinates
     bool supports = false;
-    for (int r = 0; r < cl.numBodies; ++r) {
+    for (int r = 0; r < cl.numBodies; ++r) {  // − D⁻¹ Sᵀ P over the columns of the subtree below
       const int i = cl.firstBody + r;
       if (!model.body(i).supportsClusters) continue;
       supports = true;
-      M.rightCols(ns - d).noalias() -= detail::rowsOf<D>(cd.S, r).transpose().lazyProduct(
-          data.minvP[static_cast<size_t>(i)].middleCols(c0 + d, ns - d));
-    }
-    const Eigen::Map<const typename Sz::MatD> Dinv(cd.Dinv.data(), d, d);
-    if (supports) {  // M ← D⁻¹ M
-      if constexpr (D == 1) {
-        M *= Dinv(0, 0);
-      } else {
-        Eigen::Map<typename Sz::VecD> column(cd.scratchD6.col(0).data(), d);  // no allocation for a dynamic d
-        for (int c = 0; c < ns; ++c) {
-          column.noalias() = Dinv * M.col(c);
-          M.col(c) = column;
-        }
-      }
-    } else {
-      M.leftCols(d) = Dinv;  // a leaf cluster: M = D⁻¹ E_k
+      Eigen::Map<Eigen::Matrix<double, D, 6>> DinvSt(cd.scratchD6.data(), d, 6);  // no allocation for a dynamic d
+      DinvSt.noalias() = Dinv * detail::rowsOf<D>(cd.S, r).transpose();
+      M.rightCols(ns - d).noalias() -= DinvSt.lazyProduct(data.minvP[static_cast<size_t>(i)].middleCols(c0 + d, ns - d));
     }
     if (cl.output < 0) return;
     auto Po = data.minvP[static_cast<size_t>(cl.output)].middleCols(c0, ns);
@@ -124,14 +112,16 @@ void minvOutward(const Model& model, Data& data, const Cluster& cl, const Cluste
     for (int r = 0; r < cl.numBodies; ++r) {
       const int i = cl.firstBody + r;
       if (!model.body(i).supportsClusters) continue;
-      auto A = data.minvA[static_cast<size_t>(i)].rightCols(nc);
-      assignApplied(data.Xout[static_cast<size_t>(i)], Ao, A);
-      A.noalias() += detail::rowsOf<D>(cd.S, r).lazyProduct(M);
+      // children (numbered after k) read only the columns right of cluster k's own
+      auto A = data.minvA[static_cast<size_t>(i)].rightCols(nc - d);
+      assignApplied(data.Xout[static_cast<size_t>(i)], Ao.rightCols(nc - d), A);
+      A.noalias() += detail::rowsOf<D>(cd.S, r).lazyProduct(M.rightCols(nc - d));
     }
   } else {
     for (int r = 0; r < cl.numBodies; ++r)
       if (model.body(cl.firstBody + r).supportsClusters)
-        data.minvA[static_cast<size_t>(cl.firstBody + r)].rightCols(nc).noalias() = detail::rowsOf<D>(cd.S, r).lazyProduct(M);
+        data.minvA[static_cast<size_t>(cl.firstBody + r)].rightCols(nc - d).noalias() =
+            detail::rowsOf<D>(cd.S, r).lazyProduct(M.rightCols(nc - d));
   }
 }
 
