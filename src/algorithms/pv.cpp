@@ -114,7 +114,7 @@ void startSystem(ConstraintData& cd, ConstraintData::RowSystem& sys) {
 
 /// The outward pass with the constraint forces: u_k + (Sᵀ F)_k λ_k.
 void outwardWithForces(const Model& model, Data& data, ConstraintData::RowSystem& sys) {
-  outwardPass(model, data, gravityBias(model), [&](int k, auto& t) {
+  outwardPass(model, data, gravityBias(model, data), [&](int k, auto& t) {
     const ConstraintData::ClusterRows& cr = sys.clusters[static_cast<size_t>(k)];
     for (size_t j = 0; j < cr.rows.size(); ++j)
       t += sys.lambda[cr.rows[j]] * cr.SF.col(static_cast<Eigen::Index>(j)).head(t.size());
@@ -137,7 +137,7 @@ void pvForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const
   ArticulatedPassInputs in;
   in.tau = &tau;
   in.fext = fext;
-  if (!articulatedPass<true>(model, data, in, NoLeafTerms{}, RowPropagation{data, cd, sys, gravityBias(model)}))
+  if (!articulatedPass<true>(model, data, in, NoLeafTerms{}, RowPropagation{data, cd, sys, gravityBias(model, data)}))
     singular(algorithm);
   for (int j = 0; j < sys.size(); ++j) sys.b[j] = cd.kBiased[sys.rowOf[static_cast<size_t>(j)]] - sys.e[j];
   solveDelassus(sys, cd, settings, proximal, algorithm);
@@ -155,7 +155,7 @@ void pvSoftForwardDynamics(const Model& model, Data& data, const ConstraintModel
   in.fext = fext;
   in.generalInertia = &cd.softBody;
   if (!articulatedPass<true>(model, data, in, SoftLeafTerms{constraints, cd},
-                             RowPropagation{data, cd, sys, gravityBias(model)}, false))
+                             RowPropagation{data, cd, sys, gravityBias(model, data)}, false))
     singular(algorithm);
   for (int j = 0; j < sys.size(); ++j) {  // (J H⁻¹ Jᵀ + R) λ = k − e for rows on two bodies
     const int r = sys.rowOf[static_cast<size_t>(j)];
