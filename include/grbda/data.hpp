@@ -56,6 +56,7 @@ struct OsimData {
 struct ArticulatedPassStamp {
   std::uint64_t kinematics = 0;  ///< Data::kinematicsVersion of the pass
   bool plain = false;            ///< no soft-constraint inertia was added (PV-soft) to IA and D
+  int failedCluster = -1;        ///< the cluster whose D_k was not positive definite (-1: none)
 };
 
 class Data {

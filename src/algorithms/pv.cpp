@@ -121,12 +121,6 @@ void outwardWithForces(const Model& model, Data& data, ConstraintData::RowSystem
   });
 }
 
-void singular(const char* algorithm) {
-  throw NumericalError(std::string(algorithm) +
-                       ": an articulated joint-space inertia D_k is not positive definite (singular configuration "
-                       "or massless subtree)");
-}
-
 }  // namespace
 
 /// PV (proximal = false) or its proximal variant on the prepared state and gathered rows.
@@ -138,7 +132,7 @@ void pvForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const
   in.tau = &tau;
   in.fext = fext;
   if (!articulatedPass<true>(model, data, in, NoLeafTerms{}, RowPropagation{data, cd, sys, gravityBias(model, data)}))
-    singular(algorithm);
+    throwArticulatedInertiaNotPositive(model, data, algorithm);
   for (int j = 0; j < sys.size(); ++j) sys.b[j] = cd.kBiased[sys.rowOf[static_cast<size_t>(j)]] - sys.e[j];
   solveDelassus(sys, cd, settings, proximal, algorithm);
   cd.lambda = sys.lambda;
@@ -156,7 +150,7 @@ void pvSoftForwardDynamics(const Model& model, Data& data, const ConstraintModel
   in.generalInertia = &cd.softBody;
   if (!articulatedPass<true>(model, data, in, SoftLeafTerms{constraints, cd},
                              RowPropagation{data, cd, sys, gravityBias(model, data)}, false))
-    singular(algorithm);
+    throwArticulatedInertiaNotPositive(model, data, algorithm);
   for (int j = 0; j < sys.size(); ++j) {  // (J H⁻¹ Jᵀ + R) λ = k − e for rows on two bodies
     const int r = sys.rowOf[static_cast<size_t>(j)];
     sys.b[j] = cd.kBiased[r] - sys.e[j];
@@ -164,7 +158,9 @@ void pvSoftForwardDynamics(const Model& model, Data& data, const ConstraintModel
   }
   if (sys.size() > 0) {
     sys.llt.compute(sys.L);
-    if (sys.llt.info() != Eigen::Success) singular(algorithm);
+    if (sys.llt.info() != Eigen::Success)
+      throw NumericalError(std::string(algorithm) +
+                           ": the soft Delassus matrix J H⁻¹ Jᵀ + R is not positive definite (non-finite state)");
     sys.lambda = sys.b;
     sys.llt.solveInPlace(sys.lambda);
   }
