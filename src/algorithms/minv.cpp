@@ -25,10 +25,7 @@ namespace {
 
 void requirePass(const Model& model, Data& data, const char* alg) {
   detail::ArticulatedPassInputs in;
-  if (!detail::articulatedPass<false>(model, data, in))
-    throw NumericalError(std::string(alg) +
-                         ": an articulated joint-space inertia D_k is not positive definite (singular configuration "
-                         "or massless subtree)");
+  if (!detail::articulatedPass<false>(model, data, in)) detail::throwArticulatedInertiaNotPositive(model, data, alg);
 }
 
 /// Columns [vIndex_k, subtreeEnd_k) hold cluster k's subtree (parent-first numbering: every
@@ -147,7 +144,7 @@ const MatX& inverseMassMatrix(const Model& model, Data& data, const VecX& q) {
   subtreeEnds(model, end);
   detail::ArticulatedPassInputs in;
   if (!detail::articulatedPass<false>(model, data, in, detail::NoLeafTerms{}, MinvInward{model, data, end}))
-    requirePass(model, data, alg);  // rethrows with the message
+    detail::throwArticulatedInertiaNotPositive(model, data, alg);
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);
     const ClusterData& cd = data.clusters[static_cast<size_t>(k)];
