@@ -76,7 +76,8 @@ void oneCluster(const Cluster& cl, const ClusterData& cd, const Data& data, cons
     positionDerivatives(cs, w, cd.G.col(j));
     auto dGj = w.dG.middleCols(j * d, d);
     for (int c = 0; c < d; ++c) {
-      w.rhs.noalias() = -(w.dK * cd.G.col(c));
+      w.rhs.noalias() = w.dK * cd.G.col(c);
+      w.rhs = -w.rhs;  // (−(A b) would evaluate the product into a temporary)
       solveDependent(cs, w, w.rhs, dGj.col(c));
     }
     auto dGyd = w.dGyd.col(j);  // ∂G/∂y_j ẏ (ẏ: the independent rows of q̇_s)

@@ -11,6 +11,20 @@ namespace grbda::detail {
 
 namespace {
 
+/// T = X G_c; a cluster without constraints (free, revolute) has G = 1.
+template <class X, class Out>
+void timesG(const X& x, const Cluster& C, const MatX& G, Out&& T) {
+  if (C.nvSpan == C.nv) T = x;
+  else T.noalias() = x.lazyProduct(G);
+}
+
+/// out = G_rᵀ T.
+template <class T, class Out>
+void transposeGTimes(const Cluster& R, const MatX& G, const T& t, Out&& out) {
+  if (R.nvSpan == R.nv) out = t;
+  else out.noalias() = G.transpose().lazyProduct(t);
+}
+
 void block(const Model& model, Data& data, int r, int c) {
   DerivativesData& d = data.derivatives;
   const Cluster &R = model.cluster(r), &C = model.cluster(c);
@@ -23,24 +37,24 @@ void block(const Model& model, Data& data, int r, int c) {
   const bool varying = !C.joint->constraints().isStatic();
   const ClusterDerivativesData* w = varying ? &d.clusters[static_cast<size_t>(c)] : nullptr;
 
-  T.noalias() = A.lazyProduct(Gc);
+  timesG(A, C, Gc, T);
   if (varying) {
     T.noalias() += B.lazyProduct(w->dGyd);
     T.noalias() += H.lazyProduct(w->dAcc);
   }
   auto dq = d.dtau_dq.block(R.vIndex, C.vIndex, R.nv, C.nv);
-  dq.noalias() = Gr.transpose().lazyProduct(T);
+  transposeGTimes(R, Gr, T, dq);
   if (varying && r == c) {
     const auto tauS = d.tauSpan.segment(cs, nc);
     for (int j = 0; j < C.nv; ++j) dq.col(j).noalias() += w->dG.middleCols(j * C.nv, C.nv).transpose() * tauS;
   }
 
-  T.noalias() = B.lazyProduct(Gc);
+  timesG(B, C, Gc, T);
   if (varying) T.noalias() += H.lazyProduct(w->dgdv);
-  d.dtau_dv.block(R.vIndex, C.vIndex, R.nv, C.nv).noalias() = Gr.transpose().lazyProduct(T);
+  transposeGTimes(R, Gr, T, d.dtau_dv.block(R.vIndex, C.vIndex, R.nv, C.nv));
 
-  T.noalias() = H.lazyProduct(Gc);
-  d.M.block(R.vIndex, C.vIndex, R.nv, C.nv).noalias() = Gr.transpose().lazyProduct(T);
+  timesG(H, C, Gc, T);
+  transposeGTimes(R, Gr, T, d.M.block(R.vIndex, C.vIndex, R.nv, C.nv));
 }
 
 }  // namespace

@@ -53,11 +53,16 @@ void outward(const Model& model, Data& data) {
       d.dVdq.col(iv + c) = dv;
       d.dAdq.col(iv + c) = crossMotion(ap, s) + crossMotion(vp, dv);
     }
-    const Mat6 I = X.transformInertia(b.inertia);
+    Mat6& I = d.IC[i];
+    I.setZero();
+    X.addTransformedRigidInertia(b.inertia, I);  // world inertia (composite from here on)
     const Vec6 h = I * v;
-    d.IC[i] = I;
     d.F[i] = I * d.aw[i] + crossForce(v, h);
-    d.BC[i] = crfMatrix(v) * I - I * crmMatrix(v) + forceCrossFixedForce(h);
+    // B = v ×* I − I (v ×) + (· ×* I v); with W = v ×* I (column by column), I (v ×) = −Wᵀ
+    Mat6& B = d.BC[i];
+    for (int k = 0; k < 6; ++k) B.col(k) = crossForce(v, I.col(k));
+    B += B.transpose().eval();
+    B += forceCrossFixedForce(h);
   }
 }
 
