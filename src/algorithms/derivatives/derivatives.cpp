@@ -1,7 +1,6 @@
 // Public entry points of the dynamics derivatives (algorithms/derivatives.hpp).
 #include "grbda/algorithms/derivatives.hpp"
 
-#include <algorithm>
 #include <string>
 
 #include "derivatives_internal.hpp"
@@ -30,12 +29,10 @@ void sizeDerivatives(const Model& model, Data& data) {
   d.F.assign(nb, Vec6::Zero());
   d.qddSpan = d.tauSpan = VecX::Zero(ns);
   d.dtauSpan_dq = d.dtauSpan_dv = d.HSpan = MatX::Zero(ns, ns);
-  int maxSpan = 0, maxNv = 0;
+  d.scratch = MatX::Zero(ns, nv);
   d.clusters.assign(static_cast<size_t>(model.numClusters()), ClusterDerivativesData());
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);
-    maxSpan = std::max(maxSpan, cl.nvSpan);
-    maxNv = std::max(maxNv, cl.nv);
     if (cl.joint->constraints().isStatic()) continue;
     ClusterDerivativesData& w = d.clusters[static_cast<size_t>(k)];
     const int n = cl.nvSpan, m = cl.nvSpan - cl.nv;
@@ -46,7 +43,6 @@ void sizeDerivatives(const Model& model, Data& data) {
     w.dk = w.dkv = w.rhs = VecX::Zero(m);
     w.q = w.qd = VecX::Zero(n);
   }
-  d.scratch = MatX::Zero(maxSpan, maxNv);
 }
 
 /// q̈_s = G ÿ + g, cluster by cluster (at the kinematics in data).
@@ -89,7 +85,7 @@ void computeABADerivatives(const Model& model, Data& data, const VecX& q, const 
   DerivativesData& d = data.derivatives;
   d.ddq = data.qdd;
   detail::rneaDerivativesPrepared(model, data, d.ddq);  // at forwardDynamics' kinematics
-  inverseMassMatrix(model, data, q);
+  detail::inverseMassMatrix(model, data, alg);  // at the same kinematics
   d.ddq_dq.noalias() = -data.Minv * d.dtau_dq;  // ∂ÿ/∂y = −ℳ⁻¹ ∂τ/∂y at the solved ÿ
   d.ddq_dv.noalias() = -data.Minv * d.dtau_dv;
   detail::checkResult(d.ddq, "qdd", alg);
