@@ -11,33 +11,12 @@
 
 #ifdef GRBDA_CLI_PATH
 
-namespace {
-
 using namespace grbda::testing;
-
-grbda::MatX matrixOf(const Json& rows) {
-  grbda::MatX M(rows.size(), rows.size());
-  for (size_t r = 0; r < rows.size(); ++r) {
-    const std::vector<double> row = rows[r].numbers();
-    EXPECT_EQ(row.size(), rows.size());
-    for (size_t c = 0; c < row.size(); ++c) M(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = row[c];
-  }
-  return M;
-}
-
-Json run(std::vector<std::string> args) {
-  args.push_back("--json");
-  const CommandResult r = runGrbda(args);
-  EXPECT_EQ(r.exitCode, 0) << commandLine(args) << "\n" << r.err;
-  return r.exitCode == 0 ? JsonReader::parse(r.out) : Json{};
-}
-
-}  // namespace
 
 TEST(CliDerivatives, MatricesAgreeWithTheMassMatrix) {
   const std::string model = std::string(GRBDA_SOURCE_DIR) + "/models/four_bar.urdf";
-  const Json d = run({"derivatives", model, "--v", "0.3", "--tau", "0.2"});
-  const Json h = run({"mass-matrix", model});
+  const Json d = grbdaJson({"derivatives", model, "--v", "0.3", "--tau", "0.2"});
+  const Json h = grbdaJson({"mass-matrix", model});
   const grbda::MatX H = matrixOf(h["result"]);
   ASSERT_EQ(H.rows(), 1);
   const grbda::MatX Minv = matrixOf(d["dqdd_dtau"]);
@@ -46,13 +25,13 @@ TEST(CliDerivatives, MatricesAgreeWithTheMassMatrix) {
   EXPECT_NEAR(dq(0, 0), -(Minv * matrixOf(d["dtau_dq"]))(0, 0), 1e-9 * (1.0 + std::abs(dq(0, 0))));
   EXPECT_NEAR(dv(0, 0), -(Minv * matrixOf(d["dtau_dv"]))(0, 0), 1e-9 * (1.0 + std::abs(dv(0, 0))));
   // --qdd: the same derivatives at tau = id(q, v, qdd)
-  const Json a = run({"derivatives", model, "--v", "0.3", "--qdd", std::to_string(d["qdd"].numbers()[0])});
+  const Json a = grbdaJson({"derivatives", model, "--v", "0.3", "--qdd", std::to_string(d["qdd"].numbers()[0])});
   EXPECT_NEAR(a["tau"].numbers()[0], 0.2, 1e-3);  // qdd was printed with 6 digits
   expectCommandError({"derivatives", model, "--tau", "1", "--qdd", "1"}, 2, {"not both"});
 }
 
 TEST(CliDerivatives, FloatingBaseMatricesAreVelocitySized) {
-  const Json d = run({"derivatives", std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf"});
+  const Json d = grbdaJson({"derivatives", std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf"});
   for (const char* key : {"dqdd_dq", "dqdd_dv", "dqdd_dtau", "dtau_dq", "dtau_dv"})
     EXPECT_EQ(matrixOf(d[key]).rows(), 18) << key;
 }
