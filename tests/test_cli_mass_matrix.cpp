@@ -11,32 +11,12 @@
 
 #ifdef GRBDA_CLI_PATH
 
-namespace {
-
 using namespace grbda::testing;
-
-grbda::MatX matrixOf(const Json& rows) {
-  grbda::MatX M(rows.size(), rows.size());
-  for (size_t r = 0; r < rows.size(); ++r) {
-    const std::vector<double> row = rows[r].numbers();
-    for (size_t c = 0; c < row.size(); ++c) M(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = row[c];
-  }
-  return M;
-}
-
-Json run(std::vector<std::string> args) {
-  args.push_back("--json");
-  const CommandResult r = runGrbda(args);
-  EXPECT_EQ(r.exitCode, 0) << commandLine(args) << "\n" << r.err;
-  return r.exitCode == 0 ? JsonReader::parse(r.out) : Json{};
-}
-
-}  // namespace
 
 TEST(CliMassMatrix, InverseAndLogDetMatchTheMassMatrix) {
   const std::string model = std::string(GRBDA_SOURCE_DIR) + "/models/mit_humanoid.urdf";
-  const Json h = run({"mass-matrix", model});
-  const Json inv = run({"mass-matrix", model, "--inverse", "--logdet"});
+  const Json h = grbdaJson({"mass-matrix", model});
+  const Json inv = grbdaJson({"mass-matrix", model, "--inverse", "--logdet"});
   const grbda::MatX H = matrixOf(h["result"]), Hinv = matrixOf(inv["result"]);
   EXPECT_EQ(inv["quantity"].text, "Hinv");
   EXPECT_LT((Hinv * H - grbda::MatX::Identity(H.rows(), H.cols())).cwiseAbs().maxCoeff(), 1e-9);

@@ -10,9 +10,11 @@
 # one (joint angles and inputs in [-0.5, 0.5], identity base orientation).
 #
 #   tools/count_instructions.sh [--grbda PATH] [--models DIR] [--repeat N] [--robots a,b,...]
+#                               [--commands fd,id,osim,derivatives]
 #
 # Defaults: grbda from build/tools/grbda (or GRBDA, or the PATH), the repository's models/,
-# N = 100, the six per-robot benchmark models (Tello is built in code: `grbda ... builtin:tello`).
+# N = 100, the six per-robot benchmark models (Tello is built in code: `grbda ... builtin:tello`),
+# every command the grbda build has (derivatives: ∂C-ABA, the analytic derivatives of fd).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -21,6 +23,7 @@ grbda="${GRBDA:-}"
 models="${GRBDA_MODELS_DIR:-$repo/models}"
 repeat=100
 robots="revolute_rotor_chain_12,revolute_belt_pair_chain_12,mini_cheetah,mit_humanoid,tello,jvrc1_humanoid"
+only_commands=""
 
 die() { echo "count_instructions.sh: $*" >&2; exit 1; }
 while [ $# -gt 0 ]; do
@@ -29,7 +32,8 @@ while [ $# -gt 0 ]; do
     --models) models="${2:?--models needs a directory}"; shift 2 ;;
     --repeat) repeat="${2:?--repeat needs a count}"; shift 2 ;;
     --robots) robots="${2:?--robots needs a list}"; shift 2 ;;
-    -h|--help) sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --commands) only_commands="${2:?--commands needs a list}"; shift 2 ;;
+    -h|--help) sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
@@ -127,6 +131,8 @@ echo "| robot | command | method | instructions per call | vs cluster |"
 echo "|---|---|---|---:|---:|"
 commands=(fd id)
 has_command osim && commands+=(osim)
+has_command derivatives && commands+=(derivatives)
+if [ -n "$only_commands" ]; then IFS=',' read -r -a commands <<<"$only_commands"; fi
 IFS=',' read -r -a robot_list <<<"$robots"
 for robot in "${robot_list[@]}"; do
   file="$(model_file "$robot")"
@@ -142,6 +148,7 @@ for robot in "${robot_list[@]}"; do
     case "$cmd" in
       fd) inputs=(--q "$q" --v "$v" --tau "$u") ;;
       id) inputs=(--q "$q" --v "$v" --a "$u") ;;
+      derivatives) inputs=(--q "$q" --v "$v" --tau "$u") ;;
       osim)
         inputs=(--q "$q")
         for link in $(osim_points "$robot"); do inputs+=(--point "$link"); done
@@ -154,12 +161,16 @@ for robot in "${robot_list[@]}"; do
         proximal:*) flags=(--method proximal --prox-iters "${method#proximal:}") ;;
         *) flags=(--method "$method") ;;
       esac
+      # derivatives prints five nv x nv matrices: its base run computes and prints once, so
+      # neither the printing nor the first (sizing) call is counted
+      base_repeat=0
+      if [ "$cmd" = derivatives ] && [ "$repeat" -gt 1 ]; then base_repeat=1; fi
       if ! full="$(count "$cmd" "$file" "${inputs[@]}" "${flags[@]}" --repeat "$repeat")" ||
-         ! base="$(count "$cmd" "$file" "${inputs[@]}" "${flags[@]}" --repeat 0)"; then
+         ! base="$(count "$cmd" "$file" "${inputs[@]}" "${flags[@]}" --repeat "$base_repeat")"; then
         echo "| $robot | $cmd | $method | (failed) | |"
         continue
       fi
-      per=$(( (full - base) / repeat ))
+      per=$(( (full - base) / (repeat - base_repeat) ))
       if [ "$method" = cluster ] || [ "$method" = default ]; then cluster="$per"; fi
       if [ "$cmd" = fd ] && [ "$method" = cluster ]; then aba="$per"; fi
       rel=""

@@ -52,6 +52,37 @@ struct OsimData {
   MatX LambdaInvLinear; ///< the result Λ⁻¹ (linear rows only)
 };
 
+/// Cluster-local terms of a cluster whose G(y), g(y, ẏ) change with the state (four-bar, <loop>,
+/// differentials), for the dynamics derivatives (algorithms/derivatives.hpp).
+struct ClusterDerivativesData {
+  ClusterData work;  ///< scratch: K and k evaluated at displaced positions and velocities
+  MatX dG;           ///< ∂G/∂y_j for each j, side by side (nvSpan x nv·nv)
+  MatX dGyd;         ///< ∂(G ẏ)/∂y (nvSpan x nv)
+  MatX dAcc;         ///< ∂(G ÿ + g)/∂y (nvSpan x nv)
+  MatX dgdv;         ///< ∂g/∂ẏ (nvSpan x nv)
+  MatX K0, dK;       ///< K at the state, and its derivative along one direction
+  VecX dk, dkv, rhs;  ///< ∂k along one direction (positions, velocities), a right-hand side
+  VecX q, qd;         ///< displaced spanning positions and velocities of the cluster
+};
+
+/// Results and workspace of computeRNEADerivatives / computeABADerivatives, sized by the first
+/// call. Position derivatives are taken in the tangent space (a floating base: a body-frame
+/// twist, as integrate()), so every matrix is nv x nv.
+struct DerivativesData {
+  MatX dtau_dq, dtau_dv, M;  ///< ∂τ/∂y, ∂τ/∂ẏ and ∂τ/∂ÿ = ℳ
+  VecX tau;                  ///< τ at the state (as inverseDynamics)
+  VecX ddq;                  ///< ÿ (computeABADerivatives; ∂ÿ/∂τ = ℳ⁻¹ is Data::Minv)
+  MatX ddq_dq, ddq_dv;       ///< ∂ÿ/∂y, ∂ÿ/∂ẏ
+  // The spanning-tree pass, world frame: per spanning velocity column
+  Mat6X J, dJ, dVdq, dAdq;   ///< S, Ṡ = v × S, v_λ × S, a_λ × S + v_λ × (v_λ × S)
+  std::vector<Mat6> IC, BC;  ///< composite inertia and composite Coriolis matrix per body
+  std::vector<Vec6> vw, aw, F;  ///< body velocity, gravity-biased acceleration, subtree force
+  VecX qddSpan, tauSpan;
+  MatX dtauSpan_dq, dtauSpan_dv, HSpan;
+  MatX scratch;
+  std::vector<ClusterDerivativesData> clusters;  ///< empty entries for clusters with constant G
+};
+
 /// What the last articulated-cluster pass in Data was run on (applyTestForce reads it).
 struct ArticulatedPassStamp {
   std::uint64_t kinematics = 0;  ///< Data::kinematicsVersion of the pass
@@ -120,6 +151,7 @@ class Data {
   VecX zeroVTree;
 
   OsimData osim;  ///< C-EFPA / apply-test-force workspace
+  DerivativesData derivatives;  ///< dynamics derivatives (algorithms/derivatives.hpp)
 
  private:
   std::uint64_t modelId_ = 0;

@@ -18,6 +18,14 @@ void bindIntegration(py::module_& m) {
       "(R: body -> world at q) and whose quaternion turns by the body-frame angular velocity (exact exponential). "
       "InputError for wrong sizes or NaN.");
   m.def(
+      "difference",
+      [](const Model& model, ArrayLike q0, ArrayLike q1) {
+        return difference(model, toVector(q0, "q0"), toVector(q1, "q1"));
+      },
+      py::arg("model"), py::arg("q0"), py::arg("q1"),
+      "difference(model, q0, q1) -> v (nv)\n\nThe constant velocity with integrate(model, q0, v, 1) = q1: q1 - q0, "
+      "except a free cluster (body-frame log of the turn, the shorter one; R0^T (p1 - p0)).");
+  m.def(
       "position_rate",
       [](const Model& model, ArrayLike q, ArrayLike v) { return positionRate(model, toVector(q, "q"), toVector(v, "v")); },
       py::arg("model"), py::arg("q"), py::arg("v"),

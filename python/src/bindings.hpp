@@ -14,6 +14,7 @@ void bindOsim(pybind11::module_& m);        // OsimSet, C-EFPA, apply-test-force
 void bindBaselines(pybind11::module_& m);   // projection, Lagrange, proximal, approximate
 void bindTree(pybind11::module_& m);        // grbda.tree: the spanning-tree algorithms
 void bindConstraints(pybind11::module_& m); // ConstraintModel, ConstraintData, solvers, H^-1, log det H
-void bindIntegration(pybind11::module_& m); // integrate, position_rate, energies
+void bindIntegration(pybind11::module_& m); // integrate, difference, position_rate, energies
+void bindDerivatives(pybind11::module_& m); // compute_rnea_derivatives, compute_aba_derivatives
 
 }  // namespace grbda::python

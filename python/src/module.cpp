@@ -13,4 +13,5 @@ PYBIND11_MODULE(_grbda, m) {
   grbda::python::bindTree(m);
   grbda::python::bindConstraints(m);
   grbda::python::bindIntegration(m);
+  grbda::python::bindDerivatives(m);
 }

@@ -11,5 +11,8 @@ bool clusterAba(const Model& model, Data& data, const VecX& tau, const ExternalF
 void clusterRnea(const Model& model, Data& data, const VecX& ydd, const ExternalForces* fext);
 /// Cluster CRBA (spec §6.4): data.H.
 void clusterCrba(const Model& model, Data& data);
+/// ℳ⁻¹ (minv.cpp): data.Minv. Throws NumericalError naming `algorithm` if some D_k is not
+/// positive definite.
+void inverseMassMatrix(const Model& model, Data& data, const char* algorithm);
 
 }  // namespace grbda::detail

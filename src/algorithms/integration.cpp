@@ -60,6 +60,26 @@ VecX integrate(const Model& model, const VecX& q, const VecX& v, double dt) {
   return out;
 }
 
+VecX difference(const Model& model, const VecX& q0, const VecX& q1) {
+  detail::checkConfiguration(model, q0, "difference");
+  detail::checkConfiguration(model, q1, "difference");
+  VecX v(model.nv());
+  for (const Cluster& c : model.clusters()) {
+    if (!isFree(model, c)) {
+      checkAdditive(c, "difference");
+      v.segment(c.vIndex, c.nv) = q1.segment(c.qIndex, c.nq) - q0.segment(c.qIndex, c.nq);
+      continue;
+    }
+    const Eigen::Quaterniond quat0 = quaternionAt(q0, c.qIndex).normalized();
+    Eigen::Quaterniond turn = quat0.conjugate() * quaternionAt(q1, c.qIndex).normalized();
+    if (turn.w() < 0.0) turn.coeffs() *= -1.0;  // q and −q are one rotation: take the shorter turn
+    const Eigen::AngleAxisd w(turn);
+    v.segment<3>(c.vIndex) = w.angle() * w.axis();
+    v.segment<3>(c.vIndex + 3) = quat0.toRotationMatrix().transpose() * (q1.segment<3>(c.qIndex) - q0.segment<3>(c.qIndex));
+  }
+  return v;
+}
+
 VecX positionRate(const Model& model, const VecX& q, const VecX& v) {
   checkState(model, q, v, "positionRate");
   VecX rate(model.nq());

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "articulated_pass.hpp"
+#include "cluster_algorithms.hpp"
 #include "cluster_state.hpp"
 #include "grbda/algorithms/dynamics.hpp"
 #include "grbda/errors.hpp"
@@ -124,9 +125,9 @@ void minvOutward(const Model& model, Data& data, const Cluster& cl, const Cluste
 
 }  // namespace
 
-const MatX& inverseMassMatrix(const Model& model, Data& data, const VecX& q) {
-  constexpr const char* alg = "inverseMassMatrix";
-  detail::prepareState(model, data, q, nullptr, alg);
+namespace detail {
+
+void inverseMassMatrix(const Model& model, Data& data, const char* alg) {
   const int nv = model.nv();
   if (data.Minv.rows() != nv) data.Minv.resize(nv, nv);
   if (data.minvP.size() != static_cast<size_t>(model.numBodies())) {  // operators where clusters hang
@@ -152,6 +153,14 @@ const MatX& inverseMassMatrix(const Model& model, Data& data, const VecX& q) {
   }
   data.Minv.triangularView<Eigen::StrictlyLower>() = data.Minv.transpose();  // from the upper triangle
   if (!std::isfinite(data.Minv.sum())) throw NumericalError(std::string(alg) + ": the result is not finite (singular inertia)");
+}
+
+}  // namespace detail
+
+const MatX& inverseMassMatrix(const Model& model, Data& data, const VecX& q) {
+  constexpr const char* alg = "inverseMassMatrix";
+  detail::prepareState(model, data, q, nullptr, alg);
+  detail::inverseMassMatrix(model, data, alg);
   return data.Minv;
 }
 

@@ -9,6 +9,7 @@
 
 #include "../cli/mini_json.hpp"
 #include "../cli/run_command.hpp"
+#include "grbda/spatial/types.hpp"
 
 #ifdef GRBDA_CLI_PATH
 
@@ -32,6 +33,18 @@ inline Json grbdaJson(std::vector<std::string> args) {
   if (r.exitCode != 0) return Json{};
   EXPECT_EQ(r.out.rfind("{", 0), 0u) << "JSON output must start with '{': " << r.out;
   return JsonReader::parse(r.out);
+}
+
+/// A square matrix from a JSON array of rows (mass-matrix, derivatives).
+inline grbda::MatX matrixOf(const Json& rows) {
+  grbda::MatX M(rows.size(), rows.size());
+  for (size_t r = 0; r < rows.size(); ++r) {
+    const std::vector<double> row = rows[r].numbers();
+    EXPECT_EQ(row.size(), rows.size());
+    for (size_t c = 0; c < row.size() && c < rows.size(); ++c)
+      M(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = row[c];
+  }
+  return M;
 }
 
 /// Full-precision text of a vector for --q/--v/--tau/--a.

@@ -59,6 +59,19 @@ const std::vector<Command>& commandTable() {
                    "the matrix as an array of rows and names them in \"result_labels\" (LINK:wx ... "
                    "LINK:vz). ") + kVectorNote,
        dynamicsCommandOptions("osim"), runOsim},
+      {"derivatives", "MODEL... [--q Q] [--v V] [--tau TAU | --qdd QDD] [options]",
+       "analytic derivatives of forward and inverse dynamics",
+       std::string("Computes qdd = forward dynamics (q, v, tau) and, at that state, the partial derivatives "
+                   "of qdd with respect to q, v and tau and of the inverse dynamics tau(q, v, qdd) with "
+                   "respect to q and v, by recursive passes over the cluster tree (no finite differences "
+                   "of the dynamics). Every matrix is nv x nv: position derivatives are taken in the "
+                   "tangent space (a floating base moves by a body-frame twist [w; v], as `simulate` "
+                   "integrates it). dqdd_dtau is H(q)^-1. With --qdd instead of --tau, the state's tau is "
+                   "the inverse dynamics of qdd. JSON: \"qdd\", then \"dqdd_dq\", \"dqdd_dv\", "
+                   "\"dqdd_dtau\", \"dtau_dq\", \"dtau_dv\" as arrays of rows. Vectors are comma-separated "
+                   "numbers in the order of the model's coordinate names (`grbda info MODEL`); defaults: "
+                   "the neutral configuration, zero v and tau."),
+       derivativesOptions(), runDerivatives},
       {"complete", "MODEL... [--q Q] [options]", "spanning-tree positions that close the loops",
        "Completes the independent positions --q to the positions of every joint of the spanning tree "
        "(Newton on the loop constraints, couplings applied) and prints them with their names (JSON: "

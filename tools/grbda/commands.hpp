@@ -44,6 +44,9 @@ std::vector<OptionSpec> simulateOptions();
 int runView(const ParsedArgs& args, std::ostream& out);
 /// Options of `grbda view` (cmd_view.cpp).
 std::vector<OptionSpec> viewOptions();
+/// grbda derivatives (cmd_derivatives.cpp) and its options.
+int runDerivatives(const ParsedArgs& args, std::ostream& out);
+std::vector<OptionSpec> derivativesOptions();
 int runBench(const ParsedArgs& args, std::ostream& out);
 /// Options of `grbda bench` (cmd_bench.cpp).
 std::vector<OptionSpec> benchOptions();

@@ -15,6 +15,12 @@ namespace grbda {
 /// InputError for sizes or non-finite values.
 VecX integrate(const Model& model, const VecX& q, const VecX& v, double dt);
 
+/// The constant independent velocity that moves q0 to q1 in unit time, integrate(q0, v, 1) = q1:
+/// q1 − q0, except a free cluster, whose angular part is log(quat0⁻¹ quat1) (the shorter turn,
+/// body frame) and whose linear part is R0ᵀ (p1 − p0). The inverse of integrate; with it, finite
+/// differences on the quaternion manifold. InputError for sizes or non-finite values.
+VecX difference(const Model& model, const VecX& q0, const VecX& q1);
+
 /// dq/dt of the independent positions for velocity v (nq entries): v, except a free cluster,
 /// whose position moves at R v_lin and whose quaternion at ½ q ⊗ (0, ω). For Runge–Kutta schemes
 /// on the embedding (renormalise the result with normalizeConfiguration).

@@ -1,0 +1,196 @@
+// Analytic derivatives of the cluster dynamics (algorithms/derivatives.hpp) against central
+// finite differences of the public inverseDynamics / forwardDynamics, taken on the manifold
+// (integrate) for a floating base; ℳ and ℳ⁻¹ against massMatrix; no allocation per call.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "cluster_support/constrained_models.hpp"
+#include "grbda/grbda.hpp"
+#include "grbda/robots/tello.hpp"
+#include "support/allocation_counter.hpp"
+
+using namespace grbda;
+using namespace grbda::testsupport;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// ‖a − b‖_max / max(1, ‖b‖_max): the relative error.
+double maxRelErr(const MatX& a, const MatX& b) {
+  return (a - b).cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff());
+}
+
+/// Every bundled model (generated ones included) and the Tello built in code.
+std::vector<std::pair<std::string, Model>> bundledModels() {
+  std::vector<std::pair<std::string, Model>> models;
+  std::vector<fs::path> files;
+  for (const char* dir : {"/models", "/models/generated"})
+    for (const auto& e : fs::directory_iterator(fs::path(GRBDA_SOURCE_DIR).string() + dir))
+      if (e.path().extension() == ".urdf") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) models.emplace_back(f.filename().string(), loadUrdf(f.string()));
+  models.emplace_back("builtin:tello", robots::tello());
+  EXPECT_GE(models.size(), 30u);  // the loops below must not pass by running on nothing
+  return models;
+}
+
+/// Central differences of f(q, v) (an nv-vector) along each tangent direction of q and of v.
+/// Positions: h = 1e-5 balances truncation (h²) against rounding and the loop closure's Newton
+/// tolerance (~1e-13 / h). Velocities: both dynamics are quadratic in v, so a central difference
+/// is exact at any step and a large one (1e-2) keeps rounding out (ÿ reaches 1e4 on light linkages).
+template <class F>
+void finiteDifferences(const Model& model, const VecX& q, const VecX& v, F f, MatX& dq, MatX& dv) {
+  const int nv = model.nv();
+  const double hq = 1e-5, hv = 1e-2;
+  dq.resize(nv, nv);
+  dv.resize(nv, nv);
+  for (int j = 0; j < nv; ++j) {
+    const VecX e = VecX::Unit(nv, j);
+    dq.col(j) = (f(integrate(model, q, e, hq), v) - f(integrate(model, q, e, -hq), v)) / (2 * hq);
+    dv.col(j) = (f(q, v + hv * e) - f(q, v - hv * e)) / (2 * hv);
+  }
+}
+
+struct State {
+  VecX q, v, a;
+};
+
+/// A random state at which the loops close (forwardDynamics succeeds), or false.
+bool randomState(Rng& rng, const Model& model, Data& data, State& s) {
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    s.q = randomIndependentConfiguration(rng, model);
+    s.v = randomVector(rng, model.nv());
+    s.a = randomVector(rng, model.nv());
+    try {
+      forwardDynamics(model, data, s.q, s.v, s.a);
+      return true;
+    } catch (const NumericalError&) {
+    }
+  }
+  return false;
+}
+
+constexpr double kTolerance = 1e-6;
+
+}  // namespace
+
+TEST(Derivatives, RneaDerivativesMatchFiniteDifferencesOnEveryModel) {
+  setLogLevel(LogLevel::Error);
+  Rng rng(16);
+  for (auto& [name, model] : bundledModels()) {
+    SCOPED_TRACE(name);
+    Data data(model), fdData(model);
+    for (int s = 0; s < 3; ++s) {
+      State st;
+      ASSERT_TRUE(randomState(rng, model, data, st));
+      computeRNEADerivatives(model, data, st.q, st.v, st.a);
+      const DerivativesData& d = data.derivatives;
+      EXPECT_LT(maxRelErr(d.tau, inverseDynamics(model, fdData, st.q, st.v, st.a)), 1e-10);
+      EXPECT_LT(maxRelErr(d.M, massMatrix(model, fdData, st.q)), 1e-10);  // ∂τ/∂ÿ = ℳ
+      MatX dq, dv;
+      finiteDifferences(model, st.q, st.v,
+                        [&](const VecX& q, const VecX& v) { return VecX(inverseDynamics(model, fdData, q, v, st.a)); },
+                        dq, dv);
+      EXPECT_LT(maxRelErr(d.dtau_dq, dq), kTolerance);
+      EXPECT_LT(maxRelErr(d.dtau_dv, dv), kTolerance);
+    }
+  }
+}
+
+TEST(Derivatives, AbaDerivativesMatchFiniteDifferencesOnEveryModel) {
+  setLogLevel(LogLevel::Error);
+  Rng rng(1618);
+  for (auto& [name, model] : bundledModels()) {
+    SCOPED_TRACE(name);
+    Data data(model), fdData(model);
+    for (int s = 0; s < 2; ++s) {
+      State st;
+      ASSERT_TRUE(randomState(rng, model, data, st));
+      const VecX& tau = st.a;
+      computeABADerivatives(model, data, st.q, st.v, tau);
+      const DerivativesData& d = data.derivatives;
+      EXPECT_LT(maxRelErr(d.ddq, forwardDynamics(model, fdData, st.q, st.v, tau)), 1e-10);
+      const MatX H = massMatrix(model, fdData, st.q);
+      EXPECT_LT(maxRelErr(data.Minv, H.inverse()), 1e-9);  // ∂ÿ/∂τ = ℳ⁻¹
+      // ∂ÿ/∂y = −ℳ⁻¹ ∂τ/∂y at the solved ÿ (the RNEA derivatives left beside it)
+      EXPECT_LT(maxRelErr(H * d.ddq_dq, -d.dtau_dq), 1e-9);
+      EXPECT_LT(maxRelErr(H * d.ddq_dv, -d.dtau_dv), 1e-9);
+      MatX dq, dv;
+      finiteDifferences(model, st.q, st.v,
+                        [&](const VecX& q, const VecX& v) { return VecX(forwardDynamics(model, fdData, q, v, tau)); },
+                        dq, dv);
+      EXPECT_LT(maxRelErr(d.ddq_dq, dq), kTolerance);
+      EXPECT_LT(maxRelErr(d.ddq_dv, dv), kTolerance);
+    }
+  }
+}
+
+TEST(Derivatives, MatchFiniteDifferencesOnRandomClusterModels) {
+  Rng rng(7);
+  for (auto& [name, model] : constrainedModels(rng)) {
+    SCOPED_TRACE(name);
+    Data data(model), fdData(model);
+    for (int s = 0; s < 5; ++s) {
+      State st;
+      ASSERT_TRUE(randomState(rng, model, data, st));
+      computeABADerivatives(model, data, st.q, st.v, st.a);
+      MatX dq, dv;
+      finiteDifferences(model, st.q, st.v,
+                        [&](const VecX& q, const VecX& v) { return VecX(forwardDynamics(model, fdData, q, v, st.a)); },
+                        dq, dv);
+      EXPECT_LT(maxRelErr(data.derivatives.ddq_dq, dq), kTolerance);
+      EXPECT_LT(maxRelErr(data.derivatives.ddq_dv, dv), kTolerance);
+    }
+  }
+}
+
+TEST(Derivatives, AllocateNothingAfterTheFirstCall) {
+  if (!allocationCounterLinked()) GTEST_SKIP() << "no counting allocator (sanitizer build)";
+  Rng rng(3);
+  for (const char* file : {"mini_cheetah.urdf", "four_bar.urdf", "six_bar.urdf"}) {
+    SCOPED_TRACE(file);
+    const Model model = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/" + file);
+    Data data(model);
+    State st;
+    ASSERT_TRUE(randomState(rng, model, data, st));
+    computeABADerivatives(model, data, st.q, st.v, st.a);
+    computeRNEADerivatives(model, data, st.q, st.v, st.a);
+    AllocationScope scope;
+    computeRNEADerivatives(model, data, st.q, st.v, st.a);
+    computeABADerivatives(model, data, st.q, st.v, st.a);
+    EXPECT_EQ(scope.count(), 0);
+  }
+}
+
+TEST(Derivatives, RejectBadInputs) {
+  const Model model = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf");
+  Data data(model);
+  const VecX q = model.neutralConfiguration(), v = VecX::Zero(model.nv());
+  EXPECT_THROW(computeRNEADerivatives(model, data, q, v, VecX::Zero(3)), InputError);
+  EXPECT_THROW(computeABADerivatives(model, data, q.head(3), v, v), InputError);
+  VecX bad = v;
+  bad[2] = std::nan("");
+  EXPECT_THROW(computeABADerivatives(model, data, q, bad, v), InputError);
+  const Model other = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/four_bar.urdf");
+  Data otherData(other);
+  EXPECT_THROW(computeRNEADerivatives(model, otherData, q, v, v), InputError);
+}
+
+TEST(Integration, DifferenceInvertsIntegrateOnTheQuaternionManifold) {
+  Rng rng(5);
+  const Model model = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf");
+  for (int s = 0; s < 20; ++s) {
+    const VecX q0 = randomIndependentConfiguration(rng, model);
+    const VecX v = randomVector(rng, model.nv(), -2.0, 2.0);  // turns below π
+    const VecX q1 = integrate(model, q0, v, 1.0);
+    EXPECT_LT((difference(model, q0, q1) - v).norm(), 1e-12);
+    const VecX q2 = randomIndependentConfiguration(rng, model);
+    VecX back = integrate(model, q0, difference(model, q0, q2), 1.0);
+    // the same rotation: q and −q
+    const Eigen::Index i = model.cluster(0).qIndex + 3;
+    if (back.segment<4>(i).dot(q2.segment<4>(i)) < 0.0) back.segment<4>(i) *= -1.0;
+    EXPECT_LT((back - q2).norm(), 1e-12);
+  }
+  EXPECT_THROW(difference(model, VecX::Zero(3), VecX::Zero(3)), InputError);
+}
