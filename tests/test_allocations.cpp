@@ -14,6 +14,8 @@
 #include <new>
 #include <string>
 
+#include "cluster_support/every_cluster_type.hpp"
+#include "grbda/robots/tello.hpp"
 #include "support/random_model.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -251,4 +253,79 @@ TEST(Allocations, InverseMassMatrixAndLogDetDoNotAllocate) {
   EXPECT_EQ(allocationsAfterWarmUp([&] { sink += inverseMassMatrix(m, data, q)(0, 0); }), 0);
   EXPECT_EQ(allocationsAfterWarmUp([&] { sink += logDetMassMatrix(m, data, q); }), 0);
   EXPECT_TRUE(std::isfinite(sink));
+}
+
+TEST(Allocations, EveryClusterTypeAndEveryPublicAlgorithmDoNotAllocate) {
+  if (!GRBDA_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting needs glibc and no AddressSanitizer";
+  // The calls that return by reference into a workspace (the hot path); the baselines that
+  // return by value (projection, Lagrange) allocate their result by design and are not listed.
+  Rng rng(83);
+  for (const Model& m : {everyClusterType(), robots::telloLegs()}) {
+    SCOPED_TRACE(m.name());
+    Data data(m);
+    const int frame = m.frameIndex(m.body(m.numBodies() - 1).name);
+    const OsimSet ends(m, {{frame, Vec3(0.1, 0.0, 0.0)}, {m.frameIndex(m.body(1).name), Vec3::Zero()}});
+    ConstraintModel contacts(m);
+    contacts.addPointContact(m.body(m.numBodies() - 1).name);
+    contacts.addWeld(m.body(2).name);
+    contacts.setCompliance(1e-4);
+    ConstraintData cd(m, contacts);
+    ProximalData proximal(m);
+    const ApproximateModel approx = makeApproximateModel(m, RotorApproximation::Diagonal);
+    Data approxData(approx.tree);
+    const Model& tree = approx.tree;
+    const OsimSet approxEnds(tree, {{tree.frameIndex(tree.body(tree.numBodies() - 1).name), Vec3::Zero()}});
+    const VecX q = randomIndependentPositions(rng, m, -0.3, 0.3), v = randomVector(rng, m.nv()),
+               x = randomVector(rng, m.nv());
+    const ExternalForces fext(static_cast<size_t>(m.numBodies()), Vec6::Ones());
+    Mat6X J(6, m.nv());
+    VecX dydd(m.nv());
+    double sink = 0.0;
+    const std::vector<std::pair<const char*, std::function<void()>>> calls = {
+        {"forwardDynamics(fext)", [&] { forwardDynamics(m, data, q, v, x, fext); }},
+        {"inverseDynamics(fext)", [&] { inverseDynamics(m, data, q, v, x, fext); }},
+        {"massMatrix", [&] { massMatrix(m, data, q); }},
+        {"biasForces", [&] { biasForces(m, data, q, v); }},
+        {"inverseMassMatrix", [&] { inverseMassMatrix(m, data, q); }},
+        {"logDetMassMatrix", [&] { sink += logDetMassMatrix(m, data, q); }},
+        {"completeConfiguration", [&] { completeConfiguration(m, data, q); }},
+        {"forwardKinematics + frameJacobian",
+         [&] {
+           forwardKinematics(m, data, q, v);
+           frameJacobian(m, data, frame, Vec3::Zero(), ReferenceFrame::LocalWorldAligned, J);
+         }},
+        {"inverseOperationalSpaceInertia", [&] { inverseOperationalSpaceInertia(m, data, ends, q); }},
+        {"applyTestForce",
+         [&] {
+           updateForcePropagators(m, data, q);
+           sink += applyTestForce(m, data, frame, Vec3::Zero(), Vec3::UnitZ(), dydd);
+         }},
+        {"forwardDynamicsProximal(workspace)", [&] { forwardDynamicsProximal(m, data, proximal, q, v, x); }},
+        {"approximateForwardDynamics", [&] { approximateForwardDynamics(approx, approxData, q, v, x); }},
+        {"approximateInverseDynamics", [&] { approximateInverseDynamics(approx, approxData, q, v, x); }},
+        {"approximateMassMatrix", [&] { approximateMassMatrix(approx, approxData, q); }},
+        {"approximateInverseOperationalSpaceInertia",
+         [&] { approximateInverseOperationalSpaceInertia(approx, approxData, approxEnds, q); }},
+    };
+    for (const auto& [name, call] : calls) EXPECT_EQ(allocationsAfterWarmUp(call), 0) << name;
+    for (ConstraintSolver solver :
+         {ConstraintSolver::PV, ConstraintSolver::PVSoft, ConstraintSolver::KKT, ConstraintSolver::Proximal}) {
+      ConstraintSolverSettings s;
+      s.solver = solver;
+      EXPECT_EQ(allocationsAfterWarmUp([&] { constrainedForwardDynamics(m, data, contacts, cd, q, v, x, s, fext); }), 0)
+          << constraintSolverName(solver);
+    }
+    EXPECT_TRUE(std::isfinite(sink));
+  }
+}
+
+TEST(Allocations, CfaSerialAndParallelDoNotAllocate) {
+  if (!GRBDA_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting needs glibc and no AddressSanitizer";
+  Rng rng(89);
+  const Model m = randomChain(rng, 16, true, 3, 1);
+  CfaData serial(m), parallel(m, {2});
+  const VecX q = randomConfiguration(rng, m), v = randomVector(rng, m.nv()), tau = randomVector(rng, m.nv());
+  const ExternalForces fext(static_cast<size_t>(m.numBodies()), Vec6::Ones());
+  EXPECT_EQ(allocationsAfterWarmUp([&] { cfaForwardDynamics(m, serial, q, v, tau, &fext); }), 0);
+  EXPECT_EQ(allocationsAfterWarmUp([&] { cfaParallelForwardDynamics(m, parallel, q, v, tau, &fext); }), 0);
 }
