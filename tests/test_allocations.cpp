@@ -145,6 +145,16 @@ long allocationsAfterWarmUp(const std::function<void()>& f) {
   return gAllocations.load();
 }
 
+/// Each constrained solver's call (after its warm-up) allocates nothing.
+void expectNoConstraintSolverAllocates(const std::function<void(const ConstraintSolverSettings&)>& solve) {
+  for (ConstraintSolver solver :
+       {ConstraintSolver::PV, ConstraintSolver::PVSoft, ConstraintSolver::KKT, ConstraintSolver::Proximal}) {
+    ConstraintSolverSettings s;
+    s.solver = solver;
+    EXPECT_EQ(allocationsAfterWarmUp([&] { solve(s); }), 0) << constraintSolverName(solver);
+  }
+}
+
 void expectHotCallsDoNotAllocate(const Model& m, Rng& rng) {
   Data data(m);
   const VecX q = randomConfiguration(rng, m), v = randomVector(rng, m.nv()), x = randomVector(rng, m.nv());
@@ -229,17 +239,13 @@ TEST(Allocations, ConstrainedSolversDoNotAllocate) {
   q.tail(m.nq() - 7) = randomVector(rng, m.nq() - 7);
   const VecX v = randomVector(rng, m.nv()), tau = randomVector(rng, m.nv());
   const ExternalForces fext(static_cast<size_t>(m.numBodies()), Vec6::Ones());
-  for (ConstraintSolver solver :
-       {ConstraintSolver::PV, ConstraintSolver::PVSoft, ConstraintSolver::KKT, ConstraintSolver::Proximal}) {
-    ConstraintSolverSettings s;
-    s.solver = solver;
-    EXPECT_EQ(allocationsAfterWarmUp([&] { constrainedForwardDynamics(m, data, cm, cd, q, v, tau, s, fext); }), 0)
-        << constraintSolverName(solver);
-    const VecX rest = VecX::Zero(m.nv());  // two welds on one link are consistent at rest only
-    if (solver != ConstraintSolver::PVSoft)
-      EXPECT_EQ(allocationsAfterWarmUp([&] { constrainedForwardDynamics(m, data, redundant, rd, q, rest, tau, s); }), 0)
-          << constraintSolverName(solver) << " (redundant rows)";
-  }
+  expectNoConstraintSolverAllocates(
+      [&](const ConstraintSolverSettings& s) { constrainedForwardDynamics(m, data, cm, cd, q, v, tau, s, fext); });
+  const VecX rest = VecX::Zero(m.nv());  // two welds on one link are consistent at rest only
+  SCOPED_TRACE("redundant rows");
+  expectNoConstraintSolverAllocates([&](const ConstraintSolverSettings& s) {
+    if (s.solver != ConstraintSolver::PVSoft) constrainedForwardDynamics(m, data, redundant, rd, q, rest, tau, s);
+  });
 }
 
 TEST(Allocations, InverseMassMatrixAndLogDetDoNotAllocate) {
@@ -308,13 +314,8 @@ TEST(Allocations, EveryClusterTypeAndEveryPublicAlgorithmDoNotAllocate) {
          [&] { approximateInverseOperationalSpaceInertia(approx, approxData, approxEnds, q); }},
     };
     for (const auto& [name, call] : calls) EXPECT_EQ(allocationsAfterWarmUp(call), 0) << name;
-    for (ConstraintSolver solver :
-         {ConstraintSolver::PV, ConstraintSolver::PVSoft, ConstraintSolver::KKT, ConstraintSolver::Proximal}) {
-      ConstraintSolverSettings s;
-      s.solver = solver;
-      EXPECT_EQ(allocationsAfterWarmUp([&] { constrainedForwardDynamics(m, data, contacts, cd, q, v, x, s, fext); }), 0)
-          << constraintSolverName(solver);
-    }
+    expectNoConstraintSolverAllocates(
+        [&](const ConstraintSolverSettings& s) { constrainedForwardDynamics(m, data, contacts, cd, q, v, x, s, fext); });
     EXPECT_TRUE(std::isfinite(sink));
   }
 }
