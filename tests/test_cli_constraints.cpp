@@ -31,6 +31,24 @@ Json fdJson(Args args) {
 const Args kFourFeet = {kCheetah, "--contact", "FR_foot", "--contact", "FL_foot", "--contact", "HR_foot",
                         "--contact", "HL_foot"};
 
+/// Σ m_i a_com,i (classical accelerations of the bodies' centres of mass, world axes) after
+/// forwardKinematics with accelerations; `mass` gets the total mass.
+grbda::Vec3 linearMomentumRate(const grbda::Model& m, const grbda::Data& data, double& mass) {
+  grbda::Vec3 rate = grbda::Vec3::Zero();
+  mass = 0.0;
+  for (size_t f = 0; f < m.frames().size(); ++f) {
+    const grbda::Frame& fr = m.frames()[f];
+    if (fr.body < 0 || fr.name != m.body(fr.body).name) continue;  // each body once, at its own frame
+    const grbda::Mat6& I = m.body(fr.body).inertia;
+    const double mi = I(5, 5);
+    if (mi <= 0.0) continue;
+    const grbda::Vec3 com(I(2, 4) / mi, I(0, 5) / mi, I(1, 3) / mi);
+    mass += mi;
+    rate += mi * grbda::frameAcceleration(m, data, static_cast<int>(f), fr.placement.transformPoint(com)).tail<3>();
+  }
+  return rate;
+}
+
 }  // namespace
 
 TEST(CliConstraints, FourFeetForcesSumWithGravityToTheMomentumRate) {
@@ -57,18 +75,8 @@ TEST(CliConstraints, FourFeetForcesSumWithGravityToTheMomentumRate) {
   const grbda::VecX a = Eigen::Map<const grbda::VecX>(qdd.data(), static_cast<Eigen::Index>(qdd.size()));
   const grbda::VecX q = m.neutralConfiguration(), v = grbda::VecX::Zero(m.nv());
   grbda::forwardKinematics(m, data, q, v, a);
-  grbda::Vec3 rate = grbda::Vec3::Zero();
   double mass = 0.0;
-  for (size_t f = 0; f < m.frames().size(); ++f) {
-    const grbda::Frame& fr = m.frames()[f];
-    if (fr.body < 0 || fr.name != m.body(fr.body).name) continue;
-    const grbda::Mat6& I = m.body(fr.body).inertia;
-    const double mi = I(5, 5);
-    if (mi <= 0.0) continue;
-    const grbda::Vec3 com(I(2, 4) / mi, I(0, 5) / mi, I(1, 3) / mi);
-    mass += mi;
-    rate += mi * grbda::frameAcceleration(m, data, static_cast<int>(f), fr.placement.transformPoint(com)).tail<3>();
-  }
+  const grbda::Vec3 rate = linearMomentumRate(m, data, mass);
   EXPECT_LT((total + mass * m.gravity() - rate).norm(), 1e-8);
 }
 
@@ -142,18 +150,8 @@ TEST(CliConstraints, RelativeConstraintsMatchTheLibraryAndAreInternal) {
 
   // Internal forces: Σ m_i a_com,i = m g (classical accelerations of the centres of mass).
   grbda::forwardKinematics(m, data, q, vel, qdd);
-  grbda::Vec3 rate = grbda::Vec3::Zero();
   double mass = 0.0;
-  for (size_t f = 0; f < m.frames().size(); ++f) {
-    const grbda::Frame& fr = m.frames()[f];
-    if (fr.body < 0 || fr.name != m.body(fr.body).name) continue;
-    const grbda::Mat6& I = m.body(fr.body).inertia;
-    const double mi = I(5, 5);
-    if (mi <= 0.0) continue;
-    const grbda::Vec3 com(I(2, 4) / mi, I(0, 5) / mi, I(1, 3) / mi);
-    mass += mi;
-    rate += mi * grbda::frameAcceleration(m, data, static_cast<int>(f), fr.placement.transformPoint(com)).tail<3>();
-  }
+  const grbda::Vec3 rate = linearMomentumRate(m, data, mass);
   EXPECT_LT((mass * m.gravity() - rate).norm(), 1e-8 * mass);
 }
 

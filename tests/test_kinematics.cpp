@@ -273,9 +273,8 @@ TEST(Kinematics, FramesWeldedToTheGroundDoNotMove) {
 
 namespace {
 
-/// A hinged arm with a frame at `origin` from its link: either a named frame (addFrame) or, the
-/// old way, a massless dummy link on a fixed joint.
-Model armWithTip(bool namedFrame, const Transform& origin) {
+/// A hinged arm (link "arm" on joint "hinge" about y).
+ModelBuilder hingedArm() {
   ModelBuilder b("arm");
   LinkSpec world, arm;
   world.name = "world";
@@ -291,6 +290,13 @@ Model armWithTip(bool namedFrame, const Transform& origin) {
   hinge.child = "arm";
   hinge.axis = Vec3(0, 1, 0);
   b.addJoint(hinge);
+  return b;
+}
+
+/// The arm with a frame "tip" at `origin` from its link: either a named frame (addFrame) or, the
+/// old way, a massless dummy link on a fixed joint.
+Model armWithTip(bool namedFrame, const Transform& origin) {
+  ModelBuilder b = hingedArm();
   if (namedFrame) {
     b.addFrame(FrameSpec{"tip", "arm", origin, {}});
   } else {
@@ -336,19 +342,7 @@ TEST(Kinematics, NamedFramesSitWhereAFixedDummyLinkWould) {
 
 TEST(Kinematics, NamedFrameErrorsNameTheFrame) {
   auto expectError = [](FrameSpec f, const std::string& what) {
-    ModelBuilder b("arm");
-    LinkSpec world, arm;
-    world.name = "world";
-    arm.name = "arm";
-    arm.mass = 1.0;
-    arm.inertia = Mat3::Identity() * 0.01;
-    b.addLink(world);
-    b.addLink(arm);
-    JointSpec hinge;
-    hinge.name = "hinge";
-    hinge.parent = "world";
-    hinge.child = "arm";
-    b.addJoint(hinge);
+    ModelBuilder b = hingedArm();
     b.addFrame(f);
     try {
       b.build();
