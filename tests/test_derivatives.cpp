@@ -163,6 +163,25 @@ TEST(Derivatives, AllocateNothingAfterTheFirstCall) {
   }
 }
 
+TEST(Derivatives, AutoDiffConstraintSecondDerivativesMatchFiniteDifferences) {
+  // the Tello differentials: exact ∂K/∂q · u, ∂k/∂q · u by nested duals against the base class's
+  // central differences of K and k
+  Rng rng(11);
+  for (const auto& c : {robots::telloHipDifferential(), robots::telloKneeAnkleDifferential()}) {
+    const int m = c->numRows(), n = c->numCoordinates();
+    const VecX q = randomVector(rng, n), qd = randomVector(rng, n), u = randomVector(rng, n);
+    MatX dK(m, n), dKfd(m, n);
+    VecX dk(m), dkfd(m);
+    c->jacobianDerivative(q, u, dK);
+    c->ImplicitConstraint::jacobianDerivative(q, u, dKfd);
+    c->biasDerivative(q, qd, u, dk);
+    c->ImplicitConstraint::biasDerivative(q, qd, u, dkfd);
+    EXPECT_LT(maxRelErr(dK, dKfd), 1e-8);
+    EXPECT_LT(maxRelErr(dk, dkfd), 1e-8);
+    EXPECT_GT(dK.norm(), 1e-3);  // not trivially zero
+  }
+}
+
 TEST(Derivatives, RejectBadInputs) {
   const Model model = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf");
   Data data(model);
