@@ -11,7 +11,8 @@
 // Position derivatives are with respect to the tangent space: a floating base is moved by a
 // body-frame twist, as integrate() moves it, so every matrix is nv x nv and
 // τ(integrate(q, δ, 1)) ≈ τ(q) + dtau_dq δ. Inputs are validated like inverseDynamics; results
-// live in data.derivatives (sized by the first call, nothing allocated afterwards).
+// live in data.derivatives (sized by the first call, nothing allocated afterwards). External
+// forces are not taken (they would add their ∂/∂y through the body poses).
 //
 // Clusters whose G depends on the state add ∂K/∂q · u and ∂k/∂q · u of their constraints
 // (ImplicitConstraint::jacobianDerivative, biasDerivative): exact for an AutoDiffConstraint (the
