@@ -110,6 +110,11 @@ void ModelBuilder::addLink(LinkSpec link) {
   links_.push_back(std::move(link));
 }
 
+void ModelBuilder::addFrame(FrameSpec frame) {
+  if (frame.where.file.empty()) frame.where.file = sourceFile_;
+  frames_.push_back(std::move(frame));
+}
+
 void ModelBuilder::addJoint(JointSpec joint) {
   if (joint.where.file.empty()) joint.where.file = sourceFile_;
   joints_.push_back(std::move(joint));
@@ -136,6 +141,7 @@ void ModelBuilder::merge(const ModelBuilder& other) {
   loops_.insert(loops_.end(), other.loops_.begin(), other.loops_.end());
   couplings_.insert(couplings_.end(), other.couplings_.begin(), other.couplings_.end());
   constraints_.insert(constraints_.end(), other.constraints_.begin(), other.constraints_.end());
+  frames_.insert(frames_.end(), other.frames_.begin(), other.frames_.end());
 }
 
 Model ModelBuilder::build() const {
@@ -274,6 +280,18 @@ Model ModelBuilder::build() const {
       fail("link '" + links_[i].name + "' is not connected to the root '" + links_[root].name +
                "' (its joints form a cycle)",
            links_[i].where, linkElement(links_[i].name));
+  }
+
+  for (const FrameSpec& f : frames_) {  // named frames: placed like a fixed child link, no inertia
+    const std::string el = "frame '" + f.name + "'";
+    if (f.name.empty()) fail("frame has no name", f.where, "frame");
+    for (const Frame& existing : model.frames_)
+      if (existing.name == f.name) fail("duplicate name: a link or frame '" + f.name + "' exists", f.where, el);
+    const auto link = linkIndex.find(f.link);
+    if (link == linkIndex.end()) fail("unknown link '" + f.link + "'", f.where, el);
+    if (!finite(f.origin.E) || !finite(f.origin.r)) fail("origin is not finite", f.where, el);
+    requireRotation(f.origin.E, f.where, el, "origin rotation");
+    model.frames_.push_back(Frame{f.name, linkBody[link->second], f.origin * linkPlacement[link->second]});
   }
 
   for (const LoopSpec& l : loops_)

@@ -1,8 +1,15 @@
 #include "grbda/data.hpp"
 
 #include "cluster/cluster_joint.hpp"
+#include "grbda/errors.hpp"
 
 namespace grbda {
+
+void Data::setGravity(const Vec3& g) {
+  if (!g.allFinite()) throw InputError("Data::setGravity: gravity is not finite");
+  gravity_ = g;
+  overridesGravity_ = true;
+}
 
 Data::Data(const Model& model) : modelId_(model.id()) {
   const auto n = static_cast<size_t>(model.numBodies());

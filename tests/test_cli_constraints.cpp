@@ -1,6 +1,7 @@
-// `grbda fd --contact/--weld` as a subprocess: the four feet of the Mini Cheetah (the issue's
-// acceptance command), the JSON contract (contact_forces in command-line order, kinds, moments
-// for welds, constraint_residual), the methods agreeing, and the usage errors.
+// `grbda fd --contact/--weld/--relative/--relative-weld` as a subprocess: the four feet of the
+// Mini Cheetah (the acceptance command), the JSON contract (contact_forces in command-line
+// order, kinds, moments for welds, link2/point2 for relative constraints, constraint_residual), the
+// methods agreeing, and the usage errors.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -95,14 +96,77 @@ TEST(CliConstraints, MethodsAgreeAndWeldsReportMoments) {
   }
 }
 
+TEST(CliConstraints, RelativeConstraintsMatchTheLibraryAndAreInternal) {
+  // Two feet joined at a point, the other two welded to each other across the body (legs bent,
+  // so the rows are independent): internal forces, so the free-floating robot's linear momentum
+  // changes by gravity alone; λ equals an in-process solve with the same set.
+  const std::string qs = "0,0,0.3,1,0,0,0,0.1,-0.8,1.6,-0.1,-0.7,1.5,0.05,-0.9,1.7,-0.05,-0.6,1.4";
+  const std::string v = "0.1,0.2,-0.1,0.3,0,0.1,0.2,0,0,0,0.1,0,0,0,0,-0.2,0,0";
+  const Args args = {kCheetah, "--relative", "FL_foot:0,0.01,0/HR_foot", "--relative-weld", "FR_foot/HL_foot",
+                     "--q", qs, "--v", v, "--method", "kkt"};
+  const Json j = fdJson(args);
+  const Json& forces = j["contact_forces"];
+  ASSERT_EQ(forces.size(), 2u);
+  EXPECT_EQ(forces[0]["kind"].text, "relative");
+  EXPECT_EQ(forces[0]["link2"].text, "HR_foot");
+  EXPECT_EQ(forces[0]["point"].numbers(), (std::vector<double>{0.0, 0.01, 0.0}));
+  EXPECT_EQ(forces[0]["point2"].numbers(), (std::vector<double>{0.0, 0.0, 0.0}));
+  EXPECT_FALSE(forces[0].has("moment"));
+  EXPECT_EQ(forces[1]["kind"].text, "relative-weld");
+  EXPECT_TRUE(forces[1].has("moment"));
+  EXPECT_LT(j["constraint_residual"].number, 1e-9);
+
+  const grbda::Model m = grbda::loadUrdf(kCheetah);
+  grbda::ConstraintModel cm(m);
+  cm.addRelativePoint("FL_foot", grbda::Vec3(0.0, 0.01, 0.0), "HR_foot", grbda::Vec3::Zero());
+  cm.addRelativeWeld("FR_foot", grbda::Vec3::Zero(), "HL_foot", grbda::Vec3::Zero());
+  grbda::Data data(m);
+  grbda::ConstraintData cd(m, cm);
+  const std::vector<double> vs = JsonReader::parse("[" + v + "]").numbers(),
+                            qv = JsonReader::parse("[" + qs + "]").numbers();
+  const grbda::VecX vel = Eigen::Map<const grbda::VecX>(vs.data(), static_cast<Eigen::Index>(vs.size()));
+  const grbda::VecX q = Eigen::Map<const grbda::VecX>(qv.data(), static_cast<Eigen::Index>(qv.size()));
+  const grbda::VecX tau = grbda::VecX::Zero(m.nv());
+  grbda::ConstraintSolverSettings settings;
+  settings.solver = grbda::ConstraintSolver::PV;  // a different solver than the command's kkt
+  const grbda::VecX qdd = grbda::constrainedForwardDynamics(m, data, cm, cd, q, vel, tau, settings);
+  const std::vector<double> cliQdd = j["result"].numbers();
+  for (int i = 0; i < m.nv(); ++i) EXPECT_NEAR(cliQdd[static_cast<size_t>(i)], qdd[i], 1e-9) << i;
+  const std::vector<double> f0 = forces[0]["force"].numbers(), f1 = forces[1]["force"].numbers(),
+                            n1 = forces[1]["moment"].numbers();
+  for (int a = 0; a < 3; ++a) {
+    EXPECT_NEAR(f0[static_cast<size_t>(a)], cd.lambda[a], 1e-7);
+    EXPECT_NEAR(n1[static_cast<size_t>(a)], cd.lambda[3 + a], 1e-7);
+    EXPECT_NEAR(f1[static_cast<size_t>(a)], cd.lambda[6 + a], 1e-7);
+  }
+
+  // Internal forces: Σ m_i a_com,i = m g (classical accelerations of the centres of mass).
+  grbda::forwardKinematics(m, data, q, vel, qdd);
+  grbda::Vec3 rate = grbda::Vec3::Zero();
+  double mass = 0.0;
+  for (size_t f = 0; f < m.frames().size(); ++f) {
+    const grbda::Frame& fr = m.frames()[f];
+    if (fr.body < 0 || fr.name != m.body(fr.body).name) continue;
+    const grbda::Mat6& I = m.body(fr.body).inertia;
+    const double mi = I(5, 5);
+    if (mi <= 0.0) continue;
+    const grbda::Vec3 com(I(2, 4) / mi, I(0, 5) / mi, I(1, 3) / mi);
+    mass += mi;
+    rate += mi * grbda::frameAcceleration(m, data, static_cast<int>(f), fr.placement.transformPoint(com)).tail<3>();
+  }
+  EXPECT_LT((mass * m.gravity() - rate).norm(), 1e-8 * mass);
+}
+
 TEST(CliConstraints, UsageErrorsNameTheProblem) {
+  expectCommandError({"fd", kCheetah, "--relative", "FR_foot"}, 2, {"--relative", "A[:X,Y,Z]/B[:X,Y,Z]"});
+  expectCommandError({"fd", kCheetah, "--relative-weld", "FR_foot/nowhere"}, 2, {"unknown link 'nowhere'"});
   expectCommandError({"fd", kCheetah, "--contact", "no_such_link"}, 2, {"unknown link 'no_such_link'"});
   expectCommandError({"fd", kCheetah, "--contact", "FR_foot:1,2"}, 2, {"--contact", "3 coordinates"});
   expectCommandError({"fd", kCheetah, "--contact", "FR_foot", "--method", "projection"}, 2,
                      {"pv, pv-soft, kkt or proximal"});
   expectCommandError({"fd", kCheetah, "--contact", "FR_foot", "--compliance", "1e-3"}, 2, {"pv-soft"});
   expectCommandError({"fd", kCheetah, "--contact", "FR_foot", "--method", "pv-soft"}, 2, {"--compliance"});
-  expectCommandError({"fd", kCheetah, "--baumgarte", "0.1"}, 2, {"--contact or --weld"});
+  expectCommandError({"fd", kCheetah, "--baumgarte", "0.1"}, 2, {"--baumgarte needs --contact, --weld"});
   expectCommandError({"fd", kCheetah, "--contact", "FR_foot", "--method", "pv-soft", "--compliance", "-1"}, 2,
                      {"--compliance must be > 0"});
 }

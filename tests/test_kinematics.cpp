@@ -270,3 +270,96 @@ TEST(Kinematics, FramesWeldedToTheGroundDoNotMove) {
   const Vec6 w = frameVelocity(m, data, m.frameIndex("arm"));
   EXPECT_LT((w.head<3>() - rpyToRotation(Vec3(0.4, -0.5, 0.6)) * Vec3(0, 0, -2.0)).norm(), 1e-14);
 }
+
+namespace {
+
+/// A hinged arm with a frame at `origin` from its link: either a named frame (addFrame) or, the
+/// old way, a massless dummy link on a fixed joint.
+Model armWithTip(bool namedFrame, const Transform& origin) {
+  ModelBuilder b("arm");
+  LinkSpec world, arm;
+  world.name = "world";
+  arm.name = "arm";
+  arm.mass = 2.0;
+  arm.com = Vec3(0.2, 0.0, 0.05);
+  arm.inertia = Vec3(0.01, 0.02, 0.025).asDiagonal();
+  b.addLink(world);
+  b.addLink(arm);
+  JointSpec hinge;
+  hinge.name = "hinge";
+  hinge.parent = "world";
+  hinge.child = "arm";
+  hinge.axis = Vec3(0, 1, 0);
+  b.addJoint(hinge);
+  if (namedFrame) {
+    b.addFrame(FrameSpec{"tip", "arm", origin, {}});
+  } else {
+    LinkSpec tip;
+    tip.name = "tip";
+    b.addLink(tip);
+    JointSpec fixed;
+    fixed.name = "arm_to_tip";
+    fixed.kind = JointKind::Fixed;
+    fixed.parent = "arm";
+    fixed.child = "tip";
+    fixed.origin = origin;
+    b.addJoint(fixed);
+  }
+  return b.build();
+}
+
+}  // namespace
+
+TEST(Kinematics, NamedFramesSitWhereAFixedDummyLinkWould) {
+  const Transform origin = urdfOriginToTransform(Vec3(0.4, 0.01, -0.02), Vec3(0.3, 0.2, -0.1));
+  const Model named = armWithTip(true, origin), dummy = armWithTip(false, origin);
+  ASSERT_EQ(named.numBodies(), dummy.numBodies());
+  Data dn(named), dd(dummy);
+  const VecX q = VecX::Constant(1, 0.7), v = VecX::Constant(1, -1.3), qdd = VecX::Constant(1, 2.1);
+  forwardKinematics(named, dn, q, v, qdd);
+  forwardKinematics(dummy, dd, q, v, qdd);
+  const int fn = named.frameIndex("tip"), fd = dummy.frameIndex("tip");
+  ASSERT_GE(fn, 0);
+  const Vec3 p(0.01, 0.02, 0.03);
+  EXPECT_LT((framePosition(named, dn, fn, p) - framePosition(dummy, dd, fd, p)).norm(), 1e-15);
+  EXPECT_LT((frameRotation(named, dn, fn) - frameRotation(dummy, dd, fd)).norm(), 1e-15);
+  EXPECT_LT((frameAcceleration(named, dn, fn, p) - frameAcceleration(dummy, dd, fd, p)).norm(), 1e-13);
+  // A frame carries no mass: the dynamics are those of the arm alone.
+  EXPECT_NEAR(massMatrix(named, dn, q)(0, 0), massMatrix(dummy, dd, q)(0, 0), 1e-15);
+  // The arm's tip, independently: R_y(q) applied to the frame's offset from the hinge.
+  const Vec3 tipWorld = Eigen::AngleAxisd(0.7, Vec3::UnitY()) * Vec3(0.4, 0.01, -0.02);
+  EXPECT_LT((framePosition(named, dn, fn) - tipWorld).norm(), 1e-14);
+  // Constraints take the frame's name.
+  ConstraintModel cm(named);
+  EXPECT_NO_THROW(cm.addPointContact("tip"));
+}
+
+TEST(Kinematics, NamedFrameErrorsNameTheFrame) {
+  auto expectError = [](FrameSpec f, const std::string& what) {
+    ModelBuilder b("arm");
+    LinkSpec world, arm;
+    world.name = "world";
+    arm.name = "arm";
+    arm.mass = 1.0;
+    arm.inertia = Mat3::Identity() * 0.01;
+    b.addLink(world);
+    b.addLink(arm);
+    JointSpec hinge;
+    hinge.name = "hinge";
+    hinge.parent = "world";
+    hinge.child = "arm";
+    b.addJoint(hinge);
+    b.addFrame(f);
+    try {
+      b.build();
+      ADD_FAILURE() << "no error for " << what;
+    } catch (const ModelError& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("frame '" + f.name + "'"), std::string::npos) << e.what();
+    }
+  };
+  expectError(FrameSpec{"tip", "nowhere", Transform(), {}}, "unknown link 'nowhere'");
+  expectError(FrameSpec{"arm", "arm", Transform(), {}}, "duplicate name");
+  expectError(FrameSpec{"tip", "arm", Transform(Mat3::Identity() * 2.0, Vec3::Zero()), {}}, "not a rotation");
+  expectError(FrameSpec{"tip", "arm", Transform(Mat3::Identity(), Vec3(NAN, 0, 0)), {}}, "not finite");
+}

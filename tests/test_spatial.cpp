@@ -68,6 +68,23 @@ TEST(Spatial, JointTransformAfterTreeEqualsTheProduct) {
   }
 }
 
+TEST(Spatial, RevoluteAboutACoordinateAxisEqualsTheProduct) {
+  // The plane-rotation shortcut for ±x, ±y, ±z axes against X_J(q) X_T from the Rodrigues rotation.
+  for (int k = 0; k < 6; ++k) {
+    Joint j;
+    j.axis = Vec3::Unit(k % 3) * (k < 3 ? 1.0 : -1.0);
+    ASSERT_EQ(j.alignedAxis(), k % 3);
+    for (double angle : {0.0, 0.3, -2.1, 3.0}) {
+      const Transform XT = randomTransform();
+      const Transform expected = j.transform(&angle) * XT, got = j.transformAfter(&angle, XT);
+      EXPECT_TRUE(got.isApprox(expected, 1e-14)) << "axis " << j.axis.transpose() << ", q = " << angle;
+    }
+  }
+  Joint tilted;
+  tilted.axis = Vec3(0.0, 1e-9, 1.0).normalized();
+  EXPECT_EQ(tilted.alignedAxis(), -1);
+}
+
 TEST(Spatial, CrossProductsMatchMatrices) {
   const Vec6 v = Vec6::Random(), m = Vec6::Random();
   EXPECT_TRUE(crossMotion(v, m).isApprox(crmMatrix(v) * m, 1e-14));

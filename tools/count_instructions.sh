@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Instructions per call of the dynamics algorithms (issue #7, the second metric next to timings).
 # For every robot, command (fd, id, and osim when the grbda command has it) and --method
-# (cluster, projection, lagrange, proximal with 1 and 5 iterations, approximate), runs
+# (cluster, projection, lagrange, proximal with 1 and 5 iterations, approximate), and
+# mass-matrix --inverse (ℳ⁻¹, shown as a multiple of C-ABA), runs
 #   valgrind --tool=callgrind grbda CMD MODEL --q Q --v V --tau/--a U --method M --repeat N
 # and the same with --repeat 0 (load, parse and prepare only), and prints a markdown table of
 #   (count(N) - count(0)) / N
@@ -171,6 +172,7 @@ for robot in "${robot_list[@]}"; do
       fi
       per=$(( (full - base) / (repeat - base_repeat) ))
       if [ "$method" = cluster ] || [ "$method" = default ]; then cluster="$per"; fi
+      if [ "$cmd" = fd ] && [ "$method" = cluster ]; then aba="$per"; fi
       rel=""
       if [ -n "$cluster" ] && [ "$method" != cluster ] && [ "$method" != default ]; then
         rel="$(awk -v a="$per" -v b="$cluster" 'BEGIN { printf "%+.1f %%", 100 * (a / b - 1) }')"
@@ -178,4 +180,12 @@ for robot in "${robot_list[@]}"; do
       echo "| $robot | $cmd | $method | $per | $rel |"
     done
   done
+  # ℳ⁻¹ from the articulated pass (mass-matrix --inverse), relative to C-ABA (fd, cluster) above.
+  if has_command mass-matrix && full="$(count mass-matrix "$file" --q "$q" --inverse --repeat "$repeat")" &&
+     base="$(count mass-matrix "$file" --q "$q" --inverse --repeat 0)"; then
+    per=$(( (full - base) / repeat ))
+    rel=""
+    [ -n "${aba:-}" ] && rel="$(awk -v a="$per" -v b="$aba" 'BEGIN { printf "%.2f x C-ABA", a / b }')"
+    echo "| $robot | mass-matrix --inverse | cluster | $per | $rel |"
+  fi
 done

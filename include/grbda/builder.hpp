@@ -74,6 +74,16 @@ struct ConstraintSpec {
   std::string typeHint;
 };
 
+/// A named frame on a link — a contact point, a foot sole, a tool centre — without a massless
+/// dummy link and fixed joint: usable wherever a link name is (constraints, frame kinematics,
+/// `--contact`), and listed in Model::frames().
+struct FrameSpec {
+  std::string name;
+  std::string link;    ///< the link it is rigidly attached to
+  Transform origin;    ///< link frame -> this frame (as a fixed joint's origin)
+  SourceLocation where;
+};
+
 class ModelBuilder {
  public:
   explicit ModelBuilder(std::string robotName = "robot", std::string sourceFile = {});
@@ -83,6 +93,7 @@ class ModelBuilder {
   void addLoop(LoopSpec loop);
   void addCoupling(CouplingSpec coupling);
   void addConstraint(ConstraintSpec constraint);
+  void addFrame(FrameSpec frame);
   void setGravity(const Vec3& g) { gravity_ = g; }
   /// Recognise the specialised cluster joints (RevoluteWithRotor, ..., FourBar; the default).
   /// false keeps every constrained cluster Generic — for comparing the two on the same model.
@@ -99,6 +110,7 @@ class ModelBuilder {
   const std::vector<LoopSpec>& loops() const { return loops_; }
   const std::vector<CouplingSpec>& couplings() const { return couplings_; }
   const std::vector<ConstraintSpec>& constraints() const { return constraints_; }
+  const std::vector<FrameSpec>& frames() const { return frames_; }
   const std::string& name() const { return name_; }
   const std::string& sourceFile() const { return sourceFile_; }
   /// Append everything of another builder (multi-file models); names must stay unique.
@@ -114,6 +126,7 @@ class ModelBuilder {
   std::vector<LoopSpec> loops_;
   std::vector<CouplingSpec> couplings_;
   std::vector<ConstraintSpec> constraints_;
+  std::vector<FrameSpec> frames_;
   Vec3 gravity_ = Vec3(0.0, 0.0, -9.81);
   bool specialisedJoints_ = true;
   bool strictInertias_ = false;

@@ -1,6 +1,7 @@
 #pragma once
 // Data: the preallocated workspace of the algorithms (Pinocchio's Data). One per thread; sized
-// once from a Model, after which no algorithm allocates.
+// once from a Model, after which no algorithm allocates. Everything a thread may want to vary per
+// call without touching the shared Model (gravity) lives here too.
 #include <cstdint>
 #include <vector>
 
@@ -86,6 +87,7 @@ struct DerivativesData {
 struct ArticulatedPassStamp {
   std::uint64_t kinematics = 0;  ///< Data::kinematicsVersion of the pass
   bool plain = false;            ///< no soft-constraint inertia was added (PV-soft) to IA and D
+  int failedCluster = -1;        ///< the cluster whose D_k was not positive definite (-1: none)
 };
 
 class Data {
@@ -94,6 +96,16 @@ class Data {
 
   /// The model this Data was sized for (Model::id()); every algorithm checks it (O(1)).
   std::uint64_t modelId() const { return modelId_; }
+
+  /// Gravity a_g (world coordinates) for the calls made with this Data only, overriding
+  /// model.gravity(): the thread-safe way to vary gravity while one Model is shared by threads
+  /// (Model::setGravity writes the shared Model, a data race once threads read it).
+  void setGravity(const Vec3& g);
+  /// Drop the override: calls with this Data follow model.gravity() again (the default).
+  void useModelGravity() { overridesGravity_ = false; }
+  bool overridesGravity() const { return overridesGravity_; }
+  /// The gravity every algorithm called with this Data uses: the override, else the model's.
+  const Vec3& gravity(const Model& model) const { return overridesGravity_ ? gravity_ : model.gravity(); }
 
   // Kinematics (per body, regular order)
   std::vector<Transform> Xup;  ///< ^i X_λ(i) = X_J(q_i) X_T(i)
@@ -143,6 +155,8 @@ class Data {
 
  private:
   std::uint64_t modelId_ = 0;
+  bool overridesGravity_ = false;
+  Vec3 gravity_ = Vec3::Zero();
 };
 
 }  // namespace grbda

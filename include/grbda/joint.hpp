@@ -39,13 +39,30 @@ struct Joint {
     return Transform();
   }
 
+  /// 0, 1, 2 when the axis is ±x, ±y, ±z exactly (URDF axes nearly always are), otherwise −1.
+  int alignedAxis() const {
+    if (axis.y() == 0.0 && axis.z() == 0.0) return 0;
+    if (axis.x() == 0.0 && axis.z() == 0.0) return 1;
+    if (axis.x() == 0.0 && axis.y() == 0.0) return 2;
+    return -1;
+  }
+
   /// ^iX_λ(i) = X_J(q) X_T: the joint transform after the tree transform X_T, without forming
   /// X_J. For a revolute joint E = (c 1 − s û + (1 − c) u uᵀ) E_T (Rodrigues, transposed) and the
-  /// origin does not move; a prismatic joint only moves the origin along the axis.
+  /// origin does not move; about a coordinate axis k that is a plane rotation of two rows of E_T
+  /// (i = k+1, j = k+2 mod 3). A prismatic joint only moves the origin along the axis.
   Transform transformAfter(const double* q, const Transform& XT) const {
     switch (type) {
       case JointType::Revolute: {
         const double c = std::cos(q[0]), s = std::sin(q[0]);
+        if (const int k = alignedAxis(); k >= 0) {
+          const double sk = axis[k] > 0.0 ? s : -s;
+          const int i = (k + 1) % 3, j = (k + 2) % 3;
+          Transform X(XT.E, XT.r);
+          X.E.row(i) = c * XT.E.row(i) + sk * XT.E.row(j);
+          X.E.row(j) = c * XT.E.row(j) - sk * XT.E.row(i);
+          return X;
+        }
         const Eigen::Matrix<double, 1, 3> uTE = axis.transpose() * XT.E;
         Mat3 E;
         for (int j = 0; j < 3; ++j) E.col(j) = c * XT.E.col(j) - s * axis.cross(XT.E.col(j)) + (1.0 - c) * uTE[j] * axis;

@@ -119,8 +119,9 @@ class Model {
   const std::vector<std::string>& spanningPositionNames() const { return spanningPositionNames_; }
   const std::vector<std::string>& spanningVelocityNames() const { return spanningVelocityNames_; }
 
-  /// Gravity a_g, world coordinates (default (0, 0, -9.81)). Change it only before sharing the
-  /// model between threads.
+  /// Gravity a_g, world coordinates (default (0, 0, -9.81)); algorithms use it for every Data
+  /// without its own (Data::setGravity). A Model is immutable while threads share it: change it
+  /// with setGravity only before sharing, and give each thread its gravity through its Data.
   const Vec3& gravity() const { return gravity_; }
   void setGravity(const Vec3& g) { gravity_ = g; }
 

@@ -65,6 +65,12 @@ void bindSpecs(py::module_& m) {
       .def_readwrite("where", &JointSpec::where, "SourceLocation for error messages");
   vec3Member(joint, "axis", &JointSpec::axis, "joint axis in the joint frame (normalised by build())");
 
+  specClass<FrameSpec>(m, "FrameSpec", "A named frame rigidly attached to a link (a contact point, a tool frame).")
+      .def_readwrite("name", &FrameSpec::name, "unique name (links and frames share one namespace)")
+      .def_readwrite("link", &FrameSpec::link, "the link it is attached to")
+      .def_readwrite("origin", &FrameSpec::origin, "Transform: link frame -> this frame")
+      .def_readwrite("where", &FrameSpec::where, "SourceLocation for error messages");
+
   py::enum_<LoopKind>(m, "LoopKind", "URDF+ <loop> types.")
       .value("REVOLUTE", LoopKind::Revolute)
       .value("CONTINUOUS", LoopKind::Continuous)
@@ -102,6 +108,8 @@ void bindModelBuilder(py::module_& m) {
       .def("add_joint", &ModelBuilder::addJoint, py::arg("joint"))
       .def("add_loop", &ModelBuilder::addLoop, py::arg("loop"))
       .def("add_coupling", &ModelBuilder::addCoupling, py::arg("coupling"))
+      .def("add_frame", &ModelBuilder::addFrame, py::arg("frame"),
+           "A named frame on a link, usable wherever a link name is (constraints, frame kinematics).")
       .def(
           "set_gravity", [](ModelBuilder& b, ArrayLike g) { b.setGravity(toVec3(g, "gravity")); }, py::arg("gravity"),
           "Gravity of the built model, world coordinates (m/s^2).")
@@ -114,6 +122,7 @@ void bindModelBuilder(py::module_& m) {
       .def_property_readonly("joints", &ModelBuilder::joints, "list of JointSpec (a copy)")
       .def_property_readonly("loops", &ModelBuilder::loops, "list of LoopSpec (a copy)")
       .def_property_readonly("couplings", &ModelBuilder::couplings, "list of CouplingSpec (a copy)")
+      .def_property_readonly("frames", &ModelBuilder::frames, "list of FrameSpec (a copy)")
       .def_property_readonly("num_constraints", [](const ModelBuilder& b) { return b.constraints().size(); },
                              "number of implicit constraints added in C++ (e.g. the Tello differentials)")
       .def(

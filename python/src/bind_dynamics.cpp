@@ -34,6 +34,20 @@ void bindData(py::module_& m) {
   cls.def_property_readonly(
       "model", [](const BoundData& d) { return d.model; }, py::return_value_policy::reference,
       "the Model this Data was made for (the same Python object; kept alive by the Data)");
+  cls.def(
+      "set_gravity", [](BoundData& d, ArrayLike g) { d.data.setGravity(toVec3(g, "gravity")); }, py::arg("gravity"),
+      "set_gravity(gravity): gravity a_g (world coordinates, m/s^2) for the calls made with this Data only, "
+      "overriding model.gravity. The thread-safe way to vary gravity when one Model is shared: setting "
+      "model.gravity changes it for every Data without an override.");
+  cls.def(
+      "use_model_gravity", [](BoundData& d) { d.data.useModelGravity(); },
+      "use_model_gravity(): drop the override of set_gravity; calls follow model.gravity again.");
+  cls.def_property_readonly(
+      "gravity", [](const BoundData& d) { return Vec3(d.data.gravity(*d.model)); },
+      "the gravity the algorithms use with this Data: its own (set_gravity) or else the model's");
+  cls.def_property_readonly(
+      "overrides_gravity", [](const BoundData& d) { return d.data.overridesGravity(); },
+      "True after set_gravity, until use_model_gravity");
   dataView(cls, "qdd", &Data::qdd, "view: accelerations of the last forward_dynamics (nv)");
   dataView(cls, "tau", &Data::tau, "view: generalized forces of the last inverse_dynamics (nv)");
   dataView(cls, "H", &Data::H, "view: mass matrix of the last mass_matrix (nv x nv)");

@@ -55,7 +55,7 @@ void bindIntegration(py::module_& m) {
       },
       py::arg("model"), py::arg("data"), py::arg("q"),
       "potential_energy(model, data, q) -> float\n\nGravitational potential energy -sum m_i g . c_i (J), zero at the "
-      "world origin (model.gravity).");
+      "world origin (data.gravity: the Data's own, else model.gravity).");
 }
 
 }  // namespace grbda::python

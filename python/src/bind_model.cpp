@@ -143,8 +143,9 @@ void bindModelClass(py::module_& m) {
       .def_property(
           "gravity", [](const Model& model) { return model.gravity(); },
           [](Model& model, ArrayLike g) { model.setGravity(toVec3(g, "gravity")); },
-          "gravity a_g in world coordinates (m/s^2), default (0, 0, -9.81). Set it before sharing the model "
-          "between threads.")
+          "gravity a_g in world coordinates (m/s^2), default (0, 0, -9.81), for every Data without its own "
+          "(Data.set_gravity). Set it before sharing the model between threads; per-thread gravity goes through "
+          "Data.set_gravity.")
       .def("neutral_configuration", &Model::neutralConfiguration,
            "Independent configuration of zeros (unit quaternion [1, 0, 0, 0] for free joints), length nq.")
       .def("neutral_spanning_configuration", &Model::neutralSpanningConfiguration,

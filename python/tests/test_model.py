@@ -123,6 +123,27 @@ def test_model_built_in_code_swings_like_a_pendulum():
         assert qdd[0] == pytest.approx(-9.81 / l * np.sin(q), rel=1e-6, abs=1e-9)
 
 
+def test_named_frame_follows_its_link():
+    # A frame 0.3 m along the bob's x axis: at angle q about y its world position is R_y(q) [0.3, 0, 0].
+    builder = grbda.ModelBuilder("pendulum")
+    builder.add_link(grbda.LinkSpec(name="base"))
+    builder.add_link(grbda.LinkSpec(name="bob", mass=1.0, com=[0, 0, -0.5], inertia=np.eye(3) * 1e-3))
+    joint = grbda.JointSpec(name="hinge", kind=grbda.JointKind.REVOLUTE, parent="base", child="bob")
+    joint.axis = [0, 1, 0]
+    builder.add_joint(joint)
+    builder.add_frame(grbda.FrameSpec(name="tool", link="bob", origin=grbda.Transform(E=np.eye(3), r=[0.3, 0, 0])))
+    assert [f.name for f in builder.frames] == ["tool"]
+    model = builder.build()
+    data = grbda.Data(model)
+    q = 0.6
+    grbda.forward_kinematics(model, data, [q])
+    expected = np.array([np.cos(q) * 0.3, 0.0, -np.sin(q) * 0.3])
+    assert np.allclose(grbda.frame_position(model, data, "tool"), expected, atol=1e-14)
+    builder.add_frame(grbda.FrameSpec(name="elsewhere", link="no_such_link"))
+    with pytest.raises(grbda.ModelError, match="unknown link 'no_such_link'"):
+        builder.build()
+
+
 def test_parsed_builder_can_be_modified_before_build():
     builder = grbda.parse_urdf_file(model_path("mini_cheetah.urdf"))
     builder.specialised_joints = False

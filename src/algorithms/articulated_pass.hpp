@@ -108,12 +108,18 @@ bool inwardStep(const Model& model, Data& data, const Cluster& cl, ClusterData& 
 
 }  // namespace pass
 
+/// NumericalError naming data.articulated.failedCluster (its type, bodies and joints), for a
+/// pass that returned false.
+[[noreturn]] void throwArticulatedInertiaNotPositive(const Model& model, const Data& data, const char* algorithm);
+
 /// The inward articulated-cluster pass on the prepared kinematics (prepareState ran). False if
-/// some D_k is not positive definite. Stamps data.articulated.
+/// some D_k is not positive definite (data.articulated.failedCluster says which; see
+/// throwArticulatedInertiaNotPositive). Stamps data.articulated.
 template <bool Bias, class LeafTerms = NoLeafTerms, class ClusterHook = NoClusterHook>
 bool articulatedPass(const Model& model, Data& data, const ArticulatedPassInputs& in, LeafTerms&& leafTerms = {},
                      ClusterHook&& atCluster = {}, bool plain = true) {
   data.articulated.plain = false;
+  data.articulated.failedCluster = -1;
   const bool hasFext = Bias && in.fext && !in.fext->empty();
   for (int i = 0; i < model.numBodies(); ++i) {  // IA_i = I_i,  pA_i = v_i ×* I_i v_i − ^iX*_0 f^ext_i
     const Mat6& I = model.body(i).inertia;
@@ -128,7 +134,10 @@ bool articulatedPass(const Model& model, Data& data, const ArticulatedPassInputs
     const Cluster& cl = model.cluster(k);
     ClusterData& cd = data.clusters[static_cast<size_t>(k)];
     const bool ok = withClusterDof(cl.nv, [&](auto D) { return pass::inwardStep<D, Bias>(model, data, cl, cd, in); });
-    if (!ok) return false;
+    if (!ok) {
+      data.articulated.failedCluster = k;
+      return false;
+    }
     atCluster(k, cl, cd);
   }
   data.articulated.kinematics = data.kinematicsVersion;

@@ -317,7 +317,7 @@ void CfaData::Impl::run(int t, int T) {
   partialC[t] = i1 > i0 ? ab[i1 - 1] : Vec6::Zero();
   barrier();
   // K4: bias accelerations a_b,i = a_0 + Σ_{j≤i} c_j (q̈ = 0); body bias forces; suffix sum
-  offset = detail::baseAcceleration(m);
+  offset = detail::gravityBias(m.gravity());  // CfaData has no gravity of its own: the model's
   for (int s = 0; s < t; ++s) offset += partialC[s];
   for (int i = i1 - 1; i >= i0; --i) {
     ab[i] += offset;

@@ -11,7 +11,7 @@ bool clusterAba(const Model& model, Data& data, const VecX& tau, const ExternalF
   in.tau = &tau;
   in.fext = fext;
   if (!articulatedPass<true>(model, data, in)) return false;
-  outwardPass(model, data, gravityBias(model), [](int, auto&) {});
+  outwardPass(model, data, gravityBias(model, data), [](int, auto&) {});
   return true;
 }
 

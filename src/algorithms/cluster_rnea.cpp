@@ -40,7 +40,7 @@ void inwardStep(Data& data, const Cluster& cl, const ClusterData& cd) {
 
 void clusterRnea(const Model& model, Data& data, const VecX& ydd, const ExternalForces* fext) {
   if (fext && fext->empty()) fext = nullptr;
-  const Vec6 a0 = gravityBias(model);
+  const Vec6 a0 = gravityBias(model, data);
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);
     withClusterDof(cl.nv, [&](auto D) { outwardStep<D>(model, data, cl, data.clusters[k], ydd, a0, fext); });

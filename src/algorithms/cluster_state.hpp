@@ -2,6 +2,7 @@
 // Internal: what every cluster algorithm does first — take the configuration (independent or
 // spanning positions), bring data.qSpan up to date, and run the cluster kinematics pass (spec
 // §6.1: every cluster joint updates its bodies' transforms, S, v and c).
+#include "gravity_bias.hpp"
 #include "grbda/data.hpp"
 
 namespace grbda::detail {
@@ -16,12 +17,5 @@ void clusterKinematics(const Model& model, Data& data, const VecX* v, const char
 
 /// Validates (q, v) and runs both steps.
 void prepareState(const Model& model, Data& data, const VecX& q, const VecX* v, const char* algorithm);
-
-/// Gravity-biased base acceleration a_0 = −a_g (spec §1.5).
-inline Vec6 gravityBias(const Model& m) {
-  Vec6 a0 = Vec6::Zero();
-  a0.tail<3>() = -m.gravity();
-  return a0;
-}
 
 }  // namespace grbda::detail

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "articulated_pass.hpp"
 #include "checks.hpp"
 #include "cluster_algorithms.hpp"
 #include "cluster_state.hpp"
@@ -19,10 +20,7 @@ const VecX& forwardDynamics(const Model& model, Data& data, const VecX& q, const
   detail::checkVector(tau, model.nv(), "tau", alg);
   detail::checkExternalForces(model, &fext, alg);
   detail::prepareState(model, data, q, &v, alg);
-  if (!detail::clusterAba(model, data, tau, &fext))
-    throw NumericalError(std::string(alg) +
-                         ": an articulated joint-space inertia D_k is not positive definite (singular configuration "
-                         "or massless subtree)");
+  if (!detail::clusterAba(model, data, tau, &fext)) detail::throwArticulatedInertiaNotPositive(model, data, alg);
   detail::checkResult(data.qdd, "qdd", alg);
   return data.qdd;
 }

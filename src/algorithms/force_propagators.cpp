@@ -15,10 +15,7 @@ namespace detail {
 void requirePropagators(const Model& model, Data& data, const char* algorithm, const MatX* massOffset) {
   ArticulatedPassInputs in;
   in.massOffset = massOffset;
-  if (!articulatedPass<false>(model, data, in))
-    throw NumericalError(std::string(algorithm) +
-                         ": an articulated joint-space inertia D_k is not positive definite (singular configuration "
-                         "or massless subtree)");
+  if (!articulatedPass<false>(model, data, in)) throwArticulatedInertiaNotPositive(model, data, algorithm);
 }
 
 }  // namespace detail

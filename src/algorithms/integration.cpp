@@ -118,7 +118,7 @@ double potentialEnergy(const Model& model, Data& data, const VecX& q) {
   for (int i = 0; i < model.numBodies(); ++i) {
     const Mat6& I = model.body(i).inertia;
     const double m = inertiaMass(I);
-    if (m > 0.0) energy -= m * model.gravity().dot(data.Xa[i].inverseTransformPoint(inertiaCom(I)));
+    if (m > 0.0) energy -= m * data.gravity(model).dot(data.Xa[i].inverseTransformPoint(inertiaCom(I)));
   }
   return energy;
 }

@@ -26,10 +26,7 @@ namespace {
 
 void requirePass(const Model& model, Data& data, const char* alg) {
   detail::ArticulatedPassInputs in;
-  if (!detail::articulatedPass<false>(model, data, in))
-    throw NumericalError(std::string(alg) +
-                         ": an articulated joint-space inertia D_k is not positive definite (singular configuration "
-                         "or massless subtree)");
+  if (!detail::articulatedPass<false>(model, data, in)) detail::throwArticulatedInertiaNotPositive(model, data, alg);
 }
 
 /// Columns [vIndex_k, subtreeEnd_k) hold cluster k's subtree (parent-first numbering: every
@@ -40,8 +37,28 @@ void subtreeEnds(const Model& model, VecX& end) {
     if (const int p = model.cluster(k).parent; p >= 0) end[p] = std::max(end[p], end[k]);
 }
 
-/// The inward part: rows M_k = D⁻¹ (E_k − Sᵀ P) over the subtree's columns, the fold of P onto the
-/// output body.
+/// P_o += Xᵀ P for a 6 x n block of forces (columns at once: Xᵀ[n; f] = [Eᵀn + r × Eᵀf; Eᵀf]).
+template <class Block, class OutBlock>
+void addTransposeApplied(const Transform& X, const Block& P, OutBlock&& Po) {
+  const Mat3 Et = X.E.transpose();
+  const Mat3 rEt = skew(X.r) * Et;
+  Po.template topRows<3>().noalias() += Et.lazyProduct(P.template topRows<3>());
+  Po.template topRows<3>().noalias() += rEt.lazyProduct(P.template bottomRows<3>());
+  Po.template bottomRows<3>().noalias() += Et.lazyProduct(P.template bottomRows<3>());
+}
+
+/// A = X A_o for a 6 x n block of motions (X[w; v] = [E w; E v − E r × w]).
+template <class Block, class OutBlock>
+void assignApplied(const Transform& X, const Block& Ao, OutBlock&& A) {
+  const Mat3 Er = X.E * skew(X.r);
+  A.template topRows<3>().noalias() = X.E.lazyProduct(Ao.template topRows<3>());
+  A.template bottomRows<3>().noalias() = X.E.lazyProduct(Ao.template bottomRows<3>());
+  A.template bottomRows<3>().noalias() -= Er.lazyProduct(Ao.template topRows<3>());
+}
+
+/// The inward part: rows M_k = D⁻¹ E_k − (D⁻¹ Sᵀ) P over the subtree's columns, the fold of P onto the
+/// output body. Only bodies that support clusters carry a force operator P (the others, rotors and
+/// feet among them, have nothing outboard of them: P = 0).
 struct MinvInward {
   const Model& model;
   Data& data;
@@ -55,29 +72,33 @@ struct MinvInward {
     const int c0 = cl.vIndex, d = cl.nv, ns = static_cast<int>(end[k]) - c0;
     data.Minv.block(c0, c0, d, model.nv() - c0).setZero();
     auto M = data.Minv.block(c0, c0, d, ns);
-    M.leftCols(d).setIdentity();
-    for (int r = 0; r < cl.numBodies; ++r)
-      M.noalias() -= detail::rowsOf<D>(cd.S, r).transpose().lazyProduct(
-          data.minvP[static_cast<size_t>(cl.firstBody + r)].middleCols(c0, ns));
     const Eigen::Map<const typename Sz::MatD> Dinv(cd.Dinv.data(), d, d);
-    Eigen::Map<typename Sz::VecD> column(cd.scratchD6.col(0).data(), d);  // no allocation for a dynamic d
-    for (int c = 0; c < ns; ++c) {  // M ← D⁻¹ M
-      column.noalias() = Dinv * M.col(c);
-      M.col(c) = column;
+    M.leftCols(d) = Dinv;  // D⁻¹ E_k: P has no column of cluster k's own coordinates
+    bool supports = false;
+    for (int r = 0; r < cl.numBodies; ++r) {  // − D⁻¹ Sᵀ P over the columns of the subtree below
+      const int i = cl.firstBody + r;
+      if (!model.body(i).supportsClusters) continue;
+      supports = true;
+      Eigen::Map<Eigen::Matrix<double, D, 6>> DinvSt(cd.scratchD6.data(), d, 6);  // no allocation for a dynamic d
+      DinvSt.noalias() = Dinv * detail::rowsOf<D>(cd.S, r).transpose();
+      M.rightCols(ns - d).noalias() -= DinvSt.lazyProduct(data.minvP[static_cast<size_t>(i)].middleCols(c0 + d, ns - d));
     }
     if (cl.output < 0) return;
     auto Po = data.minvP[static_cast<size_t>(cl.output)].middleCols(c0, ns);
-    for (int r = 0; r < cl.numBodies; ++r) {
-      const Transform& X = data.Xout[static_cast<size_t>(cl.firstBody + r)];
-      const auto P = data.minvP[static_cast<size_t>(cl.firstBody + r)].middleCols(c0, ns);
-      for (int c = 0; c < ns; ++c) Po.col(c) += X.applyTranspose(P.col(c));
-    }
+    if (supports)
+      for (int r = 0; r < cl.numBodies; ++r) {
+        const int i = cl.firstBody + r;
+        if (model.body(i).supportsClusters)
+          addTransposeApplied(data.Xout[static_cast<size_t>(i)], data.minvP[static_cast<size_t>(i)].middleCols(c0 + d, ns - d),
+                              Po.rightCols(ns - d));
+      }
     const Eigen::Map<const typename Sz::Mat6D> XU(cd.XU.data(), 6, d);
     Po.noalias() += XU.lazyProduct(M);
   }
 };
 
-/// The outward part over columns ≥ vIndex_k: M_k −= D⁻¹ XUᵀ A_o, A_i = Xout_i A_o + S_i M_k.
+/// The outward part over columns ≥ vIndex_k: M_k −= D⁻¹ XUᵀ A_o, then A_i = Xout_i A_o + S_i M_k
+/// for the bodies that support clusters (the only ones whose acceleration a child reads).
 template <int D>
 void minvOutward(const Model& model, Data& data, const Cluster& cl, const ClusterData& cd) {
   const int c0 = cl.vIndex, nc = model.nv() - c0, d = cl.nv;
@@ -88,13 +109,17 @@ void minvOutward(const Model& model, Data& data, const Cluster& cl, const Cluste
     M.noalias() -= DinvXUt.lazyProduct(Ao);
     for (int r = 0; r < cl.numBodies; ++r) {
       const int i = cl.firstBody + r;
-      auto A = data.minvA[static_cast<size_t>(i)].rightCols(nc);
-      for (int c = 0; c < nc; ++c) A.col(c) = data.Xout[static_cast<size_t>(i)].apply(Ao.col(c));
-      A.noalias() += detail::rowsOf<D>(cd.S, r).lazyProduct(M);
+      if (!model.body(i).supportsClusters) continue;
+      // children (numbered after k) read only the columns right of cluster k's own
+      auto A = data.minvA[static_cast<size_t>(i)].rightCols(nc - d);
+      assignApplied(data.Xout[static_cast<size_t>(i)], Ao.rightCols(nc - d), A);
+      A.noalias() += detail::rowsOf<D>(cd.S, r).lazyProduct(M.rightCols(nc - d));
     }
   } else {
     for (int r = 0; r < cl.numBodies; ++r)
-      data.minvA[static_cast<size_t>(cl.firstBody + r)].rightCols(nc).noalias() = detail::rowsOf<D>(cd.S, r).lazyProduct(M);
+      if (model.body(cl.firstBody + r).supportsClusters)
+        data.minvA[static_cast<size_t>(cl.firstBody + r)].rightCols(nc - d).noalias() =
+            detail::rowsOf<D>(cd.S, r).lazyProduct(M.rightCols(nc - d));
   }
 }
 
@@ -105,24 +130,29 @@ namespace detail {
 void inverseMassMatrix(const Model& model, Data& data, const char* alg) {
   const int nv = model.nv();
   if (data.Minv.rows() != nv) data.Minv.resize(nv, nv);
-  if (data.minvP.size() != static_cast<size_t>(model.numBodies())) {
-    data.minvP.assign(static_cast<size_t>(model.numBodies()), Mat6X::Zero(6, nv));
-    data.minvA.assign(static_cast<size_t>(model.numBodies()), Mat6X::Zero(6, nv));
+  if (data.minvP.size() != static_cast<size_t>(model.numBodies())) {  // operators where clusters hang
+    data.minvP.assign(static_cast<size_t>(model.numBodies()), Mat6X());
+    data.minvA.assign(static_cast<size_t>(model.numBodies()), Mat6X());
+    for (int i = 0; i < model.numBodies(); ++i)
+      if (model.body(i).supportsClusters) {
+        data.minvP[static_cast<size_t>(i)] = Mat6X::Zero(6, nv);
+        data.minvA[static_cast<size_t>(i)] = Mat6X::Zero(6, nv);
+      }
   }
-  for (Mat6X& P : data.minvP) P.setZero();
+  for (int i = 0; i < model.numBodies(); ++i)
+    if (model.body(i).supportsClusters) data.minvP[static_cast<size_t>(i)].setZero();
   VecX& end = data.spanScratch;  // nvSpanning ≥ numClusters entries: the subtree ends, as scratch
   subtreeEnds(model, end);
   detail::ArticulatedPassInputs in;
   if (!detail::articulatedPass<false>(model, data, in, detail::NoLeafTerms{}, MinvInward{model, data, end}))
-    requirePass(model, data, alg);  // rethrows with the message
+    detail::throwArticulatedInertiaNotPositive(model, data, alg);
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);
     const ClusterData& cd = data.clusters[static_cast<size_t>(k)];
     detail::withClusterDof(cl.nv, [&](auto D) { minvOutward<decltype(D)::value>(model, data, cl, cd); });
   }
-  for (int c = 0; c < nv; ++c)  // the lower triangle from the upper one
-    for (int r = c + 1; r < nv; ++r) data.Minv(r, c) = data.Minv(c, r);
-  if (!data.Minv.allFinite()) throw NumericalError(std::string(alg) + ": the result is not finite (singular inertia)");
+  data.Minv.triangularView<Eigen::StrictlyLower>() = data.Minv.transpose();  // from the upper triangle
+  if (!std::isfinite(data.Minv.sum())) throw NumericalError(std::string(alg) + ": the result is not finite (singular inertia)");
 }
 
 }  // namespace detail

@@ -114,17 +114,11 @@ void startSystem(ConstraintData& cd, ConstraintData::RowSystem& sys) {
 
 /// The outward pass with the constraint forces: u_k + (Sᵀ F)_k λ_k.
 void outwardWithForces(const Model& model, Data& data, ConstraintData::RowSystem& sys) {
-  outwardPass(model, data, gravityBias(model), [&](int k, auto& t) {
+  outwardPass(model, data, gravityBias(model, data), [&](int k, auto& t) {
     const ConstraintData::ClusterRows& cr = sys.clusters[static_cast<size_t>(k)];
     for (size_t j = 0; j < cr.rows.size(); ++j)
       t += sys.lambda[cr.rows[j]] * cr.SF.col(static_cast<Eigen::Index>(j)).head(t.size());
   });
-}
-
-void singular(const char* algorithm) {
-  throw NumericalError(std::string(algorithm) +
-                       ": an articulated joint-space inertia D_k is not positive definite (singular configuration "
-                       "or massless subtree)");
 }
 
 }  // namespace
@@ -137,8 +131,8 @@ void pvForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const
   ArticulatedPassInputs in;
   in.tau = &tau;
   in.fext = fext;
-  if (!articulatedPass<true>(model, data, in, NoLeafTerms{}, RowPropagation{data, cd, sys, gravityBias(model)}))
-    singular(algorithm);
+  if (!articulatedPass<true>(model, data, in, NoLeafTerms{}, RowPropagation{data, cd, sys, gravityBias(model, data)}))
+    throwArticulatedInertiaNotPositive(model, data, algorithm);
   for (int j = 0; j < sys.size(); ++j) sys.b[j] = cd.kBiased[sys.rowOf[static_cast<size_t>(j)]] - sys.e[j];
   solveDelassus(sys, cd, settings, proximal, algorithm);
   cd.lambda = sys.lambda;
@@ -155,8 +149,8 @@ void pvSoftForwardDynamics(const Model& model, Data& data, const ConstraintModel
   in.fext = fext;
   in.generalInertia = &cd.softBody;
   if (!articulatedPass<true>(model, data, in, SoftLeafTerms{constraints, cd},
-                             RowPropagation{data, cd, sys, gravityBias(model)}, false))
-    singular(algorithm);
+                             RowPropagation{data, cd, sys, gravityBias(model, data)}, false))
+    throwArticulatedInertiaNotPositive(model, data, algorithm);
   for (int j = 0; j < sys.size(); ++j) {  // (J H⁻¹ Jᵀ + R) λ = k − e for rows on two bodies
     const int r = sys.rowOf[static_cast<size_t>(j)];
     sys.b[j] = cd.kBiased[r] - sys.e[j];
@@ -164,7 +158,9 @@ void pvSoftForwardDynamics(const Model& model, Data& data, const ConstraintModel
   }
   if (sys.size() > 0) {
     sys.llt.compute(sys.L);
-    if (sys.llt.info() != Eigen::Success) singular(algorithm);
+    if (sys.llt.info() != Eigen::Success)
+      throw NumericalError(std::string(algorithm) +
+                           ": the soft Delassus matrix J H⁻¹ Jᵀ + R is not positive definite (non-finite state)");
     sys.lambda = sys.b;
     sys.llt.solveInPlace(sys.lambda);
   }

@@ -72,7 +72,7 @@ const VecX& aba(const Model& model, Data& data, const VecX& q, const VecX& v, co
     data.Xup[i].addTransformedInertia(Ia, data.IA[b.parent]);
     data.pA[b.parent] += data.Xup[i].applyTranspose(pa);
   }
-  const Vec6 a0 = detail::baseAcceleration(model);
+  const Vec6 a0 = detail::gravityBias(model, data);
   for (int i = 0; i < nb; ++i) {  // outward pass 2: accelerations
     const Body& b = model.body(i);
     const Vec6 aParent = b.parent < 0 ? a0 : data.a[b.parent];

@@ -1,6 +1,7 @@
 #pragma once
 // Internal: per-joint helpers of the tree algorithms. A tree joint has either one coordinate
 // (S a single column) or is free (S = 1_6 in body coordinates).
+#include "gravity_bias.hpp"
 #include "grbda/model.hpp"
 
 namespace grbda::detail {
@@ -9,13 +10,6 @@ namespace grbda::detail {
 inline Vec6 jointVelocity(const Body& b, const VecX& x) {
   if (b.joint.type == JointType::Free) return x.segment<6>(b.vIndex);
   return b.joint.subspace() * x[b.vIndex];
-}
-
-/// Gravity-biased base acceleration a_0 = -a_g (spec §1.5), world coordinates.
-inline Vec6 baseAcceleration(const Model& m) {
-  Vec6 a0 = Vec6::Zero();
-  a0.tail<3>() = -m.gravity();
-  return a0;
 }
 
 }  // namespace grbda::detail

@@ -50,7 +50,7 @@ void kktForwardDynamics(const Model& model, Data& data, ConstraintData& cd, cons
   data.qdd.noalias() += cd.HinvJt * cd.lambda;
 
   // gravity-biased body accelerations at ÿ, for the residual (as the PV solvers leave them)
-  const Vec6 a0 = gravityBias(model);
+  const Vec6 a0 = gravityBias(model, data);
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);
     predictAccelerations(cl, data, a0);

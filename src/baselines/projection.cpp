@@ -1,5 +1,7 @@
 #include "grbda/baselines/projection.hpp"
 
+#include <cmath>
+
 #include <Eigen/Cholesky>
 #include <Eigen/QR>
 
@@ -68,6 +70,9 @@ VecX projectionForwardDynamics(const Model& model, Data& data, const VecX& q, co
 VecX lagrangeForwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau) {
   detail::checkVector(tau, model.nv(), "tau", "lagrangeForwardDynamics");
   const TreeTerms t = treeTerms(model, data, q, v);
+  // No degree of freedom, nothing to solve (and Eigen's decompositions of an empty matrix crash;
+  // found by the random-model test: a program whose only joint is fixed).
+  if (model.nv() == 0) return VecX(0);
   // τ_tree = pinv(Gᵀ) τ, then H q̈ = τ_tree − C + Kᵀ λ, K q̈ = k
   const VecX tauTree = t.cm.G.transpose().completeOrthogonalDecomposition().solve(tau);
   const VecX rhs = tauTree - t.C;
@@ -75,12 +80,16 @@ VecX lagrangeForwardDynamics(const Model& model, Data& data, const VecX& q, cons
   if (lltH.info() != Eigen::Success) throw NumericalError("lagrangeForwardDynamics: H_tree is not positive definite");
   if (t.cm.K.rows() == 0) return lltH.solve(rhs);  // a tree: no multipliers
   const MatX HinvKt = lltH.solve(t.cm.K.transpose());
+  // K H⁻¹ Kᵀ λ = b, with rows and columns scaled to a unit diagonal first: a rotor of 1e-6 kg
+  // beside a link of 1e6 kg makes its diagonal span 1e12, and the rank test of the QR (relative
+  // to the largest pivot) would then call independent rows redundant.
   const MatX A = t.cm.K * HinvKt;
   const VecX b = t.cm.k - t.cm.K * lltH.solve(rhs);
-  Eigen::ColPivHouseholderQR<MatX> qr(A);
+  const VecX scale = A.diagonal().unaryExpr([](double a) { return a > 0.0 ? 1.0 / std::sqrt(a) : 1.0; });
+  Eigen::ColPivHouseholderQR<MatX> qr(scale.asDiagonal() * A * scale.asDiagonal());
   if (qr.rank() < A.rows())
     throw NumericalError("lagrangeForwardDynamics: K H⁻¹ Kᵀ is singular (redundant constraints)");
-  const VecX lambda = qr.solve(b);
+  const VecX lambda = scale.cwiseProduct(qr.solve(VecX(scale.cwiseProduct(b))));
   const VecX qddSpan = lltH.solve(rhs + t.cm.K.transpose() * lambda);
   // ÿ = the independent coordinates of q̈ (G has an identity row for each of them)
   VecX ydd(model.nv());

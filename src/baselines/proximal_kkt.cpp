@@ -25,7 +25,8 @@ void assembleKkt(const MatX& H, double mu, ProximalData& pd) {
 }
 
 void factorKkt(double mu, const MatX& H, ProximalData& pd, const char* algorithm) {
-  const double hScale = std::max(H.diagonal().cwiseAbs().maxCoeff(), 1e-300);
+  // (maxCoeff of an empty diagonal is undefined: a model without degrees of freedom has H 0 x 0)
+  const double hScale = std::max(H.size() > 0 ? H.diagonal().cwiseAbs().maxCoeff() : 0.0, 1e-300);
   const double kScale = pd.numRows > 0 ? pd.rowNormSq.maxCoeff() : 0.0;
   const double rowPivotFloor = 1e-10 * kScale / hScale;  // only used when μ = 0
   for (int e = pd.numNodes - 1; e >= 0; --e) {

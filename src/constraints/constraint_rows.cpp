@@ -99,7 +99,7 @@ void gatherConstraintRows(const Model& model, const Data& data, const Constraint
       cd.k[row] = -(biasA[a] - biasB[a]) - kv * rate[a] - kp * error[a];
     }
   }
-  const Vec6 a0 = gravityBias(model);
+  const Vec6 a0 = gravityBias(model, data);
   cd.kBiased = cd.k;
   for (const ConstraintData::RowPart& p : cd.parts)
     cd.kBiased[p.row] += p.K.dot(data.Xa[static_cast<size_t>(p.body)].apply(a0));

@@ -24,16 +24,17 @@ const std::vector<Command>& commandTable() {
        "(grbda info MODEL --dot | dot -Tsvg -o tree.svg).",
        infoOptions(), runInfo},
       {"fd",
-       "MODEL... [--q Q] [--v V] [--tau TAU] [--contact LINK[:X,Y,Z]]... [--weld LINK[:X,Y,Z]]... [--method M] "
-       "[options]",
+       "MODEL... [--q Q] [--v V] [--tau TAU] [--contact LINK[:X,Y,Z]]... [--weld LINK[:X,Y,Z]]... "
+       "[--relative A[:X,Y,Z]/B[:X,Y,Z]]... [--relative-weld A/B]... [--method M] [options]",
        "forward dynamics: accelerations qdd",
        std::string("Solves H(q) qdd = tau - C(q, v) for qdd. With --method proximal the JSON also "
                    "gives the solver's \"iterations\" and \"residual\" (max constraint violation). "
-                   "With --contact and --weld the constrained dynamics H qdd + C = tau + J^T lambda, "
-                   "J qdd + J' qd = 0, solved by --method pv (default), pv-soft, kkt or proximal; the "
-                   "JSON adds \"contact_forces\" (per constraint in command-line order: link, point, "
-                   "kind, force and for welds moment, world axes, what the environment exerts on the "
-                   "robot) and \"constraint_residual\". "
+                   "With --contact, --weld, --relative and --relative-weld the constrained dynamics "
+                   "H qdd + C = tau + J^T lambda, J qdd + J' qd = 0, solved by --method pv (default), "
+                   "pv-soft, kkt or proximal; the JSON adds \"contact_forces\" (per constraint in "
+                   "command-line order: link, point, kind, force and for welds moment, world axes, what "
+                   "the environment exerts on the robot; relative constraints add link2 and point2 and "
+                   "give the force on the first link) and \"constraint_residual\". "
                    "--method cfa and cfa-parallel take a model without loops that is a chain with short "
                    "side branches; cfa-parallel also gives \"threads\" and \"levels\" (cyclic-reduction "
                    "depth). ") + kVectorNote,
@@ -83,7 +84,7 @@ const std::vector<Command>& commandTable() {
        "integrate the forward dynamics over time",
        "Integrates the forward dynamics from --q0, --v0 under the constant forces --tau for --duration "
        "seconds in steps of --dt: plain C-ABA (--method cluster) without constraints, the constrained "
-       "solvers (pv, pv-soft, kkt, proximal) with --contact and --weld, which hold the points where they "
+       "solvers (pv, pv-soft, kkt, proximal) with --contact, --weld and --relative(-weld), which hold the points where they "
        "are at the start (--baumgarte T holds them against drift). The state is the independent "
        "coordinates: loops are closed at every step by the completion, a floating base moves on the "
        "quaternion manifold. Integrators: semi-implicit-euler (default) and rk4. Reports the final state, "

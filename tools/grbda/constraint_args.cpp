@@ -14,28 +14,65 @@ std::vector<OptionSpec> constraintOptions() {
        true},
       {"--weld", "LINK[:X,Y,Z]", "a weld: the link does not rotate or accelerate at the point; repeat for several",
        true},
+      {"--relative", "A[:X,Y,Z]/B[:X,Y,Z]",
+       "two links joined at a point (a ball joint, e.g. a loop left out of the clusters): the points "
+       "on A and B do not accelerate apart; the force reported is the one on A",
+       true},
+      {"--relative-weld", "A[:X,Y,Z]/B[:X,Y,Z]",
+       "two links welded together at the points: no relative rotation or acceleration; moment and "
+       "force on A",
+       true},
       {"--compliance", "R",
        "pv-soft: compliance of every constraint row (m s^-2 N^-1 for a point row; lambda = -(J qdd + J' qd)/R)"},
       {"--baumgarte", "T", "Baumgarte stabilisation of the constraints with time constant T > 0 [s] (e.g. 0.1)"},
   };
 }
 
+namespace {
+
+const char* const kConstraintOptions[] = {"--contact", "--weld", "--relative", "--relative-weld"};
+
+ConstraintKind kindOf(const std::string& option) {
+  if (option == "--weld") return ConstraintKind::Weld;
+  if (option == "--relative") return ConstraintKind::RelativePoint;
+  if (option == "--relative-weld") return ConstraintKind::RelativeWeld;
+  return ConstraintKind::PointContact;
+}
+
+}  // namespace
+
+bool hasConstraintArgs(const ParsedArgs& args) {
+  for (const char* option : kConstraintOptions)
+    if (args.has(option)) return true;
+  return false;
+}
+
 std::vector<CommandLineConstraint> constraintsFromArgs(const ParsedArgs& args, Method method) {
   std::vector<CommandLineConstraint> list;
   for (const auto& [option, value] : args.ordered()) {
-    if (option != "--contact" && option != "--weld") continue;
     CommandLineConstraint c;
-    c.kind = option == "--weld" ? ConstraintKind::Weld : ConstraintKind::PointContact;
-    c.where = parseNamedPoint(value, option);
+    c.kind = kindOf(option);
+    if (c.relative()) {  // A[:x,y,z]/B[:x,y,z]: points hold no '/', so the first one separates the links
+      const size_t slash = value.find('/');
+      if (slash == std::string::npos)
+        throw UsageError(option + " " + value + ": expected two links, A[:X,Y,Z]/B[:X,Y,Z]");
+      c.where = parseNamedPoint(value.substr(0, slash), option);
+      c.where2 = parseNamedPoint(value.substr(slash + 1), option);
+    } else if (option == "--contact" || option == "--weld") {
+      c.where = parseNamedPoint(value, option);
+    } else {
+      continue;
+    }
     list.push_back(c);
   }
   if (args.has("--compliance") && method != Method::PVSoft)
     throw UsageError("--compliance applies to --method pv-soft only");
   if (method == Method::PVSoft && !list.empty() && !args.has("--compliance"))
     throw UsageError("--method pv-soft needs --compliance R (R > 0)");
-  if (args.has("--baumgarte") && list.empty()) throw UsageError("--baumgarte needs --contact or --weld");
+  if (args.has("--baumgarte") && list.empty())
+    throw UsageError("--baumgarte needs --contact, --weld, --relative or --relative-weld");
   if (!list.empty() && !isConstraintMethod(method) && method != Method::Proximal)
-    throw UsageError("--contact and --weld are solved by --method pv, pv-soft, kkt or proximal, not " +
+    throw UsageError("constraints (--contact, --weld, --relative) are solved by --method pv, pv-soft, kkt or proximal, not " +
                      methodName(method));
   return list;
 }
@@ -44,8 +81,16 @@ std::unique_ptr<ConstraintModel> makeConstraintModel(const ParsedArgs& args, con
                                                      const std::vector<CommandLineConstraint>& constraints) {
   auto cm = std::make_unique<ConstraintModel>(model);
   for (const CommandLineConstraint& c : constraints) {
-    if (c.kind == ConstraintKind::Weld) cm->addWeld(c.where.link, c.where.point);
-    else cm->addPointContact(c.where.link, c.where.point);
+    switch (c.kind) {
+      case ConstraintKind::Weld: cm->addWeld(c.where.link, c.where.point); break;
+      case ConstraintKind::RelativePoint:
+        cm->addRelativePoint(c.where.link, c.where.point, c.where2.link, c.where2.point);
+        break;
+      case ConstraintKind::RelativeWeld:
+        cm->addRelativeWeld(c.where.link, c.where.point, c.where2.link, c.where2.point);
+        break;
+      default: cm->addPointContact(c.where.link, c.where.point); break;
+    }
   }
   if (const std::string* R = args.value("--compliance")) {
     const double value = parseNumber(*R, "--compliance");
@@ -73,6 +118,11 @@ void addConstraintForces(Report& report, const ConstraintModel& constraints, con
       w.key("point");
       writeVector(w, VecX(given[static_cast<size_t>(i)].where.point), "point");
       w.member("kind", constraintKindName(c.kind));
+      if (given[static_cast<size_t>(i)].relative()) {
+        w.member("link2", c.link2);
+        w.key("point2");
+        writeVector(w, VecX(given[static_cast<size_t>(i)].where2.point), "point2");
+      }
       w.key("force");
       writeVector(w, VecX(cd.lambda.segment<3>(c.row + (weld ? 3 : 0))), "force");
       if (weld) {
@@ -88,7 +138,9 @@ void addConstraintForces(Report& report, const ConstraintModel& constraints, con
   text << "constraint forces (world axes; welds: moment about the point, then force):\n";
   for (int i = 0; i < constraints.size(); ++i) {
     const Constraint& c = constraints.constraint(i);
-    text << "  " << constraintKindName(c.kind) << " " << c.link << ": force";
+    text << "  " << constraintKindName(c.kind) << " " << c.link;
+    if (!c.link2.empty()) text << "/" << c.link2;
+    text << ": force";
     const int forceRow = c.row + (c.hasAngularRows() ? 3 : 0);
     for (int a = 0; a < 3; ++a) text << " " << formatNumber(cd.lambda[forceRow + a], "force");
     if (c.hasAngularRows()) {

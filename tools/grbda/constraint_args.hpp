@@ -1,8 +1,10 @@
 #pragma once
-// fd's constraints on the command line: --contact LINK[:x,y,z], --weld LINK[:x,y,z] (repeatable,
-// kept in command-line order), --compliance R (pv-soft), --baumgarte T; and their report, JSON
-// "contact_forces" (one object per constraint: link, point, kind, force, and moment for welds)
-// and "constraint_residual" (max |J q̈ + J̇ q̇ − k|).
+// fd's constraints on the command line: --contact LINK[:x,y,z], --weld LINK[:x,y,z], and between
+// two links --relative A[:x,y,z]/B[:x,y,z] (the two points coincide) and --relative-weld A/B (the
+// links also keep their relative orientation) — repeatable, kept in command-line order;
+// --compliance R (pv-soft), --baumgarte T. Their report: JSON "contact_forces" (one object per
+// constraint: link, point, kind, force, moment for welds; link2 and point2 for relative ones,
+// whose force is the one on the first link) and "constraint_residual" (max |J q̈ + J̇ q̇ − k|).
 #include <memory>
 #include <vector>
 
@@ -18,9 +20,14 @@ std::vector<OptionSpec> constraintOptions();
 struct CommandLineConstraint {
   ConstraintKind kind = ConstraintKind::PointContact;
   NamedPoint where;
+  NamedPoint where2;  ///< the second link of a relative constraint
+  bool relative() const { return kind == ConstraintKind::RelativePoint || kind == ConstraintKind::RelativeWeld; }
 };
 
-/// The --contact / --weld arguments in command-line order (links are checked when the set is made). UsageError for a malformed point, for
+/// Whether any --contact, --weld, --relative or --relative-weld was given.
+bool hasConstraintArgs(const ParsedArgs& args);
+
+/// The constraint arguments in command-line order (links are checked when the set is made). UsageError for a malformed point, for
 /// --compliance without pv-soft, --baumgarte without constraints or a method that solves none.
 std::vector<CommandLineConstraint> constraintsFromArgs(const ParsedArgs& args, Method method);
 /// The constraint set (unknown links are InputErrors naming the constraint), with --compliance

@@ -6,6 +6,7 @@
 #include "grbda/algorithms/dynamics.hpp"
 #include "grbda/baselines/osim_baselines.hpp"
 #include "grbda/baselines/projection.hpp"
+#include "constraint_args.hpp"
 #include "grbda/errors.hpp"
 #include "numbers.hpp"
 
@@ -93,7 +94,7 @@ NamedPoint parseNamedPoint(const std::string& text, const std::string& option) {
 
 Method methodFromArgs(const ParsedArgs& args, const std::string& command) {
   const std::string* text = args.value("--method");
-  const bool constrained = args.has("--contact") || args.has("--weld");
+  const bool constrained = hasConstraintArgs(args);
   if (!text) return constrained ? Method::PV : Method::Cluster;
   const std::vector<Method> valid = methodsOf(command);
   for (Method m : valid)
@@ -149,8 +150,8 @@ VecX MethodRunner::methodConfiguration(const VecX& q) const {
 
 void MethodRunner::setConstraints(std::unique_ptr<ConstraintModel> constraints) {
   if (!isConstraintMethod(method_) && method_ != Method::Proximal)
-    throw UsageError("--contact and --weld are solved by --method pv, pv-soft, kkt or proximal, not " +
-                     methodName(method_));
+    throw UsageError("constraints (--contact, --weld, --relative) are solved by --method pv, pv-soft, kkt or "
+                     "proximal, not " + methodName(method_));
   constraints_ = std::move(constraints);
   constraintData_ = std::make_unique<ConstraintData>(model_, *constraints_);
   constraintSettings_.solver = method_ == Method::PVSoft  ? ConstraintSolver::PVSoft

@@ -31,8 +31,8 @@ void normalizeConfiguration(const Model& model, VecX& q);
 
 /// Kinetic energy ½ vᵀ H(q) v = ½ Σ v_iᵀ I_i v_i over the bodies [J]; runs forwardKinematics.
 double kineticEnergy(const Model& model, Data& data, const VecX& q, const VecX& v);
-/// Gravitational potential energy −Σ m_i g · c_i (c_i: body i's centre of mass in the world) [J];
-/// zero at the world origin. Runs forwardKinematics.
+/// Gravitational potential energy −Σ m_i g · c_i (g = data.gravity(model); c_i: body i's centre
+/// of mass in the world) [J]; zero at the world origin. Runs forwardKinematics.
 double potentialEnergy(const Model& model, Data& data, const VecX& q);
 
 /// How far the URDF+ loops are from closed at the kinematics in `data` (after forwardKinematics):
