@@ -182,6 +182,23 @@ TEST(Derivatives, AutoDiffConstraintSecondDerivativesMatchFiniteDifferences) {
   }
 }
 
+TEST(Derivatives, FollowTheGravityOfTheData) {
+  Rng rng(9);
+  const Model model = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf");
+  Data data(model), fdData(model);
+  data.setGravity(Vec3(1.0, -2.0, -3.0));
+  fdData.setGravity(Vec3(1.0, -2.0, -3.0));
+  State st;
+  ASSERT_TRUE(randomState(rng, model, data, st));
+  computeRNEADerivatives(model, data, st.q, st.v, st.a);
+  EXPECT_LT(maxRelErr(data.derivatives.tau, inverseDynamics(model, fdData, st.q, st.v, st.a)), 1e-10);
+  MatX dq, dv;
+  finiteDifferences(model, st.q, st.v,
+                    [&](const VecX& q, const VecX& v) { return VecX(inverseDynamics(model, fdData, q, v, st.a)); }, dq,
+                    dv);
+  EXPECT_LT(maxRelErr(data.derivatives.dtau_dq, dq), kTolerance);
+}
+
 TEST(Derivatives, RejectBadInputs) {
   const Model model = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf");
   Data data(model);
