@@ -14,6 +14,8 @@
 #include <new>
 #include <string>
 
+#include "cluster_support/every_cluster_type.hpp"
+#include "grbda/robots/tello.hpp"
 #include "support/random_model.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -143,6 +145,16 @@ long allocationsAfterWarmUp(const std::function<void()>& f) {
   return gAllocations.load();
 }
 
+/// Each constrained solver's call (after its warm-up) allocates nothing.
+void expectNoConstraintSolverAllocates(const std::function<void(const ConstraintSolverSettings&)>& solve) {
+  for (ConstraintSolver solver :
+       {ConstraintSolver::PV, ConstraintSolver::PVSoft, ConstraintSolver::KKT, ConstraintSolver::Proximal}) {
+    ConstraintSolverSettings s;
+    s.solver = solver;
+    EXPECT_EQ(allocationsAfterWarmUp([&] { solve(s); }), 0) << constraintSolverName(solver);
+  }
+}
+
 void expectHotCallsDoNotAllocate(const Model& m, Rng& rng) {
   Data data(m);
   const VecX q = randomConfiguration(rng, m), v = randomVector(rng, m.nv()), x = randomVector(rng, m.nv());
@@ -227,17 +239,13 @@ TEST(Allocations, ConstrainedSolversDoNotAllocate) {
   q.tail(m.nq() - 7) = randomVector(rng, m.nq() - 7);
   const VecX v = randomVector(rng, m.nv()), tau = randomVector(rng, m.nv());
   const ExternalForces fext(static_cast<size_t>(m.numBodies()), Vec6::Ones());
-  for (ConstraintSolver solver :
-       {ConstraintSolver::PV, ConstraintSolver::PVSoft, ConstraintSolver::KKT, ConstraintSolver::Proximal}) {
-    ConstraintSolverSettings s;
-    s.solver = solver;
-    EXPECT_EQ(allocationsAfterWarmUp([&] { constrainedForwardDynamics(m, data, cm, cd, q, v, tau, s, fext); }), 0)
-        << constraintSolverName(solver);
-    const VecX rest = VecX::Zero(m.nv());  // two welds on one link are consistent at rest only
-    if (solver != ConstraintSolver::PVSoft)
-      EXPECT_EQ(allocationsAfterWarmUp([&] { constrainedForwardDynamics(m, data, redundant, rd, q, rest, tau, s); }), 0)
-          << constraintSolverName(solver) << " (redundant rows)";
-  }
+  expectNoConstraintSolverAllocates(
+      [&](const ConstraintSolverSettings& s) { constrainedForwardDynamics(m, data, cm, cd, q, v, tau, s, fext); });
+  const VecX rest = VecX::Zero(m.nv());  // two welds on one link are consistent at rest only
+  SCOPED_TRACE("redundant rows");
+  expectNoConstraintSolverAllocates([&](const ConstraintSolverSettings& s) {
+    if (s.solver != ConstraintSolver::PVSoft) constrainedForwardDynamics(m, data, redundant, rd, q, rest, tau, s);
+  });
 }
 
 TEST(Allocations, InverseMassMatrixAndLogDetDoNotAllocate) {
@@ -251,4 +259,74 @@ TEST(Allocations, InverseMassMatrixAndLogDetDoNotAllocate) {
   EXPECT_EQ(allocationsAfterWarmUp([&] { sink += inverseMassMatrix(m, data, q)(0, 0); }), 0);
   EXPECT_EQ(allocationsAfterWarmUp([&] { sink += logDetMassMatrix(m, data, q); }), 0);
   EXPECT_TRUE(std::isfinite(sink));
+}
+
+TEST(Allocations, EveryClusterTypeAndEveryPublicAlgorithmDoNotAllocate) {
+  if (!GRBDA_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting needs glibc and no AddressSanitizer";
+  // The calls that return by reference into a workspace (the hot path); the baselines that
+  // return by value (projection, Lagrange) allocate their result by design and are not listed.
+  Rng rng(83);
+  for (const Model& m : {everyClusterType(), robots::telloLegs()}) {
+    SCOPED_TRACE(m.name());
+    Data data(m);
+    const int frame = m.frameIndex(m.body(m.numBodies() - 1).name);
+    const OsimSet ends(m, {{frame, Vec3(0.1, 0.0, 0.0)}, {m.frameIndex(m.body(1).name), Vec3::Zero()}});
+    ConstraintModel contacts(m);
+    contacts.addPointContact(m.body(m.numBodies() - 1).name);
+    contacts.addWeld(m.body(2).name);
+    contacts.setCompliance(1e-4);
+    ConstraintData cd(m, contacts);
+    ProximalData proximal(m);
+    const ApproximateModel approx = makeApproximateModel(m, RotorApproximation::Diagonal);
+    Data approxData(approx.tree);
+    const Model& tree = approx.tree;
+    const OsimSet approxEnds(tree, {{tree.frameIndex(tree.body(tree.numBodies() - 1).name), Vec3::Zero()}});
+    const VecX q = randomIndependentPositions(rng, m, -0.3, 0.3), v = randomVector(rng, m.nv()),
+               x = randomVector(rng, m.nv());
+    const ExternalForces fext(static_cast<size_t>(m.numBodies()), Vec6::Ones());
+    Mat6X J(6, m.nv());
+    VecX dydd(m.nv());
+    double sink = 0.0;
+    const std::vector<std::pair<const char*, std::function<void()>>> calls = {
+        {"forwardDynamics(fext)", [&] { forwardDynamics(m, data, q, v, x, fext); }},
+        {"inverseDynamics(fext)", [&] { inverseDynamics(m, data, q, v, x, fext); }},
+        {"massMatrix", [&] { massMatrix(m, data, q); }},
+        {"biasForces", [&] { biasForces(m, data, q, v); }},
+        {"inverseMassMatrix", [&] { inverseMassMatrix(m, data, q); }},
+        {"logDetMassMatrix", [&] { sink += logDetMassMatrix(m, data, q); }},
+        {"completeConfiguration", [&] { completeConfiguration(m, data, q); }},
+        {"forwardKinematics + frameJacobian",
+         [&] {
+           forwardKinematics(m, data, q, v);
+           frameJacobian(m, data, frame, Vec3::Zero(), ReferenceFrame::LocalWorldAligned, J);
+         }},
+        {"inverseOperationalSpaceInertia", [&] { inverseOperationalSpaceInertia(m, data, ends, q); }},
+        {"applyTestForce",
+         [&] {
+           updateForcePropagators(m, data, q);
+           sink += applyTestForce(m, data, frame, Vec3::Zero(), Vec3::UnitZ(), dydd);
+         }},
+        {"forwardDynamicsProximal(workspace)", [&] { forwardDynamicsProximal(m, data, proximal, q, v, x); }},
+        {"approximateForwardDynamics", [&] { approximateForwardDynamics(approx, approxData, q, v, x); }},
+        {"approximateInverseDynamics", [&] { approximateInverseDynamics(approx, approxData, q, v, x); }},
+        {"approximateMassMatrix", [&] { approximateMassMatrix(approx, approxData, q); }},
+        {"approximateInverseOperationalSpaceInertia",
+         [&] { approximateInverseOperationalSpaceInertia(approx, approxData, approxEnds, q); }},
+    };
+    for (const auto& [name, call] : calls) EXPECT_EQ(allocationsAfterWarmUp(call), 0) << name;
+    expectNoConstraintSolverAllocates(
+        [&](const ConstraintSolverSettings& s) { constrainedForwardDynamics(m, data, contacts, cd, q, v, x, s, fext); });
+    EXPECT_TRUE(std::isfinite(sink));
+  }
+}
+
+TEST(Allocations, CfaSerialAndParallelDoNotAllocate) {
+  if (!GRBDA_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting needs glibc and no AddressSanitizer";
+  Rng rng(89);
+  const Model m = randomChain(rng, 16, true, 3, 1);
+  CfaData serial(m), parallel(m, {2});
+  const VecX q = randomConfiguration(rng, m), v = randomVector(rng, m.nv()), tau = randomVector(rng, m.nv());
+  const ExternalForces fext(static_cast<size_t>(m.numBodies()), Vec6::Ones());
+  EXPECT_EQ(allocationsAfterWarmUp([&] { cfaForwardDynamics(m, serial, q, v, tau, &fext); }), 0);
+  EXPECT_EQ(allocationsAfterWarmUp([&] { cfaParallelForwardDynamics(m, parallel, q, v, tau, &fext); }), 0);
 }

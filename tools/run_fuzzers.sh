@@ -22,11 +22,11 @@ if ! grep -qs '^GRBDA_FUZZ:BOOL=ON' "$build/CMakeCache.txt"; then
     -DGRBDA_BUILD_TESTS=OFF -DGRBDA_BUILD_BENCH=OFF -DGRBDA_BUILD_TOOLS=OFF -DGRBDA_BUILD_PYTHON=OFF \
     "${launcher[@]}" >/dev/null
 fi
-cmake --build "$build" -j2 --target fuzz_urdf fuzz_cli_args
+cmake --build "$build" -j2 --target fuzz_urdf fuzz_cli_args fuzz_random_model
 
 mkdir -p "$build/artifacts"
 status=0
-for target in fuzz_urdf fuzz_cli_args; do
+for target in fuzz_urdf fuzz_cli_args fuzz_random_model; do
   seeds="fuzz/corpus/${target#fuzz_}"
   if [ "$target" = fuzz_urdf ]; then seeds="$seeds models"; fi  # every bundled model seeds the loader
   scratch="$(mktemp -d)"

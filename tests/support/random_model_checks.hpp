@@ -21,6 +21,7 @@ struct StateCheck {
   double worstRatio = 0; ///< largest error / tolerance seen (≤ 1 when it passed)
   double condition = 0;  ///< cond(H), the scale the tolerances follow
   double treeCondition = 0;  ///< cond(H_tree), for the methods on the spanning tree
+  bool proximalConverged = true;  ///< false: the proximal solver had not settled (not compared)
 };
 
 namespace checks {
@@ -78,7 +79,15 @@ inline StateCheck checkModelAtState(const Model& model, Data& data, ProximalData
     settings.maxIterations = 50;
     settings.tolerance = 1e-12;
     const ProximalResult& prox = forwardDynamicsProximal(model, data, proximal, q, v, tau, settings);
-    checks::compare(out, "C-ABA vs proximal", (qdd - prox.qdd).norm(), fdScale, treeTolerance);
+    // The proximal solver iterates with a regularisation μ = 1e-8 until ‖K q̈ − k‖∞ ≤ 1e-12, an
+    // absolute bound that roundoff alone exceeds when q̈ is large: it has settled when the residual
+    // is at roundoff relative to q̈. Its answer is exact to about 1e-9 even when well conditioned
+    // (the fuzzer found 3e-10 on a geared rotor with a gear ratio near 1e3). When it has not
+    // settled it says so (ProximalResult::converged, documented): nothing to compare then.
+    out.proximalConverged =
+        prox.converged || prox.primalResidual <= 1e-11 * (1.0 + prox.qddSpanning.lpNorm<Eigen::Infinity>());
+    if (out.proximalConverged)
+      checks::compare(out, "C-ABA vs proximal", (qdd - prox.qdd).norm(), fdScale, std::max(1e-8, treeTolerance));
 
     // Inverse dynamics: backward stable on both sides; errors scale with the largest term.
     const VecX tauCluster = inverseDynamics(model, data, q, v, qdd);

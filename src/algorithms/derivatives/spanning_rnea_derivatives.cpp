@@ -30,7 +30,7 @@ Mat6 forceCrossFixedForce(const Vec6& h) {
 /// Outward: world S, v, a and the per-column terms; each body's own IC, BC, f.
 void outward(const Model& model, Data& data) {
   DerivativesData& d = data.derivatives;
-  const Vec6 a0 = gravityBias(model, data);  // the Data's gravity override, else the model's
+  const Vec6 a0 = gravityBias(model, data);
   for (int i = 0; i < model.numBodies(); ++i) {
     const Body& b = model.body(i);
     const int iv = b.vIndex, n = b.joint.nv();

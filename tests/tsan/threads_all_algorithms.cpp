@@ -1,0 +1,167 @@
+// Every public algorithm on every cluster type, from several threads at once: one shared const
+// Model (and the shared const ConstraintModel, OsimSet and ApproximateModel made from it), one
+// Data and one of each other workspace per thread, each thread with its own gravity (Data::
+// setGravity). Each thread's answers must equal, bit for bit, those of the same call sequence run
+// alone. Small enough to run under ThreadSanitizer: .ci/run builds it with the library sources
+// the calls reach instrumented (tests/CMakeLists.txt, GRBDA_TSAN_THREADS).
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+#include <set>
+#include <thread>
+
+#include "../cluster_support/every_cluster_type.hpp"
+#include "grbda/robots/tello.hpp"
+
+using namespace grbda;
+using namespace grbda::testsupport;
+
+namespace {
+
+constexpr int kThreads = 4;
+constexpr int kStates = 4;
+
+/// The shared, read-only things made from one model.
+struct Shared {
+  explicit Shared(Model m)
+      : model(std::move(m)),
+        contacts(model),
+        approx(makeApproximateModel(model, RotorApproximation::Diagonal)),
+        ends(model, {{model.frameIndex(lastLink()), Vec3(0.1, 0.0, 0.0)}}) {
+    contacts.addPointContact(lastLink());
+    contacts.setCompliance(1e-4);
+    contacts.setBaumgarte(0.1);
+  }
+  const std::string& lastLink() const { return model.body(model.numBodies() - 1).name; }
+  Model model;
+  ConstraintModel contacts;
+  ApproximateModel approx;
+  OsimSet ends;
+};
+
+/// One thread's workspaces.
+struct Workspace {
+  Workspace(const Shared& s, const Vec3& gravity)
+      : data(s.model), approxData(s.approx.tree), contacts(s.model, s.contacts), proximal(s.model) {
+    data.setGravity(gravity);
+    approxData.setGravity(gravity);
+  }
+  Data data, approxData;
+  ConstraintData contacts;
+  ProximalData proximal;
+};
+
+struct State {
+  VecX q, v, x;
+};
+
+/// Every public algorithm once at state s, results appended to `out`.
+void runEveryAlgorithm(const Shared& s, Workspace& w, const State& st, std::vector<MatX>& out) {
+  const Model& m = s.model;
+  Data& d = w.data;
+  auto keep = [&](const auto& x) { out.emplace_back(x); };
+  keep(forwardDynamics(m, d, st.q, st.v, st.x));
+  keep(inverseDynamics(m, d, st.q, st.v, st.x));
+  keep(massMatrix(m, d, st.q));
+  keep(biasForces(m, d, st.q, st.v));
+  keep(inverseMassMatrix(m, d, st.q));
+  keep(VecX::Constant(1, logDetMassMatrix(m, d, st.q)));
+  keep(inverseOperationalSpaceInertia(m, d, s.ends, st.q));
+  VecX dydd(m.nv());
+  keep(VecX::Constant(1, applyTestForce(m, d, s.ends.endEffectors()[0].frame, Vec3::Zero(), Vec3::UnitZ(), dydd)));
+  keep(dydd);
+  keep(projectionForwardDynamics(m, d, st.q, st.v, st.x));
+  keep(lagrangeForwardDynamics(m, d, st.q, st.v, st.x));
+  keep(projectedInverseDynamics(m, d, st.q, st.v, st.x));
+  keep(forwardDynamicsProximal(m, d, w.proximal, st.q, st.v, st.x).qdd);
+  for (ConstraintSolver solver :
+       {ConstraintSolver::PV, ConstraintSolver::PVSoft, ConstraintSolver::KKT, ConstraintSolver::Proximal}) {
+    ConstraintSolverSettings settings;
+    settings.solver = solver;
+    keep(constrainedForwardDynamics(m, d, s.contacts, w.contacts, st.q, st.v, st.x, settings));
+  }
+  const VecX qSpan = completeConfiguration(m, d, st.q);
+  keep(qSpan);
+  keep(tree::crba(m, d, qSpan));
+  keep(tree::rnea(m, d, qSpan, VecX::Zero(m.nvSpanning()), VecX::Zero(m.nvSpanning())));
+  forwardKinematics(m, d, st.q, st.v);
+  keep(frameJacobian(m, d, st.q, s.ends.endEffectors()[0].frame));
+  keep(VecX::Constant(2, potentialEnergy(m, d, st.q) + kineticEnergy(m, d, st.q, st.v)));
+  // The approximate tree has the model's independent coordinates.
+  keep(approximateForwardDynamics(s.approx, w.approxData, st.q, st.v, st.x));
+  keep(approximateMassMatrix(s.approx, w.approxData, st.q));
+}
+
+/// Runs each thread's states on its own workspace; `parallel` starts the threads together.
+std::vector<std::vector<MatX>> runAll(const Shared& s, const std::vector<std::vector<State>>& work, bool parallel) {
+  std::vector<std::vector<MatX>> results(work.size());
+  auto one = [&](size_t t) {
+    Workspace w(s, Vec3(0.5 * static_cast<double>(t), 0.0, -9.81 - static_cast<double>(t)));  // its own gravity
+    for (const State& st : work[t]) runEveryAlgorithm(s, w, st, results[t]);
+  };
+  if (!parallel) {
+    for (size_t t = 0; t < work.size(); ++t) one(t);
+    return results;
+  }
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < work.size(); ++t) threads.emplace_back(one, t);
+  for (auto& th : threads) th.join();
+  return results;
+}
+
+void expectThreadsGiveSerialAnswers(const Shared& s, Rng& rng) {
+  std::vector<std::vector<State>> work(kThreads);
+  for (auto& list : work)
+    for (int k = 0; k < kStates; ++k)
+      list.push_back({randomIndependentPositions(rng, s.model, -0.3, 0.3), randomVector(rng, s.model.nv()),
+                      randomVector(rng, s.model.nv())});
+  const auto serial = runAll(s, work, false);
+  const auto parallel = runAll(s, work, true);
+  for (int t = 0; t < kThreads; ++t) {
+    ASSERT_EQ(parallel[t].size(), serial[t].size());
+    for (size_t r = 0; r < serial[t].size(); ++r)
+      ASSERT_TRUE(parallel[t][r] == serial[t][r]) << "thread " << t << ", result " << r;  // bit for bit
+  }
+  // The gravities differ per thread, so the answers must too (the override is really used).
+  EXPECT_FALSE(serial[0][0] == serial[1][0]);
+}
+
+}  // namespace
+
+TEST(ThreadsAllAlgorithms, EveryClusterTypeSharedModelGivesSerialAnswers) {
+  const Shared s(everyClusterType());
+  std::set<std::string> types;
+  for (const Cluster& cl : s.model.clusters()) types.insert(cl.typeName());
+  for (const char* type : {"Free", "Revolute", "Prismatic", "RevoluteWithRotor", "RevolutePairWithRotor",
+                           "RevoluteTripleWithRotor", "FourBar", "Generic"})
+    EXPECT_TRUE(types.count(type)) << type;
+  Rng rng(152);
+  expectThreadsGiveSerialAnswers(s, rng);
+}
+
+TEST(ThreadsAllAlgorithms, TelloDifferentialsSharedModelGivesSerialAnswers) {
+  const Shared s(robots::telloLegs());
+  Rng rng(153);
+  expectThreadsGiveSerialAnswers(s, rng);
+}
+
+TEST(ThreadsAllAlgorithms, SerialCfaOnSharedChainGivesSerialAnswers) {
+  Rng rng(154);
+  const Model model = randomChain(rng, 12, true, 3, 1);
+  std::vector<std::vector<State>> work(kThreads);
+  for (auto& list : work)
+    for (int k = 0; k < kStates; ++k)
+      list.push_back({randomConfiguration(rng, model), randomVector(rng, model.nv()), randomVector(rng, model.nv())});
+  auto run = [&](size_t t, std::vector<VecX>& out) {
+    CfaData cfa(model);
+    for (const State& st : work[t]) out.push_back(cfaForwardDynamics(model, cfa, st.q, st.v, st.x));
+  };
+  std::vector<std::vector<VecX>> serial(kThreads), parallel(kThreads);
+  for (size_t t = 0; t < kThreads; ++t) run(t, serial[t]);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < kThreads; ++t) threads.emplace_back(run, t, std::ref(parallel[t]));
+  for (auto& th : threads) th.join();
+  for (size_t t = 0; t < kThreads; ++t)
+    for (size_t k = 0; k < serial[t].size(); ++k) ASSERT_TRUE(parallel[t][k] == serial[t][k]) << t << ", " << k;
+}
