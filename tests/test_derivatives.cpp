@@ -163,6 +163,42 @@ TEST(Derivatives, AllocateNothingAfterTheFirstCall) {
   }
 }
 
+TEST(Derivatives, AutoDiffConstraintSecondDerivativesMatchFiniteDifferences) {
+  // the Tello differentials: exact ∂K/∂q · u, ∂k/∂q · u by nested duals against the base class's
+  // central differences of K and k
+  Rng rng(11);
+  for (const auto& c : {robots::telloHipDifferential(), robots::telloKneeAnkleDifferential()}) {
+    const int m = c->numRows(), n = c->numCoordinates();
+    const VecX q = randomVector(rng, n), qd = randomVector(rng, n), u = randomVector(rng, n);
+    MatX dK(m, n), dKfd(m, n);
+    VecX dk(m), dkfd(m);
+    c->jacobianDerivative(q, u, dK);
+    c->ImplicitConstraint::jacobianDerivative(q, u, dKfd);
+    c->biasDerivative(q, qd, u, dk);
+    c->ImplicitConstraint::biasDerivative(q, qd, u, dkfd);
+    EXPECT_LT(maxRelErr(dK, dKfd), 1e-8);
+    EXPECT_LT(maxRelErr(dk, dkfd), 1e-8);
+    EXPECT_GT(dK.norm(), 1e-3);  // not trivially zero
+  }
+}
+
+TEST(Derivatives, FollowTheGravityOfTheData) {
+  Rng rng(9);
+  const Model model = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf");
+  Data data(model), fdData(model);
+  data.setGravity(Vec3(1.0, -2.0, -3.0));
+  fdData.setGravity(Vec3(1.0, -2.0, -3.0));
+  State st;
+  ASSERT_TRUE(randomState(rng, model, data, st));
+  computeRNEADerivatives(model, data, st.q, st.v, st.a);
+  EXPECT_LT(maxRelErr(data.derivatives.tau, inverseDynamics(model, fdData, st.q, st.v, st.a)), 1e-10);
+  MatX dq, dv;
+  finiteDifferences(model, st.q, st.v,
+                    [&](const VecX& q, const VecX& v) { return VecX(inverseDynamics(model, fdData, q, v, st.a)); }, dq,
+                    dv);
+  EXPECT_LT(maxRelErr(data.derivatives.dtau_dq, dq), kTolerance);
+}
+
 TEST(Derivatives, RejectBadInputs) {
   const Model model = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf");
   Data data(model);

@@ -4,7 +4,8 @@
 // Dual<T> carries a value and one directional derivative. Nesting, Dual<Dual<double>>, carries
 // two independent infinitesimals ε1, ε2 (ε1² = ε2² = 0), whose ε1ε2 coefficient is a second
 // directional derivative. AutoDiffConstraint turns one templated φ into an ImplicitConstraint
-// with exact K = ∂φ/∂q and k = −K̇ q̇ = −q̇ᵀ ∇²φ q̇ (no finite differences, no allocation).
+// with exact K = ∂φ/∂q and k = −K̇ q̇ = −q̇ᵀ ∇²φ q̇ (no finite differences, no allocation), and
+// the exact ∂K/∂q · u, ∂k/∂q · u the dynamics derivatives need (a third nesting level).
 #include <array>
 #include <cmath>
 
@@ -99,6 +100,34 @@ class AutoDiffConstraint : public ImplicitConstraint {
     for (int j = 0; j < Cols; ++j) x[j] = Dual<D1>(D1(q[j], qd[j]), D1(qd[j], 0.0));
     self().phi(x.data(), out.data());
     for (int i = 0; i < Rows; ++i) k[i] = -out[i].d.d;
+  }
+
+  /// ∂K/∂q · u: column j is the ε1ε2 coefficient of φ(q + ε1 e_j + ε2 u).
+  void jacobianDerivative(const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& u,
+                          Eigen::Ref<MatX> dK) const override {
+    using D1 = Dual<double>;
+    std::array<Dual<D1>, Cols> x;
+    std::array<Dual<D1>, Rows> out;
+    for (int j = 0; j < Cols; ++j) x[j] = Dual<D1>(D1(q[j], u[j]), D1(0.0, 0.0));
+    for (int j = 0; j < Cols; ++j) {
+      x[j].d = D1(1.0, 0.0);
+      self().phi(x.data(), out.data());
+      for (int i = 0; i < Rows; ++i) dK(i, j) = out[i].d.d;
+      x[j].d = D1(0.0, 0.0);
+    }
+  }
+
+  /// ∂k/∂q · u = −∇³φ[q̇, q̇, u]: the ε1ε2ε3 coefficient of φ(q + ε1 q̇ + ε2 q̇ + ε3 u), negated.
+  void biasDerivative(const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd, const Eigen::Ref<const VecX>& u,
+                      Eigen::Ref<VecX> dk) const override {
+    using D1 = Dual<double>;
+    using D2 = Dual<D1>;
+    std::array<Dual<D2>, Cols> x;
+    std::array<Dual<D2>, Rows> out;
+    for (int j = 0; j < Cols; ++j)
+      x[j] = Dual<D2>(D2(D1(q[j], u[j]), D1(qd[j], 0.0)), D2(D1(qd[j], 0.0), D1(0.0, 0.0)));
+    self().phi(x.data(), out.data());
+    for (int i = 0; i < Rows; ++i) dk[i] = -out[i].d.d.d;
   }
 
  private:

@@ -51,40 +51,72 @@ ConstraintSet::ConstraintSet(int numSpanning, std::vector<bool> independent, Mat
   }
 }
 
+namespace {
+/// The entry's coordinates of a cluster-local vector.
+LocalVector gather(const ImplicitEntry& e, const double* x) {
+  const int n = e.constraint->numCoordinates();
+  LocalVector local(n);
+  for (int j = 0; j < n; ++j) local[j] = x[e.columns[static_cast<size_t>(j)]];
+  return local;
+}
+
+/// Every entry's rows of a K-shaped matrix from eval(entry, local m x n block).
+template <class Eval>
+void stackJacobians(const std::vector<ImplicitEntry>& implicit, MatX& K, Eval eval) {
+  for (const auto& e : implicit) {
+    const int n = e.constraint->numCoordinates();
+    LocalJacobian Klocal(e.constraint->numRows(), n);
+    eval(e, Klocal);
+    const int used = e.numRows();
+    K.middleRows(e.row, used).setZero();
+    for (int r = 0; r < used; ++r)
+      for (int j = 0; j < n; ++j) K(e.row + r, e.columns[static_cast<size_t>(j)]) += Klocal(sourceRow(e, r), j);
+  }
+}
+
+/// Every entry's rows of a k-shaped vector from eval(entry, local rows).
+template <class Eval>
+void stackRows(const std::vector<ImplicitEntry>& implicit, VecX& k, Eval eval) {
+  for (const auto& e : implicit) {
+    const int m = e.constraint->numRows();
+    if (!e.rowsSelected) {
+      eval(e, k.segment(e.row, m));
+    } else {
+      LocalRows full(m);
+      eval(e, full);
+      scatterRows(e, full, k);
+    }
+  }
+}
+}  // namespace
+
 void ConstraintSet::jacobian(const double* q, ClusterData& cd) const {
   const Eigen::Index nc = Kcoupling_.rows();
   if (nc > 0) cd.K.topRows(nc) = Kcoupling_;
-  for (const auto& e : implicit_) {
-    const int m = e.constraint->numRows(), n = e.constraint->numCoordinates();
-    LocalVector qLocal(n);
-    for (int j = 0; j < n; ++j) qLocal[j] = q[e.columns[static_cast<size_t>(j)]];
-    LocalJacobian Klocal(m, n);
-    e.constraint->jacobian(qLocal, Klocal);
-    const int used = e.numRows();
-    cd.K.middleRows(e.row, used).setZero();
-    for (int r = 0; r < used; ++r)
-      for (int j = 0; j < n; ++j) cd.K(e.row + r, e.columns[static_cast<size_t>(j)]) += Klocal(sourceRow(e, r), j);
-  }
+  stackJacobians(implicit_, cd.K, [&](const ImplicitEntry& e, auto& K) { e.constraint->jacobian(gather(e, q), K); });
 }
 
 void ConstraintSet::bias(const double* q, const double* qd, ClusterData& cd) const {
   const Eigen::Index nc = Kcoupling_.rows();
   if (nc > 0) cd.k.head(nc).setZero();
-  for (const auto& e : implicit_) {
-    const int m = e.constraint->numRows(), n = e.constraint->numCoordinates();
-    LocalVector qLocal(n), qdLocal(n);
-    for (int j = 0; j < n; ++j) {
-      qLocal[j] = q[e.columns[static_cast<size_t>(j)]];
-      qdLocal[j] = qd[e.columns[static_cast<size_t>(j)]];
-    }
-    if (!e.rowsSelected) {
-      e.constraint->bias(qLocal, qdLocal, cd.k.segment(e.row, m));
-    } else {
-      LocalRows full(m);
-      e.constraint->bias(qLocal, qdLocal, full);
-      scatterRows(e, full, cd.k);
-    }
-  }
+  stackRows(implicit_, cd.k,
+            [&](const ImplicitEntry& e, auto&& k) { e.constraint->bias(gather(e, q), gather(e, qd), k); });
+}
+
+void ConstraintSet::jacobianDerivative(const double* q, const double* u, ClusterData& cd) const {
+  const Eigen::Index nc = Kcoupling_.rows();
+  if (nc > 0) cd.K.topRows(nc).setZero();  // couplings are constant
+  stackJacobians(implicit_, cd.K, [&](const ImplicitEntry& e, auto& dK) {
+    e.constraint->jacobianDerivative(gather(e, q), gather(e, u), dK);
+  });
+}
+
+void ConstraintSet::biasDerivative(const double* q, const double* qd, const double* u, ClusterData& cd) const {
+  const Eigen::Index nc = Kcoupling_.rows();
+  if (nc > 0) cd.k.head(nc).setZero();
+  stackRows(implicit_, cd.k, [&](const ImplicitEntry& e, auto&& dk) {
+    e.constraint->biasDerivative(gather(e, q), gather(e, qd), gather(e, u), dk);
+  });
 }
 
 void ConstraintSet::residual(const double* q, ClusterData& cd) const {

@@ -48,6 +48,10 @@ class ConstraintSet {
   void jacobian(const double* q, ClusterData& cd) const;
   /// k(q, q̇) into cd.k (requires nothing else).
   void bias(const double* q, const double* qd, ClusterData& cd) const;
+  /// ∂K/∂q · u into cd.K and ∂k/∂q · u (q̇ held) into cd.k, u a direction of the cluster's
+  /// spanning coordinates (the dynamics derivatives' ∂G/∂y, ∂g/∂y).
+  void jacobianDerivative(const double* q, const double* u, ClusterData& cd) const;
+  void biasDerivative(const double* q, const double* qd, const double* u, ClusterData& cd) const;
   /// φ(q) into cd.phi; couplings give ρ Σ q_P − Σ q_S.
   void residual(const double* q, ClusterData& cd) const;
   /// G and g from cd.K and cd.k (spec §2.3); false when K_d is singular.

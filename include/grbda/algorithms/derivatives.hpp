@@ -11,12 +11,14 @@
 // Position derivatives are with respect to the tangent space: a floating base is moved by a
 // body-frame twist, as integrate() moves it, so every matrix is nv x nv and
 // τ(integrate(q, δ, 1)) ≈ τ(q) + dtau_dq δ. Inputs are validated like inverseDynamics; results
-// live in data.derivatives (sized by the first call, nothing allocated afterwards).
+// live in data.derivatives (sized by the first call, nothing allocated afterwards). External
+// forces are not taken (they would add their ∂/∂y through the body poses).
 //
-// Remaining gap: for clusters whose G depends on the state (four-bar, URDF <loop>, Tello
-// differentials), ∂K/∂q and ∂k/∂q (hence ∂G/∂y, ∂g/∂y) are central differences of the cluster's
-// own constraint Jacobian K(q) and bias k(q, q̇) (step 1e-5, error ~1e-10 relative); ∂g/∂ẏ is
-// exact (k is quadratic in q̇). The dynamics itself is never differenced.
+// Clusters whose G depends on the state add ∂K/∂q · u and ∂k/∂q · u of their constraints
+// (ImplicitConstraint::jacobianDerivative, biasDerivative): exact for an AutoDiffConstraint (the
+// Tello differentials, nested dual numbers). Remaining gap: the others (URDF <loop>, the four-bar)
+// use central differences of their own K(q), k(q, q̇) (step 1e-5, error ~1e-10 relative); ∂g/∂ẏ is
+// exact everywhere (k is quadratic in q̇). The dynamics itself is never differenced.
 #include "grbda/data.hpp"
 
 namespace grbda {

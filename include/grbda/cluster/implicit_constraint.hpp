@@ -20,6 +20,13 @@ class ImplicitConstraint {
   virtual void jacobian(const Eigen::Ref<const VecX>& q, Eigen::Ref<MatX> K) const = 0;
   /// k = −K̇(q, q̇) q̇.
   virtual void bias(const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd, Eigen::Ref<VecX> k) const = 0;
+  /// ∂K/∂q · u (numRows x numCoordinates), for the dynamics derivatives (∂G/∂y). Default: central
+  /// differences of jacobian() (step 1e-5); AutoDiffConstraint overrides it exactly.
+  virtual void jacobianDerivative(const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& u,
+                                  Eigen::Ref<MatX> dK) const;
+  /// ∂k/∂q · u at fixed q̇ (for ∂g/∂y). Default: central differences of bias().
+  virtual void biasDerivative(const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd,
+                              const Eigen::Ref<const VecX>& u, Eigen::Ref<VecX> dk) const;
   /// False at a root of φ that is not the intended closure (e.g. a loop whose frames meet
   /// rotated by 180°, which the orientation rows cannot tell from aligned). Position completion
   /// rejects such roots and tries other starting points. Default: every root is valid.

@@ -5,18 +5,15 @@
 //   K_d ∂g_d/∂y_j = ∂k/∂q · u_j + ∂k/∂q̇ · (∂G/∂y_j ẏ) − (∂K/∂q · u_j) g
 //   K_d ∂g_d/∂ẏ_j = ∂k/∂q̇ · u_j
 // k = −q̇ᵀ∇²φ q̇ is quadratic in q̇, so its q̇-derivative is an exact central difference with unit
-// step. ∂K/∂q and ∂k/∂q are central differences of the cluster's own K(q), k(q, q̇) (the
-// documented remaining gap: ImplicitConstraint exposes no second derivatives).
-#include <cmath>
-
+// step. ∂K/∂q · u and ∂k/∂q · u come from the constraint (ImplicitConstraint::jacobianDerivative,
+// biasDerivative): exact for AutoDiffConstraint (nested dual numbers: the Tello differentials),
+// central differences of K(q), k(q, q̇) for the others (URDF <loop>, the four-bar) — the remaining gap.
 #include "derivatives_internal.hpp"
 #include "../../cluster/cluster_joint.hpp"
 
 namespace grbda::detail {
 
 namespace {
-
-constexpr double kStep = 1e-5;  ///< central-difference step along u_j (radians or model length units)
 
 /// out = ∂k/∂q̇ · dir at (w.q, w.qd): exact for a quadratic form (unit step).
 template <class Dir>
@@ -41,22 +38,13 @@ void solveDependent(const ConstraintSet& cs, ClusterDerivativesData& w, const Ve
   for (size_t r = 0; r < dep.size(); ++r) out[dep[r]] = w.work.dq[static_cast<Eigen::Index>(r)];
 }
 
-/// w.dK = ∂K/∂q · u, w.dk = ∂k/∂q · u (q̇ held) by central differences along u.
-template <class Dir>
-void positionDerivatives(const ConstraintSet& cs, ClusterDerivativesData& w, const Eigen::MatrixBase<Dir>& u) {
-  w.q.noalias() += kStep * u;
-  cs.jacobian(w.q.data(), w.work);
+/// w.dK = ∂K/∂q · u, w.dk = ∂k/∂q · u (q̇ held), u = column j of G: exact for constraints with
+/// second derivatives (AutoDiffConstraint), central differences of K and k otherwise.
+void positionDerivatives(const ConstraintSet& cs, ClusterDerivativesData& w, const double* u) {
+  cs.jacobianDerivative(w.q.data(), u, w.work);
   w.dK = w.work.K;
-  cs.bias(w.q.data(), w.qd.data(), w.work);
+  cs.biasDerivative(w.q.data(), w.qd.data(), u, w.work);
   w.dk = w.work.k;
-  w.q.noalias() -= 2.0 * kStep * u;
-  cs.jacobian(w.q.data(), w.work);
-  w.dK -= w.work.K;
-  w.dK /= 2.0 * kStep;
-  cs.bias(w.q.data(), w.qd.data(), w.work);
-  w.dk -= w.work.k;
-  w.dk /= 2.0 * kStep;
-  w.q.noalias() += kStep * u;
 }
 
 void oneCluster(const Cluster& cl, const ClusterData& cd, const Data& data, const VecX& ydd,
@@ -73,7 +61,7 @@ void oneCluster(const Cluster& cl, const ClusterData& cd, const Data& data, cons
   w.work.luKd.compute(w.work.Kd);
   const auto yddK = ydd.segment(cl.vIndex, d);
   for (int j = 0; j < d; ++j) {
-    positionDerivatives(cs, w, cd.G.col(j));
+    positionDerivatives(cs, w, cd.G.col(j).data());
     auto dGj = w.dG.middleCols(j * d, d);
     for (int c = 0; c < d; ++c) {
       w.rhs.noalias() = w.dK * cd.G.col(c);
