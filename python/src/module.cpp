@@ -14,4 +14,5 @@ PYBIND11_MODULE(_grbda, m) {
   grbda::python::bindConstraints(m);
   grbda::python::bindIntegration(m);
   grbda::python::bindDerivatives(m);
+  grbda::python::bindCfa(m);
 }
