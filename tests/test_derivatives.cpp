@@ -78,7 +78,9 @@ constexpr double kTolerance = 1e-6;
 TEST(Derivatives, RneaDerivativesMatchFiniteDifferencesOnEveryModel) {
   setLogLevel(LogLevel::Error);
   Rng rng(16);
-  for (auto& [name, model] : bundledModels()) {
+  for (auto& entry : bundledModels()) {
+    const std::string& name = entry.first;
+    const Model& model = entry.second;  // a named variable: lambdas below capture it (not a structured binding)
     SCOPED_TRACE(name);
     Data data(model), fdData(model);
     for (int s = 0; s < 3; ++s) {
@@ -101,7 +103,9 @@ TEST(Derivatives, RneaDerivativesMatchFiniteDifferencesOnEveryModel) {
 TEST(Derivatives, AbaDerivativesMatchFiniteDifferencesOnEveryModel) {
   setLogLevel(LogLevel::Error);
   Rng rng(1618);
-  for (auto& [name, model] : bundledModels()) {
+  for (auto& entry : bundledModels()) {
+    const std::string& name = entry.first;
+    const Model& model = entry.second;  // a named variable: lambdas below capture it (not a structured binding)
     SCOPED_TRACE(name);
     Data data(model), fdData(model);
     for (int s = 0; s < 2; ++s) {
@@ -128,7 +132,9 @@ TEST(Derivatives, AbaDerivativesMatchFiniteDifferencesOnEveryModel) {
 
 TEST(Derivatives, MatchFiniteDifferencesOnRandomClusterModels) {
   Rng rng(7);
-  for (auto& [name, model] : constrainedModels(rng)) {
+  for (auto& entry : constrainedModels(rng)) {
+    const std::string& name = entry.first;
+    const Model& model = entry.second;  // a named variable: lambdas below capture it (not a structured binding)
     SCOPED_TRACE(name);
     Data data(model), fdData(model);
     for (int s = 0; s < 5; ++s) {
