@@ -24,7 +24,9 @@ TEST(CfaThreads, ParallelEqualsSerialOnEveryPoolSize) {
         for (auto& f : fext) f = Vec6(randomVector(rng, 6));
         const VecX ref = cfaForwardDynamics(model, serial, q, v, tau, &fext);
         const VecX par = cfaParallelForwardDynamics(model, pool, q, v, tau, &fext);
-        EXPECT_LT((par - ref).norm() / (1.0 + ref.norm()), 1e-11) << N << " bodies, " << threads << " threads";
+        // Cyclic reduction and the serial sweep round differently: on 37 random bodies they differ
+        // by 1.4e-11 relative under clang (gcc stayed below 1e-11), so 1e-10 is "equal to round-off".
+        EXPECT_LT((par - ref).norm() / (1.0 + ref.norm()), 1e-10) << N << " bodies, " << threads << " threads";
         for (int i = 0; i < model.numBodies(); ++i)
           EXPECT_LT((pool.jointWrench[i] - serial.jointWrench[i]).norm(), 1e-9 * (1.0 + serial.jointWrench[i].norm()));
       }
