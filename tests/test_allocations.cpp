@@ -148,7 +148,8 @@ long allocationsAfterWarmUp(const std::function<void()>& f) {
 /// Each constrained solver's call (after its warm-up) allocates nothing.
 void expectNoConstraintSolverAllocates(const std::function<void(const ConstraintSolverSettings&)>& solve) {
   for (ConstraintSolver solver :
-       {ConstraintSolver::PV, ConstraintSolver::PVSoft, ConstraintSolver::KKT, ConstraintSolver::Proximal}) {
+       {ConstraintSolver::PV, ConstraintSolver::PVSoft, ConstraintSolver::KKT, ConstraintSolver::Proximal,
+        ConstraintSolver::PVEarly}) {
     ConstraintSolverSettings s;
     s.solver = solver;
     EXPECT_EQ(allocationsAfterWarmUp([&] { solve(s); }), 0) << constraintSolverName(solver);

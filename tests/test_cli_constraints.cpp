@@ -90,14 +90,17 @@ TEST(CliConstraints, MethodsAgreeAndWeldsReportMoments) {
   prox.insert(prox.end(), {"--method", "proximal"});
   Args soft = base;
   soft.insert(soft.end(), {"--method", "pv-soft", "--compliance", "1e-9"});
-  const Json jk = fdJson(kkt), jp = fdJson(prox), js = fdJson(soft);
+  Args early = base;
+  early.insert(early.end(), {"--method", "pv-early"});
+  const Json jk = fdJson(kkt), jp = fdJson(prox), js = fdJson(soft), je = fdJson(early);
   ASSERT_EQ(pv["contact_forces"].size(), 2u);
   EXPECT_EQ(pv["contact_forces"][0]["kind"].text, "weld");
   EXPECT_EQ(pv["contact_forces"][0]["point"].numbers(), (std::vector<double>{0.01, 0.0, 0.0}));
   EXPECT_TRUE(pv["contact_forces"][0].has("moment"));
   EXPECT_EQ(pv["method"].text, "pv");
   const std::vector<double> a = pv["result"].numbers();
-  for (const Json* other : {&jk, &jp, &js}) {
+  EXPECT_EQ(je["method"].text, "pv-early");
+  for (const Json* other : {&jk, &jp, &js, &je}) {
     const std::vector<double> b = (*other)["result"].numbers();
     ASSERT_EQ(a.size(), b.size());
     for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], other == &js ? 1e-4 : 1e-9) << (*other)["method"].text;
@@ -161,7 +164,7 @@ TEST(CliConstraints, UsageErrorsNameTheProblem) {
   expectCommandError({"fd", kCheetah, "--contact", "no_such_link"}, 2, {"unknown link 'no_such_link'"});
   expectCommandError({"fd", kCheetah, "--contact", "FR_foot:1,2"}, 2, {"--contact", "3 coordinates"});
   expectCommandError({"fd", kCheetah, "--contact", "FR_foot", "--method", "projection"}, 2,
-                     {"pv, pv-soft, kkt or proximal"});
+                     {"pv, pv-soft, kkt, pv-early or proximal"});
   expectCommandError({"fd", kCheetah, "--contact", "FR_foot", "--compliance", "1e-3"}, 2, {"pv-soft"});
   expectCommandError({"fd", kCheetah, "--contact", "FR_foot", "--method", "pv-soft"}, 2, {"--compliance"});
   expectCommandError({"fd", kCheetah, "--baumgarte", "0.1"}, 2, {"--baumgarte needs --contact, --weld"});

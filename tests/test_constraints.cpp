@@ -92,7 +92,7 @@ void expectSolversAgree(const Model& m, const ConstraintModel& cm, const VecX& q
   s.solver = ConstraintSolver::KKT;
   const VecX qddKkt = constrainedForwardDynamics(m, data, cm, cd, q, v, tau, s);
   const VecX lambdaKkt = cd.lambda;
-  for (ConstraintSolver solver : {ConstraintSolver::PV, ConstraintSolver::Proximal}) {
+  for (ConstraintSolver solver : {ConstraintSolver::PV, ConstraintSolver::PVEarly, ConstraintSolver::Proximal}) {
     SCOPED_TRACE(constraintSolverName(solver));
     s.solver = solver;
     const VecX qdd = constrainedForwardDynamics(m, data, cm, cd, q, v, tau, s);
@@ -416,7 +416,8 @@ TEST(Constraints, RedundantRowsAreDetectedAndSolvedWithoutNan) {
   Rng rng(43);
   const VecX q = randomVector(rng, m.nv(), -1.0, 1.0), v = randomVector(rng, m.nv()), tau = randomVector(rng, m.nv());
   Data data(m), kin(m);
-  for (ConstraintSolver solver : {ConstraintSolver::PV, ConstraintSolver::KKT, ConstraintSolver::Proximal}) {
+  for (ConstraintSolver solver :
+       {ConstraintSolver::PV, ConstraintSolver::KKT, ConstraintSolver::Proximal, ConstraintSolver::PVEarly}) {
     SCOPED_TRACE(constraintSolverName(solver));
     ConstraintData cd(m, cm);
     ConstraintSolverSettings s;

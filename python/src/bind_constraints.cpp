@@ -195,18 +195,20 @@ ConstraintSolverSettings toSettings(py::handle solver) {
     s.solver = solver.cast<ConstraintSolver>();
     return s;
   }
-  throw InputError("solver must be a name ('pv', 'pv-soft', 'kkt', 'proximal'), a ConstraintSolver or "
+  throw InputError("solver must be a name ('pv', 'pv-soft', 'kkt', 'proximal', 'pv-early'), a ConstraintSolver or "
                    "ConstraintSolverSettings, got " + std::string(py::str(py::type::of(solver))));
 }
 
 void bindSolvers(py::module_& m) {
   py::enum_<ConstraintSolver>(m, "ConstraintSolver",
                               "PV (Popov-Vereshchagin on the cluster tree, default), PV_SOFT (soft rows with the "
-                              "compliance), KKT (the dense reference), PROXIMAL (proximal method of multipliers).")
+                              "compliance), KKT (the dense reference), PROXIMAL (proximal method of multipliers), "
+                              "PV_EARLY (PV eliminating the rows early, O(n + m)).")
       .value("PV", ConstraintSolver::PV)
       .value("PV_SOFT", ConstraintSolver::PVSoft)
       .value("KKT", ConstraintSolver::KKT)
-      .value("PROXIMAL", ConstraintSolver::Proximal);
+      .value("PROXIMAL", ConstraintSolver::Proximal)
+      .value("PV_EARLY", ConstraintSolver::PVEarly);
 
   py::class_<ConstraintSolverSettings>(m, "ConstraintSolverSettings",
                                        "ConstraintSolverSettings(solver='pv', mu=1e-8, max_iterations=50, "
@@ -223,7 +225,8 @@ void bindSolvers(py::module_& m) {
            }),
            py::arg("solver") = "pv", py::arg("mu") = 1e-8, py::arg("max_iterations") = 50,
            py::arg("tolerance") = 1e-12,
-           "solver: a ConstraintSolver or its name ('pv', 'pv-soft', 'kkt', 'proximal'; InputError otherwise).")
+           "solver: a ConstraintSolver or its name ('pv', 'pv-soft', 'kkt', 'proximal', 'pv-early'; InputError "
+           "otherwise).")
       .def_readwrite("solver", &ConstraintSolverSettings::solver, "ConstraintSolver")
       .def_readwrite("mu", &ConstraintSolverSettings::mu,
                      "proximal: regularisation, relative to the largest diagonal entry of J H^-1 J^T")
@@ -256,7 +259,7 @@ void bindCalls(py::module_& m) {
       "Returns qdd (nv); the forces are in cdata.lambda_ (world axes, what the environment exerts on the robot), "
       "with cdata.residual, rank, redundant, iterations. q independent (nq) or spanning, v and tau independent (nv). "
       "solver: 'pv' (Popov-Vereshchagin, default), 'pv-soft' (needs a compliance on every row), 'kkt' (dense "
-      "reference), 'proximal', a ConstraintSolver or ConstraintSolverSettings. fext: None or (num_bodies, 6) "
+      "reference), 'proximal', 'pv-early' (PV with early elimination), a ConstraintSolver or ConstraintSolverSettings. fext: None or (num_bodies, 6) "
       "world spatial forces. InputError for bad sizes, NaN, workspaces of another model or constraint set; "
       "NumericalError for an inconsistent constraint set or a singular state.");
   m.def(

@@ -1,4 +1,4 @@
-"""The constraint API from Python: the four solvers against each other and against the grbda
+"""The constraint API from Python: the solvers against each other and against the grbda
 command's JSON (`grbda fd --contact ...`), the forces against inverse dynamics, the errors, the
 lifetimes, and H^-1 / log det H against numpy."""
 import gc
@@ -39,7 +39,8 @@ def test_four_feet_pv_kkt_proximal_agree_with_the_command(cheetah):
     reference = cli_fd(q, v, tau, *sum((["--contact", f] for f in FEET), []))
     forces = np.concatenate([c["force"] for c in reference["contact_forces"]])
     assert [c["link"] for c in reference["contact_forces"]] == FEET
-    for solver in ("pv", grbda.ConstraintSolver.KKT, grbda.ConstraintSolverSettings("proximal", max_iterations=100)):
+    for solver in ("pv", grbda.ConstraintSolver.KKT, "pv-early", grbda.ConstraintSolver.PV_EARLY,
+                   grbda.ConstraintSolverSettings("proximal", max_iterations=100)):
         qdd = grbda.constrained_forward_dynamics(model, data, constraints, cdata, q, v, tau, solver=solver)
         assert np.allclose(qdd, reference["result"], rtol=1e-8, atol=1e-8), solver
         assert np.allclose(cdata.lambda_, forces, rtol=1e-8, atol=1e-7), solver

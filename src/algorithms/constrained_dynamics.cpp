@@ -16,13 +16,16 @@ void pvForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const
                        const ConstraintSolverSettings& settings, bool proximal, const char* algorithm);
 void pvSoftForwardDynamics(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cd,
                            const VecX& tau, const ExternalForces* fext, const char* algorithm);
+void pvEarlyForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const VecX& tau,
+                            const ExternalForces* fext, const ConstraintSolverSettings& settings,
+                            const char* algorithm);
 void kktForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const VecX& tau, const ExternalForces* fext,
                         const ConstraintSolverSettings& settings, const char* algorithm);
 }  // namespace detail
 
 namespace {
 constexpr ConstraintSolver kSolvers[] = {ConstraintSolver::PV, ConstraintSolver::PVSoft, ConstraintSolver::KKT,
-                                         ConstraintSolver::Proximal};
+                                         ConstraintSolver::Proximal, ConstraintSolver::PVEarly};
 
 void checkWorkspace(const Model& model, const ConstraintModel& constraints, const ConstraintData& cd,
                     const char* alg) {
@@ -42,6 +45,7 @@ const char* constraintSolverName(ConstraintSolver solver) {
     case ConstraintSolver::PVSoft: return "pv-soft";
     case ConstraintSolver::KKT: return "kkt";
     case ConstraintSolver::Proximal: return "proximal";
+    case ConstraintSolver::PVEarly: return "pv-early";
   }
   return "?";
 }
@@ -74,6 +78,7 @@ const VecX& constrainedForwardDynamics(const Model& model, Data& data, const Con
     case ConstraintSolver::PV: detail::pvForwardDynamics(model, data, cd, tau, &fext, settings, false, alg); break;
     case ConstraintSolver::Proximal: detail::pvForwardDynamics(model, data, cd, tau, &fext, settings, true, alg); break;
     case ConstraintSolver::PVSoft: detail::pvSoftForwardDynamics(model, data, constraints, cd, tau, &fext, alg); break;
+    case ConstraintSolver::PVEarly: detail::pvEarlyForwardDynamics(model, data, cd, tau, &fext, settings, alg); break;
     case ConstraintSolver::KKT: detail::kktForwardDynamics(model, data, cd, tau, &fext, settings, alg); break;
   }
   cd.residual = detail::constraintResidual(data, cd);

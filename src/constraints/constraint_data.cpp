@@ -74,6 +74,53 @@ void analyse(const Model& model, const ConstraintData& cd, ConstraintData::RowSy
   sys.ldlt.compute(MatX::Identity(m, m));
 }
 
+/// PV-early's tables: the rows on each cluster's bodies, the child clusters whose subtree
+/// carries rows (children have larger indices), and buffers for every row of the subtree.
+void analyseEarly(const Model& model, ConstraintData& cd) {
+  const int nc = model.numClusters();
+  cd.early.assign(static_cast<size_t>(nc), {});
+  for (int r = 0; r < cd.numRows; ++r) {
+    const int p0 = cd.rowFirstPart[static_cast<size_t>(r)];
+    if (cd.rowFirstPart[static_cast<size_t>(r) + 1] - p0 != 1) cd.earlySupported = false;
+    const int body = cd.parts[static_cast<size_t>(p0)].body;
+    ConstraintData::EarlyCluster& ec = cd.early[static_cast<size_t>(model.body(body).cluster)];
+    ec.ownRows.push_back(r);
+    ec.ownBody.push_back(body);
+  }
+  if (!cd.earlySupported) {
+    cd.early.assign(static_cast<size_t>(nc), {});
+    return;
+  }
+  std::vector<int> capacity(static_cast<size_t>(nc), 0);
+  for (int k = nc - 1; k >= 0; --k) {
+    ConstraintData::EarlyCluster& ec = cd.early[static_cast<size_t>(k)];
+    const int cap = capacity[static_cast<size_t>(k)] += static_cast<int>(ec.ownRows.size());
+    const int parent = model.cluster(k).parent;
+    if (cap > 0 && parent >= 0) {
+      capacity[static_cast<size_t>(parent)] += cap;
+      cd.early[static_cast<size_t>(parent)].children.push_back(k);
+    }
+    const int d = model.cluster(k).nv;
+    ec.F = MatX::Zero(6, cap);
+    ec.bodyOf.assign(static_cast<size_t>(cap), -1);
+    ec.b = VecX::Zero(cap);
+    ec.T = MatX::Zero(d, cap);
+    ec.QR = MatX::Zero(cap, d);
+    ec.V = MatX::Zero(cap, d);
+    ec.beta = VecX::Zero(d);
+    ec.perm.assign(static_cast<size_t>(d), 0);
+    ec.M = MatX::Zero(d, d);
+    ec.DinvMt = MatX::Zero(d, d);
+    ec.C = MatX::Zero(d, d);
+    ec.G = MatX::Zero(d, 6);
+    ec.g = VecX::Zero(d);
+    ec.Fout = MatX::Zero(6, cap);
+    ec.bout = VecX::Zero(cap);
+    ec.lambda = VecX::Zero(cap);
+    ec.lambdaOut = VecX::Zero(cap);
+  }
+}
+
 }  // namespace
 
 ConstraintData::ConstraintData(const Model& model, const ConstraintModel& constraints)
@@ -112,6 +159,7 @@ ConstraintData::ConstraintData(const Model& model, const ConstraintModel& constr
   }
   analyse(model, *this, hard);
   analyse(model, *this, soft);
+  analyseEarly(model, *this);
 
   const int nv = model.nv();
   J = MatX::Zero(m, nv);

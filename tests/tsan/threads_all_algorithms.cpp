@@ -76,7 +76,8 @@ void runEveryAlgorithm(const Shared& s, Workspace& w, const State& st, std::vect
   keep(projectedInverseDynamics(m, d, st.q, st.v, st.x));
   keep(forwardDynamicsProximal(m, d, w.proximal, st.q, st.v, st.x).qdd);
   for (ConstraintSolver solver :
-       {ConstraintSolver::PV, ConstraintSolver::PVSoft, ConstraintSolver::KKT, ConstraintSolver::Proximal}) {
+       {ConstraintSolver::PV, ConstraintSolver::PVSoft, ConstraintSolver::KKT, ConstraintSolver::Proximal,
+        ConstraintSolver::PVEarly}) {
     ConstraintSolverSettings settings;
     settings.solver = solver;
     keep(constrainedForwardDynamics(m, d, s.contacts, w.contacts, st.q, st.v, st.x, settings));

@@ -72,7 +72,7 @@ std::vector<CommandLineConstraint> constraintsFromArgs(const ParsedArgs& args, M
   if (args.has("--baumgarte") && list.empty())
     throw UsageError("--baumgarte needs --contact, --weld, --relative or --relative-weld");
   if (!list.empty() && !isConstraintMethod(method) && method != Method::Proximal)
-    throw UsageError("constraints (--contact, --weld, --relative) are solved by --method pv, pv-soft, kkt or proximal, not " +
+    throw UsageError("constraints (--contact, --weld, --relative) are solved by --method pv, pv-soft, kkt, pv-early or proximal, not " +
                      methodName(method));
   return list;
 }

@@ -16,7 +16,7 @@ namespace {
 constexpr Method kAllMethods[] = {Method::Cluster,     Method::Projection,    Method::Lagrange,
                                   Method::Proximal,    Method::Approximate,   Method::Unconstrained,
                                   Method::PV,          Method::PVSoft,        Method::KKT,
-                                  Method::Cfa,         Method::CfaParallel};
+                                  Method::PVEarly,     Method::Cfa,           Method::CfaParallel};
 
 std::string joinMethodNames(const std::vector<Method>& methods, const std::string& separator) {
   std::string s;
@@ -42,6 +42,7 @@ std::string methodName(Method method) {
     case Method::PV: return "pv";
     case Method::PVSoft: return "pv-soft";
     case Method::KKT: return "kkt";
+    case Method::PVEarly: return "pv-early";
     case Method::Cfa: return "cfa";
     case Method::CfaParallel: return "cfa-parallel";
   }
@@ -50,7 +51,7 @@ std::string methodName(Method method) {
 
 std::vector<Method> methodsOf(const std::string& command) {
   if (command == "fd") return {std::begin(kAllMethods), std::end(kAllMethods)};
-  if (command == "simulate") return {Method::Cluster, Method::PV, Method::PVSoft, Method::KKT, Method::Proximal};
+  if (command == "simulate") return {Method::Cluster, Method::PV, Method::PVSoft, Method::KKT, Method::Proximal, Method::PVEarly};
   return {Method::Cluster, Method::Projection, Method::Approximate, Method::Unconstrained};
 }
 
@@ -62,9 +63,9 @@ OptionSpec methodOption(const std::string& command) {
   if (command == "fd")
     help += "; lagrange: spanning tree with Lagrange multipliers (dense KKT); proximal: proximal "
             "and sparse KKT solver (see --prox-iters, --prox-mu), with --contact/--weld the proximal "
-            "method on the contact forces; pv, pv-soft, kkt: the constrained solvers of --contact and "
-            "--weld (pv is the default when constraints are given): Popov-Vereshchagin hard, soft "
-            "(--compliance) and the dense KKT reference; cfa: the Constraint Force Algorithm "
+            "method on the contact forces; pv, pv-soft, kkt, pv-early: the constrained solvers of --contact "
+            "and --weld (pv is the default when constraints are given): Popov-Vereshchagin hard, soft "
+            "(--compliance), the dense KKT reference, and PV with early elimination of the rows (O(n + m)); cfa: the Constraint Force Algorithm "
             "(Featherstone & Fijany) for a chain with short side branches and no loops; cfa-parallel: "
             "the same by block cyclic reduction on --threads threads";
   help += "; approximate: the tree of independent bodies, the dependent bodies (rotors and belts, also "
@@ -74,7 +75,7 @@ OptionSpec methodOption(const std::string& command) {
 }
 
 bool isConstraintMethod(Method method) {
-  return method == Method::PV || method == Method::PVSoft || method == Method::KKT;
+  return method == Method::PV || method == Method::PVSoft || method == Method::KKT || method == Method::PVEarly;
 }
 
 NamedPoint parseNamedPoint(const std::string& text, const std::string& option) {
@@ -150,12 +151,13 @@ VecX MethodRunner::methodConfiguration(const VecX& q) const {
 
 void MethodRunner::setConstraints(std::unique_ptr<ConstraintModel> constraints) {
   if (!isConstraintMethod(method_) && method_ != Method::Proximal)
-    throw UsageError("constraints (--contact, --weld, --relative) are solved by --method pv, pv-soft, kkt or "
-                     "proximal, not " + methodName(method_));
+    throw UsageError("constraints (--contact, --weld, --relative) are solved by --method pv, pv-soft, kkt, "
+                     "pv-early or proximal, not " + methodName(method_));
   constraints_ = std::move(constraints);
   constraintData_ = std::make_unique<ConstraintData>(model_, *constraints_);
   constraintSettings_.solver = method_ == Method::PVSoft  ? ConstraintSolver::PVSoft
                                : method_ == Method::KKT    ? ConstraintSolver::KKT
+                               : method_ == Method::PVEarly ? ConstraintSolver::PVEarly
                                : method_ == Method::Proximal ? ConstraintSolver::Proximal
                                                              : ConstraintSolver::PV;
   if (method_ == Method::Proximal) {

@@ -16,7 +16,7 @@
 namespace grbda::cli {
 
 enum class Method {
-  Cluster, Projection, Lagrange, Proximal, Approximate, Unconstrained, PV, PVSoft, KKT, Cfa, CfaParallel
+  Cluster, Projection, Lagrange, Proximal, Approximate, Unconstrained, PV, PVSoft, KKT, Cfa, CfaParallel, PVEarly
 };
 
 /// fd's constrained solvers (with --contact / --weld; without constraints they equal cluster).

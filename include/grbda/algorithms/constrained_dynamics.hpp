@@ -9,6 +9,11 @@
 //   pv-soft   PV-soft (seed 003 §VI, MuJoCo's soft Gauss principle) with the rows' compliance R:
 //             a row on one link enters as the leaf inertia Kᵀ R⁻¹ K, a relative row through the
 //             Delassus matrix as (J H⁻¹ Jᵀ + R) λ = ...; always feasible.
+//   pv-early  PV-early (seed 003 §VIII): each cluster eliminates the rows it determines, by a
+//             rank-revealing (pivoted Householder) split, as soon as it has seen them; no m x m
+//             matrix, O(n + m). Redundant rows get no force in the combinations no joint can
+//             meet; an infeasible set is a NumericalError. Rows on two bodies (relative
+//             constraints) are solved by pv.
 //   kkt       the dense baseline: H (cluster CRBA), J (body Jacobians), [H Jᵀ; J 0] by the Schur
 //             complement. The reference the others are checked against.
 //   proximal  PV's Delassus matrix with the proximal method of multipliers
@@ -28,9 +33,9 @@
 
 namespace grbda {
 
-enum class ConstraintSolver { PV, PVSoft, KKT, Proximal };
+enum class ConstraintSolver { PV, PVSoft, KKT, Proximal, PVEarly };
 
-/// "pv", "pv-soft", "kkt", "proximal".
+/// "pv", "pv-soft", "kkt", "proximal", "pv-early".
 const char* constraintSolverName(ConstraintSolver solver);
 /// The solver named `name`; InputError listing the valid names otherwise.
 ConstraintSolver constraintSolverFromName(const std::string& name);

@@ -54,6 +54,29 @@ class ConstraintData {
     Eigen::LDLT<MatX> ldlt;
     int size() const { return static_cast<int>(rowOf.size()); }
   };
+  /// PV-early (seed 003 §VIII) at cluster k: the rows entering it — first the combinations its
+  /// child clusters passed on (child order), then the rows on its own bodies — and what its
+  /// rank-revealing elimination left. Buffers are sized for every row of the subtree; the counts
+  /// m, rank and passed are those of the last solve.
+  struct EarlyCluster {
+    std::vector<int> children;          ///< child clusters whose subtree carries rows
+    std::vector<int> ownRows, ownBody;  ///< rows on this cluster's bodies, and that body
+    int m = 0, rank = 0, passed = 0;    ///< rows entering; eliminated here; passed to the parent
+    MatX F;                             ///< 6 x cap: entering rows as forces on their bodies (K^Aᵀ)
+    std::vector<int> bodyOf;            ///< the body each entering row acts on
+    VecX b;                             ///< κ − e of the entering rows (seed 003 l with its sign flipped)
+    MatX T;                             ///< d x cap: S_kᵀ F (t of each row)
+    MatX QR, V;                         ///< cap x d: pivoted Householder QR of Tᵀ, its reflectors
+    VecX beta;                          ///< reflector scales (d)
+    std::vector<int> perm;              ///< column pivots (d)
+    MatX M, DinvMt;                     ///< U1ᵀ Tᵀ (d x d, r rows used) and D⁻¹ M ᵀ
+    MatX C, G;                          ///< Cholesky factor of Σ = M D⁻¹ Mᵀ (d x d), C⁻¹ (F U1)ᵀ (d x 6)
+    VecX g;                             ///< C⁻¹ U1ᵀ b (d)
+    MatX Fout;                          ///< 6 x cap: the passed combinations F U2 at the output body
+    VecX bout, lambda, lambdaOut;       ///< U2ᵀ b; λ of the entering rows; λ̂ of the passed ones
+  };
+  std::vector<EarlyCluster> early;
+  bool earlySupported = true;       ///< false with relative rows: pv-early runs PV then
   std::uint64_t modelId = 0;
   int constraintsVersion = 0;
   int numRows = 0;
