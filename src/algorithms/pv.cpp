@@ -44,7 +44,8 @@ struct RowPropagation {
     Eigen::Map<typename Sz::VecD> w(kd.scratchD6.col(0).data(), d), z(kd.scratchD6.col(1).data(), d),
         t(kd.scratchD6.col(2).data(), d);
     w = Eigen::Map<const typename Sz::VecD>(kd.w.data(), d);
-    if (root) {  // w' = u − Uᵀ a' with a' = Xout a_0 + c, the known motion of the ground
+    if (root) {  // w' = u − Uᵀ a' with a' = Xout a_0 + c, the known motion of the ground (in data.a)
+      predictAccelerations(cl, data, a0);
       w = Eigen::Map<const typename Sz::VecD>(kd.u.data(), d);
       for (int r = 0; r < cl.numBodies; ++r) w.noalias() -= rowsOf<D>(kd.U, r).transpose() * predicted(cl.firstBody + r, true);
     }
@@ -84,20 +85,36 @@ struct RowPropagation {
     }
   }
 
-  /// Acceleration of body i with ÿ = 0 and a_o = 0 (c_i), or a_o = a_0 for a root cluster.
-  Vec6 predicted(int i, bool root) const {
-    return root ? Vec6(data.Xout[static_cast<size_t>(i)].apply(a0) + data.c[static_cast<size_t>(i)])
-                : data.c[static_cast<size_t>(i)];
+  /// Acceleration of body i with ÿ = 0 and a_o = 0 (c_i), or a_o = a_0 for a root cluster (its
+  /// bodies' a' = Xout a_0 + c, put in data.a by the root step; the outward pass rewrites it).
+  const Vec6& predicted(int i, bool root) const {
+    return root ? data.a[static_cast<size_t>(i)] : data.c[static_cast<size_t>(i)];
   }
 };
 
 /// PV-soft's leaf terms (eq. 52, transpose fixed): IA += K R⁻¹ Kᵀ, pA −= K R⁻¹ k for every row on
-/// one body.
+/// one body. A contact's rows K_a = [p × n_a; n_a] over the world axes n_a (orthonormal) with one
+/// R sum to Σ K_a K_aᵀ / R = the spatial inertia of a point mass 1/R at p; a weld's angular rows
+/// [n_a; 0] add 1/R to the rotational block. So IA stays a rigid-body inertia (cheaper fold).
 struct SoftLeafTerms {
   const ConstraintModel& constraints;
   const ConstraintData& cd;
   void operator()(Data& data) const {
-    for (int r : cd.leafRows) {
+    for (int ci : cd.softPointMasses) {
+      const Constraint& c = constraints.constraint(ci);
+      const double w = 1.0 / constraints.compliance()[c.row];
+      const Mat3 S = skew(c.bodyPoint);
+      Mat6& IA = data.IA[static_cast<size_t>(c.body)];
+      IA.topLeftCorner<3, 3>().noalias() -= w * (S * S);
+      if (c.hasAngularRows()) IA.topLeftCorner<3, 3>().diagonal().array() += w;
+      IA.topRightCorner<3, 3>() += w * S;
+      IA.bottomLeftCorner<3, 3>() -= w * S;
+      IA.bottomRightCorner<3, 3>().diagonal().array() += w;
+      Vec6& pA = data.pA[static_cast<size_t>(c.body)];
+      for (int r = c.row; r < c.row + c.numRows; ++r)
+        pA.noalias() -= (w * cd.kBiased[r]) * cd.parts[static_cast<size_t>(cd.rowFirstPart[static_cast<size_t>(r)])].K;
+    }
+    for (int r : cd.softRowTerms) {
       const ConstraintData::RowPart& p = cd.parts[static_cast<size_t>(cd.rowFirstPart[static_cast<size_t>(r)])];
       const double Rinv = 1.0 / constraints.compliance()[r];
       data.IA[static_cast<size_t>(p.body)].noalias() += (Rinv * p.K) * p.K.transpose();

@@ -30,6 +30,7 @@
 #include "articulated_pass.hpp"
 #include "cluster_state.hpp"
 #include "grbda/errors.hpp"
+#include "small_spd.hpp"
 
 namespace grbda::detail {
 
@@ -82,35 +83,6 @@ void applyQ(const EarlyCluster& ec, int m, Vec&& x) {
   for (int j = ec.rank - 1; j >= 0; --j) x -= (ec.beta[j] * ec.V.col(j).head(m).dot(x)) * ec.V.col(j).head(m);
 }
 
-/// In-place Cholesky Σ = C Cᵀ of the r x r lower triangle of `c`; false if not positive definite.
-bool cholesky(Eigen::Ref<MatX> c) {
-  const int r = static_cast<int>(c.rows());
-  for (int j = 0; j < r; ++j) {
-    double pivot = c(j, j) - c.row(j).head(j).squaredNorm();
-    if (!(pivot > 0.0) || !std::isfinite(pivot)) return false;
-    c(j, j) = std::sqrt(pivot);
-    for (int i = j + 1; i < r; ++i) c(i, j) = (c(i, j) - c.row(i).head(j).dot(c.row(j).head(j))) / c(j, j);
-  }
-  return true;
-}
-
-/// x ← C⁻¹ x for the lower-triangular r x r C (rows of x: a vector or a matrix).
-template <class X>
-void forwardSubstitute(const MatX& C, int r, X& x) {
-  for (int i = 0; i < r; ++i) {
-    for (int k = 0; k < i; ++k) x.row(i) -= C(i, k) * x.row(k);
-    x.row(i) /= C(i, i);
-  }
-}
-/// x ← C⁻ᵀ x.
-template <class X>
-void backSubstitute(const MatX& C, int r, X& x) {
-  for (int i = r - 1; i >= 0; --i) {
-    for (int k = i + 1; k < r; ++k) x.row(i) -= C(k, i) * x.row(k);
-    x.row(i) /= C(i, i);
-  }
-}
-
 /// The inward hook: gather the rows entering cluster k, take its part of b, eliminate.
 struct EarlyElimination {
   const Model& model;
@@ -150,7 +122,8 @@ struct EarlyElimination {
     const Eigen::Map<const typename Sz::MatD> Dinv(kd.Dinv.data(), d, d);
     Eigen::Map<typename Sz::VecD> w(kd.scratchD6.col(0).data(), d), z(kd.scratchD6.col(1).data(), d);
     w = Eigen::Map<const typename Sz::VecD>(kd.w.data(), d);
-    if (root) {  // w' = u − Uᵀ a' with a' = Xout a_0 + c, the known motion of the ground
+    if (root) {  // w' = u − Uᵀ a' with a' = Xout a_0 + c, the known motion of the ground (in data.a)
+      predictAccelerations(cl, data, a0);
       w = Eigen::Map<const typename Sz::VecD>(kd.u.data(), d);
       for (int r = 0; r < cl.numBodies; ++r) w.noalias() -= rowsOf<D>(kd.U, r).transpose() * predicted(cl.firstBody + r, true);
     }
@@ -192,7 +165,7 @@ struct EarlyElimination {
       DinvMt.noalias() = Dinv * M.transpose();
       auto Sigma = ec.C.topLeftCorner(r, r);
       Sigma.noalias() = M * DinvMt;
-      if (!cholesky(Sigma))
+      if (!choleskyLower(Sigma, Sigma, r))
         throw NumericalError(std::string(algorithm) + ": pv-early: the eliminated rows' inverse inertia is not "
                              "positive definite at cluster " + std::to_string(&ec - cd.early.data()) +
                              " (non-finite state?)");
@@ -239,10 +212,10 @@ struct EarlyElimination {
     }
   }
 
-  /// Acceleration of body i with ÿ = 0 and a_o = 0 (c_i), or a_o = a_0 for a root cluster.
-  Vec6 predicted(int i, bool root) const {
-    return root ? Vec6(data.Xout[static_cast<size_t>(i)].apply(a0) + data.c[static_cast<size_t>(i)])
-                : data.c[static_cast<size_t>(i)];
+  /// Acceleration of body i with ÿ = 0 and a_o = 0 (c_i), or a_o = a_0 for a root cluster (its
+  /// bodies' a' = Xout a_0 + c, put in data.a by the root step; the outward pass rewrites it).
+  const Vec6& predicted(int i, bool root) const {
+    return root ? data.a[static_cast<size_t>(i)] : data.c[static_cast<size_t>(i)];
   }
 };
 

@@ -65,4 +65,56 @@ bool spdInverse(const In& A, Out& Ainv) {
   return spdInverse<D>(A, Ainv, det);
 }
 
+/// C Cᵀ = A for the n x n leading block of symmetric A (lower triangle read; C may be A itself,
+/// the factor then overwrites A's lower triangle). Returns false unless every pivot C_jj² exceeds
+/// minPivot (≥ 0): A not positive definite, ill-conditioned, or NaN. Plain loops, for the small
+/// dense systems of the constraint solvers, where Eigen's LLT spends more on bookkeeping than on
+/// arithmetic.
+template <class In, class Out>
+bool choleskyLower(const In& A, Out& C, int n, double minPivot = 0.0) {
+  for (int j = 0; j < n; ++j) {
+    double pivot = A(j, j);
+    for (int k = 0; k < j; ++k) pivot -= C(j, k) * C(j, k);
+    if (!(pivot > minPivot) || !std::isfinite(pivot)) return false;
+    const double cjj = std::sqrt(pivot), inv = 1.0 / cjj;
+    C(j, j) = cjj;
+    for (int i = j + 1; i < n; ++i) {
+      double s = A(i, j);
+      for (int k = 0; k < j; ++k) s -= C(i, k) * C(j, k);
+      C(i, j) = s * inv;
+    }
+  }
+  return true;
+}
+
+/// x ← C⁻¹ x for the lower-triangular n x n factor C (x: a vector or the rows of a matrix).
+template <class Factor, class X>
+void forwardSubstitute(const Factor& C, int n, X& x) {
+  for (int i = 0; i < n; ++i) {
+    if constexpr (X::ColsAtCompileTime == 1) {
+      double s = x[i];
+      for (int k = 0; k < i; ++k) s -= C(i, k) * x[k];
+      x[i] = s / C(i, i);
+    } else {
+      for (int k = 0; k < i; ++k) x.row(i) -= C(i, k) * x.row(k);
+      x.row(i) /= C(i, i);
+    }
+  }
+}
+
+/// x ← C⁻ᵀ x.
+template <class Factor, class X>
+void backSubstitute(const Factor& C, int n, X& x) {
+  for (int i = n - 1; i >= 0; --i) {
+    if constexpr (X::ColsAtCompileTime == 1) {
+      double s = x[i];
+      for (int k = i + 1; k < n; ++k) s -= C(k, i) * x[k];
+      x[i] = s / C(i, i);
+    } else {
+      for (int k = i + 1; k < n; ++k) x.row(i) -= C(k, i) * x.row(k);
+      x.row(i) /= C(i, i);
+    }
+  }
+}
+
 }  // namespace grbda::detail

@@ -70,6 +70,7 @@ void analyse(const Model& model, const ConstraintData& cd, ConstraintData::RowSy
   sys.lambda = VecX::Zero(m);
   sys.lambdaPrev = VecX::Zero(m);
   sys.L = MatX::Zero(m, m);
+  sys.factor = MatX::Zero(m, m);
   sys.llt.compute(MatX::Identity(m, m));
   sys.ldlt.compute(MatX::Identity(m, m));
 }
@@ -147,14 +148,25 @@ ConstraintData::ConstraintData(const Model& model, const ConstraintModel& constr
   rowFirstPart.push_back(static_cast<int>(parts.size()));
   F.assign(parts.size(), Vec6::Zero());
 
-  for (int r = 0; r < m; ++r) {
-    hard.rowOf.push_back(r);
-    const bool oneBody = rowFirstPart[static_cast<size_t>(r) + 1] - rowFirstPart[static_cast<size_t>(r)] == 1;
-    if (oneBody) {
+  for (int ci = 0; ci < constraints.size(); ++ci) {
+    const Constraint& c = constraints.constraint(ci);
+    const VecX& R = constraints.compliance();
+    // a contact's (weld's) rows in world axes with one compliance sum to a point mass (plus a
+    // rotational inertia) at the point: its body's IA stays a rigid-body inertia
+    const bool pointMass = (c.kind == ConstraintKind::PointContact || c.kind == ConstraintKind::Weld) &&
+                           (R.segment(c.row, c.numRows).array() == R[c.row]).all();
+    if (pointMass) softPointMasses.push_back(ci);
+    for (int r = c.row; r < c.row + c.numRows; ++r) {
+      hard.rowOf.push_back(r);
+      const bool oneBody = rowFirstPart[static_cast<size_t>(r) + 1] - rowFirstPart[static_cast<size_t>(r)] == 1;
+      if (!oneBody) {
+        soft.rowOf.push_back(r);
+        continue;
+      }
       leafRows.push_back(r);
+      if (pointMass) continue;
+      softRowTerms.push_back(r);
       softBody[static_cast<size_t>(parts[static_cast<size_t>(rowFirstPart[static_cast<size_t>(r)])].body)] = 1;
-    } else {
-      soft.rowOf.push_back(r);
     }
   }
   analyse(model, *this, hard);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "../algorithms/small_spd.hpp"
 #include "../log.hpp"
 #include "constraint_rows.hpp"
 #include "grbda/errors.hpp"
@@ -35,13 +36,10 @@ void solveDelassus(ConstraintData::RowSystem& sys, ConstraintData& cd, const Con
   for (int i = 0; i < m; ++i) scale = std::max(scale, sys.L(i, i));
   if (!(scale > 0.0)) scale = 1.0;
   if (!proximal) {
-    sys.llt.compute(sys.L);
-    bool wellConditioned = sys.llt.info() == Eigen::Success;
-    for (int i = 0; wellConditioned && i < m; ++i)  // pivots L_ii² against the matrix scale
-      wellConditioned = sys.llt.matrixLLT()(i, i) * sys.llt.matrixLLT()(i, i) > 1e-10 * scale;
-    if (wellConditioned) {
+    if (choleskyLower(sys.L, sys.factor, m, 1e-10 * scale)) {  // pivots C_ii² against the matrix scale
       sys.lambda = sys.b;
-      sys.llt.solveInPlace(sys.lambda);
+      forwardSubstitute(sys.factor, m, sys.lambda);
+      backSubstitute(sys.factor, m, sys.lambda);
       return;
     }
     cd.rank = numericalRank(sys, scale);

@@ -50,6 +50,7 @@ class ConstraintData {
     std::vector<ClusterRows> clusters;     ///< per cluster
     VecX e, b, lambda, lambdaPrev;         ///< free-motion terms, right-hand side, solution
     MatX L;                                ///< J H⁻¹ Jᵀ of these rows (+ R for pv-soft)
+    MatX factor;                           ///< its Cholesky factor (lower) from the direct solve
     Eigen::LLT<MatX> llt;
     Eigen::LDLT<MatX> ldlt;
     int size() const { return static_cast<int>(rowOf.size()); }
@@ -86,8 +87,10 @@ class ConstraintData {
   VecX k;                            ///< right-hand sides for true accelerations
   VecX kBiased;                      ///< the same for the gravity-biased accelerations of the solvers
   RowSystem hard, soft;
-  std::vector<char> softBody;        ///< PV-soft: body carries leaf soft rows (its IA is not rigid)
+  std::vector<char> softBody;        ///< PV-soft: body carries rows of softRowTerms (its IA is not rigid)
   std::vector<int> leafRows;         ///< PV-soft: rows added as leaf terms (one body each)
+  std::vector<int> softPointMasses;  ///< PV-soft: contacts and welds whose rows share one R: K R⁻¹ Kᵀ in closed form
+  std::vector<int> softRowTerms;     ///< PV-soft: the other leaf rows, added one by one
   // KKT baseline
   MatX J, HinvJt, A;
   VecX rhs, Hinvrhs;
