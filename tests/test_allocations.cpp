@@ -148,7 +148,8 @@ long allocationsAfterWarmUp(const std::function<void()>& f) {
 /// Each constrained solver's call (after its warm-up) allocates nothing.
 void expectNoConstraintSolverAllocates(const std::function<void(const ConstraintSolverSettings&)>& solve) {
   for (ConstraintSolver solver :
-       {ConstraintSolver::PV, ConstraintSolver::PVSoft, ConstraintSolver::KKT, ConstraintSolver::Proximal}) {
+       {ConstraintSolver::PV, ConstraintSolver::PVSoft, ConstraintSolver::KKT, ConstraintSolver::Proximal,
+        ConstraintSolver::LTL, ConstraintSolver::LTLSoft}) {
     ConstraintSolverSettings s;
     s.solver = solver;
     EXPECT_EQ(allocationsAfterWarmUp([&] { solve(s); }), 0) << constraintSolverName(solver);
@@ -244,8 +245,15 @@ TEST(Allocations, ConstrainedSolversDoNotAllocate) {
   const VecX rest = VecX::Zero(m.nv());  // two welds on one link are consistent at rest only
   SCOPED_TRACE("redundant rows");
   expectNoConstraintSolverAllocates([&](const ConstraintSolverSettings& s) {
-    if (s.solver != ConstraintSolver::PVSoft) constrainedForwardDynamics(m, data, redundant, rd, q, rest, tau, s);
+    if (s.solver != ConstraintSolver::PVSoft && s.solver != ConstraintSolver::LTLSoft)
+      constrainedForwardDynamics(m, data, redundant, rd, q, rest, tau, s);
   });
+  // LTL-OSIM of the constraint rows and of end-effectors
+  EXPECT_EQ(allocationsAfterWarmUp([&] { ltlConstraintDelassus(m, data, cm, cd, q); }), 0);
+  LtlOsimData ws(m);
+  const std::vector<EndEffector> feet = {{m.frameIndex("FR_foot"), Vec3(0.01, 0.0, 0.0)},
+                                         {m.frameIndex("HL_foot"), Vec3::Zero()}};
+  EXPECT_EQ(allocationsAfterWarmUp([&] { ltlInverseOperationalSpaceInertia(m, data, ws, feet, q); }), 0);
 }
 
 TEST(Allocations, InverseMassMatrixAndLogDetDoNotAllocate) {

@@ -77,7 +77,7 @@ void analyse(const Model& model, const ConstraintData& cd, ConstraintData::RowSy
 }  // namespace
 
 ConstraintData::ConstraintData(const Model& model, const ConstraintModel& constraints)
-    : modelId(model.id()), constraintsVersion(constraints.version()), numRows(constraints.numRows()) {
+    : modelId(model.id()), constraintsVersion(constraints.version()), numRows(constraints.numRows()), ltl(model) {
   if (constraints.modelId() != model.id())
     throw InputError("ConstraintData: the ConstraintModel was made for another model than '" + model.name() + "'");
   const int m = numRows;
@@ -116,6 +116,7 @@ ConstraintData::ConstraintData(const Model& model, const ConstraintModel& constr
   const int nv = model.nv();
   J = MatX::Zero(m, nv);
   HinvJt = MatX::Zero(nv, m);
+  Yt = MatX::Zero(nv, m);
   A = MatX::Zero(m, m);
   rhs = VecX::Zero(nv);
   Hinvrhs = VecX::Zero(nv);

@@ -5,6 +5,11 @@
 
 namespace grbda::detail {
 
+/// InputError naming `algorithm` unless `constraints` and `cd` belong to `model` and to each other
+/// (cd made from this version of the constraints).
+void checkConstraintWorkspace(const Model& model, const ConstraintModel& constraints, const ConstraintData& cd,
+                              const char* algorithm);
+
 /// cd.parts[*].K, cd.k and cd.kBiased at the kinematics in `data` (prepareState with v ran).
 void gatherConstraintRows(const Model& model, const Data& data, const ConstraintModel& constraints,
                           ConstraintData& cd);
