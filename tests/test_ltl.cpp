@@ -5,16 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "cli/mini_json.hpp"
+#include "cluster_support/bundled_models.hpp"
 #include "cluster_support/constrained_models.hpp"
 #include "cluster_support/constraint_problems.hpp"
 #include "grbda/grbda.hpp"
-#include "grbda/robots/tello.hpp"
 #include "support/cli_runner.hpp"
 #include "support/compare.hpp"
 #include "support/osim_reference.hpp"
@@ -22,22 +21,13 @@
 
 using namespace grbda;
 using namespace grbda::testsupport;
-namespace fs = std::filesystem;
 
 namespace {
 
 /// Every bundled model (generated ones included), the Tello built in code, random trees (fixed
 /// and floating) and the small cluster mechanisms.
 std::vector<std::pair<std::string, Model>> allModels(Rng& rng) {
-  std::vector<std::pair<std::string, Model>> models;
-  std::vector<fs::path> files;
-  for (const char* dir : {"/models", "/models/generated"})
-    for (const auto& e : fs::directory_iterator(fs::path(GRBDA_SOURCE_DIR).string() + dir))
-      if (e.path().extension() == ".urdf") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  for (const auto& f : files) models.emplace_back(f.filename().string(), loadUrdf(f.string()));
-  EXPECT_GE(models.size(), 30u);  // the loops below must not pass by running on nothing
-  models.emplace_back("builtin:tello", robots::tello());
+  std::vector<std::pair<std::string, Model>> models = bundledModels();
   for (bool floating : {false, true})
     for (int t = 0; t < 4; ++t) {
       TreeOptions opt;
@@ -97,15 +87,16 @@ TEST(Ltl, FactorIsTheReversedCholeskyWithoutFillIn) {
     EXPECT_LT(strictRelErr(L.transpose() * L, H), 1e-12);
     const MatX G = Eigen::LLT<MatX>(reversed(H)).matrixL();
     EXPECT_LT(strictRelErr(L, reversed(MatX(G.transpose()))), 1e-9);
+    std::vector<std::set<int>> support;
+    for (int i = 0; i < m.nv(); ++i) support.push_back(supportingDofs(m, i));
     for (int i = 0; i < m.nv(); ++i) {
-      const std::set<int> support = supportingDofs(m, i);
-      const int parent = f.parents()[static_cast<size_t>(i)];
-      EXPECT_EQ(parent, support.size() > 1 ? *std::prev(support.end(), 2) : -1) << "DoF " << i;
-      for (int j = 0; j < m.nv(); ++j)
-        if (!support.count(j)) {
-          ASSERT_EQ(L(i, j), 0.0) << "L(" << i << ", " << j << ") off the support of DoF " << i;
-          ASSERT_EQ(H(i, j), H(j, i));
-        }
+      const std::set<int>& si = support[static_cast<size_t>(i)];
+      EXPECT_EQ(f.parents()[static_cast<size_t>(i)], si.size() > 1 ? *std::prev(si.end(), 2) : -1) << "DoF " << i;
+      for (int j = 0; j < m.nv(); ++j) {
+        if (!si.count(j)) ASSERT_EQ(L(i, j), 0.0) << "L(" << i << ", " << j << ") off the support of DoF " << i;
+        if (!si.count(j) && !support[static_cast<size_t>(j)].count(i))  // unrelated DoFs: the sparsity LTL keeps
+          ASSERT_EQ(H(i, j), 0.0) << "H(" << i << ", " << j << ")";
+      }
     }
     ++checked;
   }
@@ -187,19 +178,19 @@ TEST(Ltl, ConstraintDelassusEqualsDenseJHinvJt) {
 
 namespace {
 
-/// ltl = kkt = pv (q̈ 1e-10, λ 1e-8 relative; same rank report and residual).
-void expectLtlAgrees(const Model& m, const ConstraintModel& cm, const VecX& q, const VecX& v, const VecX& tau,
-                     const std::string& label) {
+/// `solver` = each of `references` (q̈ 1e-10, λ 1e-8 relative; the same rank report).
+void expectAgrees(const Model& m, const ConstraintModel& cm, const VecX& q, const VecX& v, const VecX& tau,
+                  const std::string& label, ConstraintSolver solver, std::vector<ConstraintSolver> references) {
   SCOPED_TRACE(label);
   Data data(m);
   ConstraintData cd(m, cm);
   ConstraintSolverSettings s;
-  s.solver = ConstraintSolver::LTL;
+  s.solver = solver;
   const VecX qdd = constrainedForwardDynamics(m, data, cm, cd, q, v, tau, s);
   const VecX lambda = cd.lambda;
   const int rank = cd.rank;
-  EXPECT_LT(cd.residual, 1e-8);
-  for (ConstraintSolver other : {ConstraintSolver::KKT, ConstraintSolver::PV}) {
+  if (solver == ConstraintSolver::LTL) EXPECT_LT(cd.residual, 1e-8);
+  for (ConstraintSolver other : references) {
     SCOPED_TRACE(constraintSolverName(other));
     s.solver = other;
     const VecX ref = constrainedForwardDynamics(m, data, cm, cd, q, v, tau, s);
@@ -207,22 +198,6 @@ void expectLtlAgrees(const Model& m, const ConstraintModel& cm, const VecX& q, c
     EXPECT_LT((lambda - cd.lambda).norm() / (1.0 + cd.lambda.norm()), 1e-8);
     EXPECT_EQ(rank, cd.rank);
   }
-}
-
-/// ltl-soft = pv-soft with the compliances of `cm`.
-void expectLtlSoftAgrees(const Model& m, const ConstraintModel& cm, const VecX& q, const VecX& v, const VecX& tau,
-                         const std::string& label) {
-  SCOPED_TRACE(label);
-  Data data(m);
-  ConstraintData cd(m, cm);
-  ConstraintSolverSettings s;
-  s.solver = ConstraintSolver::LTLSoft;
-  const VecX qdd = constrainedForwardDynamics(m, data, cm, cd, q, v, tau, s);
-  const VecX lambda = cd.lambda;
-  s.solver = ConstraintSolver::PVSoft;
-  const VecX ref = constrainedForwardDynamics(m, data, cm, cd, q, v, tau, s);
-  EXPECT_LT(relErr(qdd, ref), 1e-10);
-  EXPECT_LT((lambda - cd.lambda).norm() / (1.0 + cd.lambda.norm()), 1e-8);
 }
 
 /// Fixed-base bundled robots with a contact or weld at the tip.
@@ -251,7 +226,8 @@ TEST(Ltl, HardEqualsKktAndPvOnBundledRobots) {
       if (t == 2) cm.setBaumgarte(0.1);  // the biased k, from the pose of the first solve
       const VecX q = randomIndependentConfiguration(rng, p.model);
       const VecX v = randomVector(rng, p.model.nv()), tau = randomVector(rng, p.model.nv(), -5.0, 5.0);
-      expectLtlAgrees(p.model, cm, q, v, tau, p.label + " state " + std::to_string(t));
+      expectAgrees(p.model, cm, q, v, tau, p.label + " state " + std::to_string(t), ConstraintSolver::LTL,
+                   {ConstraintSolver::KKT, ConstraintSolver::PV});
     }
   }
 }
@@ -273,7 +249,7 @@ TEST(Ltl, HardEqualsKktAndPvOnClusterMechanismsWithRelativeRows) {
     if (cm.numRows() == 0 || cm.numRows() > m.nv() - 1) continue;
     const VecX q = randomIndependentConfiguration(rng, m);
     const VecX v = randomVector(rng, m.nv()), tau = randomVector(rng, m.nv());
-    expectLtlAgrees(m, cm, q, v, tau, name);
+    expectAgrees(m, cm, q, v, tau, name, ConstraintSolver::LTL, {ConstraintSolver::KKT, ConstraintSolver::PV});
     ++checked;
   }
   EXPECT_GE(checked, 3);
@@ -292,7 +268,7 @@ TEST(Ltl, SoftEqualsPvSoft) {
     for (int r = 0; r < cm.numRows(); ++r) cm.setRowCompliance(r, uniform(rng, 1e-4, 1e-2));
     const VecX q = randomIndependentConfiguration(rng, p.model);
     const VecX v = randomVector(rng, p.model.nv()), tau = randomVector(rng, p.model.nv(), -5.0, 5.0);
-    expectLtlSoftAgrees(p.model, cm, q, v, tau, p.label);
+    expectAgrees(p.model, cm, q, v, tau, p.label, ConstraintSolver::LTLSoft, {ConstraintSolver::PVSoft});
   }
 }
 

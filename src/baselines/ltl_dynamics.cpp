@@ -47,14 +47,7 @@ void ltlForwardDynamics(const Model& model, Data& data, const ConstraintModel& c
     cd.iterations = 0;
     cd.rank = cd.numRows;
     cd.redundant = false;
-    if (cd.numRows > 0) {
-      sys.llt.compute(sys.L);
-      if (sys.llt.info() != Eigen::Success)
-        throw NumericalError(std::string(algorithm) +
-                             ": the soft Delassus matrix J H⁻¹ Jᵀ + R is not positive definite (non-finite state)");
-      sys.lambda = sys.b;
-      sys.llt.solveInPlace(sys.lambda);
-    }
+    solveSoftDelassus(sys, algorithm);
   } else {
     solveDelassus(sys, cd, settings, false, algorithm);
   }

@@ -25,4 +25,8 @@ double constraintResidual(const Data& data, ConstraintData& cd);
 void solveDelassus(ConstraintData::RowSystem& sys, ConstraintData& cd, const ConstraintSolverSettings& settings,
                    bool proximal, const char* algorithm);
 
+/// λ = L⁻¹ b for the soft system L = J H⁻¹ Jᵀ + R (positive definite for R > 0), by Cholesky
+/// (pv-soft, ltl-soft). NumericalError only for a non-finite L.
+void solveSoftDelassus(ConstraintData::RowSystem& sys, const char* algorithm);
+
 }  // namespace grbda::detail
