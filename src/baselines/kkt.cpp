@@ -16,11 +16,12 @@ namespace grbda::detail {
 void constraintJacobian(const Model& model, const Data& data, ConstraintData& cd) {
   cd.J.setZero();
   for (const ConstraintData::RowPart& p : cd.parts) {
-    const Transform& Xb = data.Xa[static_cast<size_t>(p.body)];
+    // (^bX_j)ᵀ K = ^jX_0^* (^bX_0)ᵀ K: K as a world force once, then one force transform per body
+    const Vec6 Kworld = data.Xa[static_cast<size_t>(p.body)].applyTranspose(p.K);
     for (int j = p.body; j >= 0; j = model.body(j).output) {
       const Cluster& cl = model.cluster(model.body(j).cluster);
       const auto S = data.clusters[static_cast<size_t>(model.body(j).cluster)].S.middleRows<6>(6 * (j - cl.firstBody));
-      const Vec6 Kj = (Xb * data.Xa[static_cast<size_t>(j)].inverse()).applyTranspose(p.K);  // (^bX_j)ᵀ K
+      const Vec6 Kj = data.Xa[static_cast<size_t>(j)].applyForce(Kworld);
       cd.J.row(p.row).segment(cl.vIndex, cl.nv).noalias() += Kj.transpose() * S;
     }
   }
