@@ -1,5 +1,5 @@
 // Constrained forward dynamics timings (bench/RESULTS.md "Contacts"): C-ABA without constraints
-// against PV, PV-soft, KKT and proximal (1 iteration) with 0-4 feet of the Mini Cheetah, and the
+// against PV, PV-soft, KKT, proximal (1 iteration) and Featherstone's LTL / LTL-soft with 0-4 feet of the Mini Cheetah, and the
 // humanoids' foot/hand sets. Names: <Solver>/<robot>/<set>, e.g. PV/mini_cheetah/4F3. Each
 // benchmark cycles through 100 random states (joint angles, velocities, torques in [-0.5, 0.5]).
 #include <benchmark/benchmark.h>
@@ -64,9 +64,12 @@ void registerCase(const Case& c) {
   const std::pair<const char*, ConstraintSolver> solvers[] = {{"PV", ConstraintSolver::PV},
                                                               {"PVSoft", ConstraintSolver::PVSoft},
                                                               {"KKT", ConstraintSolver::KKT},
-                                                              {"Proximal1", ConstraintSolver::Proximal}};
+                                                              {"Proximal1", ConstraintSolver::Proximal},
+                                                              {"LTL", ConstraintSolver::LTL},
+                                                              {"LTLSoft", ConstraintSolver::LTLSoft}};
   for (const auto& [name, solver] : solvers) {
-    if (solver == ConstraintSolver::PVSoft && p->constraints->numRows() == 0) continue;
+    const bool soft = solver == ConstraintSolver::PVSoft || solver == ConstraintSolver::LTLSoft;
+    if (soft && p->constraints->numRows() == 0) continue;
     benchmark::RegisterBenchmark((std::string(name) + suffix).c_str(), [p, solver = solver](benchmark::State& st) {
       Data data(*p->model);
       ConstraintData cd(*p->model, *p->constraints);

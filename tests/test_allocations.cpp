@@ -149,7 +149,7 @@ long allocationsAfterWarmUp(const std::function<void()>& f) {
 void expectNoConstraintSolverAllocates(const std::function<void(const ConstraintSolverSettings&)>& solve) {
   for (ConstraintSolver solver :
        {ConstraintSolver::PV, ConstraintSolver::PVSoft, ConstraintSolver::KKT, ConstraintSolver::Proximal,
-        ConstraintSolver::PVEarly}) {
+        ConstraintSolver::LTL, ConstraintSolver::LTLSoft, ConstraintSolver::PVEarly}) {
     ConstraintSolverSettings s;
     s.solver = solver;
     EXPECT_EQ(allocationsAfterWarmUp([&] { solve(s); }), 0) << constraintSolverName(solver);
@@ -245,8 +245,15 @@ TEST(Allocations, ConstrainedSolversDoNotAllocate) {
   const VecX rest = VecX::Zero(m.nv());  // two welds on one link are consistent at rest only
   SCOPED_TRACE("redundant rows");
   expectNoConstraintSolverAllocates([&](const ConstraintSolverSettings& s) {
-    if (s.solver != ConstraintSolver::PVSoft) constrainedForwardDynamics(m, data, redundant, rd, q, rest, tau, s);
+    if (s.solver != ConstraintSolver::PVSoft && s.solver != ConstraintSolver::LTLSoft)
+      constrainedForwardDynamics(m, data, redundant, rd, q, rest, tau, s);
   });
+  // LTL-OSIM of the constraint rows and of end-effectors
+  EXPECT_EQ(allocationsAfterWarmUp([&] { ltlConstraintDelassus(m, data, cm, cd, q); }), 0);
+  LtlOsimData ws(m);
+  const std::vector<EndEffector> feet = {{m.frameIndex("FR_foot"), Vec3(0.01, 0.0, 0.0)},
+                                         {m.frameIndex("HL_foot"), Vec3::Zero()}};
+  EXPECT_EQ(allocationsAfterWarmUp([&] { ltlInverseOperationalSpaceInertia(m, data, ws, feet, q); }), 0);
 }
 
 TEST(Allocations, InverseMassMatrixAndLogDetDoNotAllocate) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cluster_support/constrained_models.hpp"
+#include "cluster_support/constraint_problems.hpp"
 #include "grbda/grbda.hpp"
 #include "support/compare.hpp"
 #include "support/random_model.hpp"
@@ -16,25 +17,6 @@ using namespace grbda;
 using namespace grbda::testsupport;
 
 namespace {
-
-std::string modelFile(const std::string& name) { return std::string(GRBDA_SOURCE_DIR) + "/models/" + name; }
-
-/// One problem: a model, its constraints, a state.
-struct Problem {
-  std::string label;
-  Model model;
-  std::vector<std::pair<ConstraintKind, std::string>> constraints;  // kind + link (points at the frame origin)
-};
-
-ConstraintModel makeConstraints(const Model& m, const std::vector<std::pair<ConstraintKind, std::string>>& list,
-                                const Vec3& offset = Vec3::Zero()) {
-  ConstraintModel cm(m);
-  for (const auto& [kind, link] : list) {
-    if (kind == ConstraintKind::Weld) cm.addWeld(link, offset);
-    else cm.addPointContact(link, offset);
-  }
-  return cm;
-}
 
 /// World wrench (moment about the origin, force) of a force f at world point p.
 Vec6 wrenchAt(const Vec3& p, const Vec3& f, const Vec3& moment = Vec3::Zero()) {
@@ -65,22 +47,6 @@ ExternalForces constraintForcesAsExternal(const Model& m, Data& data, const Cons
     }
   }
   return fext;
-}
-
-std::vector<Problem> bundledProblems() {
-  using K = ConstraintKind;
-  std::vector<Problem> p;
-  p.push_back({"mini cheetah 4 feet", loadUrdf(modelFile("mini_cheetah.urdf")),
-               {{K::PointContact, "FR_foot"}, {K::PointContact, "FL_foot"}, {K::PointContact, "HR_foot"},
-                {K::PointContact, "HL_foot"}}});
-  p.push_back({"mini cheetah 2 feet + weld on a rotor", loadUrdf(modelFile("mini_cheetah.urdf")),
-               {{K::PointContact, "FR_foot"}, {K::PointContact, "HL_foot"}, {K::Weld, "FL_knee_rotor"}}});
-  p.push_back({"mit humanoid feet welded, hands points", loadUrdf(modelFile("mit_humanoid.urdf")),
-               {{K::Weld, "right_foot"}, {K::Weld, "left_foot"}, {K::PointContact, "right_hand"},
-                {K::PointContact, "left_hand"}}});
-  p.push_back({"jvrc1 2F+2H welds", loadUrdf(modelFile("jvrc1_humanoid.urdf")),
-               {{K::Weld, "right-foot"}, {K::Weld, "left-foot"}, {K::Weld, "right-hand"}, {K::Weld, "left-hand"}}});
-  return p;
 }
 
 void expectSolversAgree(const Model& m, const ConstraintModel& cm, const VecX& q, const VecX& v, const VecX& tau,

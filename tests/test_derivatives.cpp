@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "cluster_support/bundled_models.hpp"
 #include "cluster_support/constrained_models.hpp"
 #include "grbda/grbda.hpp"
 #include "grbda/robots/tello.hpp"
@@ -19,20 +20,6 @@ namespace {
 /// ‖a − b‖_max / max(1, ‖b‖_max): the relative error.
 double maxRelErr(const MatX& a, const MatX& b) {
   return (a - b).cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff());
-}
-
-/// Every bundled model (generated ones included) and the Tello built in code.
-std::vector<std::pair<std::string, Model>> bundledModels() {
-  std::vector<std::pair<std::string, Model>> models;
-  std::vector<fs::path> files;
-  for (const char* dir : {"/models", "/models/generated"})
-    for (const auto& e : fs::directory_iterator(fs::path(GRBDA_SOURCE_DIR).string() + dir))
-      if (e.path().extension() == ".urdf") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  for (const auto& f : files) models.emplace_back(f.filename().string(), loadUrdf(f.string()));
-  models.emplace_back("builtin:tello", robots::tello());
-  EXPECT_GE(models.size(), 30u);  // the loops below must not pass by running on nothing
-  return models;
 }
 
 /// Central differences of f(q, v) (an nv-vector) along each tangent direction of q and of v.

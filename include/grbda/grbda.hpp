@@ -11,6 +11,7 @@
 #include "grbda/algorithms/reactions.hpp"
 #include "grbda/algorithms/tree.hpp"
 #include "grbda/baselines/approximate.hpp"
+#include "grbda/baselines/ltl.hpp"
 #include "grbda/baselines/osim_baselines.hpp"
 #include "grbda/baselines/projection.hpp"
 #include "grbda/baselines/proximal.hpp"

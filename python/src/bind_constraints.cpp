@@ -10,6 +10,7 @@
 #include "convert.hpp"
 #include "grbda/algorithms/constrained_dynamics.hpp"
 #include "grbda/algorithms/dynamics.hpp"
+#include "grbda/baselines/ltl.hpp"
 
 namespace grbda::python {
 
@@ -195,19 +196,23 @@ ConstraintSolverSettings toSettings(py::handle solver) {
     s.solver = solver.cast<ConstraintSolver>();
     return s;
   }
-  throw InputError("solver must be a name ('pv', 'pv-soft', 'kkt', 'proximal', 'pv-early'), a ConstraintSolver or "
+  throw InputError("solver must be a name ('pv', 'pv-soft', 'kkt', 'proximal', 'ltl', 'ltl-soft', 'pv-early'), a "
+                   "ConstraintSolver or "
                    "ConstraintSolverSettings, got " + std::string(py::str(py::type::of(solver))));
 }
 
 void bindSolvers(py::module_& m) {
   py::enum_<ConstraintSolver>(m, "ConstraintSolver",
                               "PV (Popov-Vereshchagin on the cluster tree, default), PV_SOFT (soft rows with the "
-                              "compliance), KKT (the dense reference), PROXIMAL (proximal method of multipliers), "
-                              "PV_EARLY (PV eliminating the rows early, O(n + m)).")
+                              "compliance), KKT (the dense reference), PROXIMAL (proximal method of multipliers), LTL and "
+                              "LTL_SOFT (Featherstone's H = L^T L baselines, hard and soft), PV_EARLY (PV eliminating "
+                              "the rows early, O(n + m)).")
       .value("PV", ConstraintSolver::PV)
       .value("PV_SOFT", ConstraintSolver::PVSoft)
       .value("KKT", ConstraintSolver::KKT)
       .value("PROXIMAL", ConstraintSolver::Proximal)
+      .value("LTL", ConstraintSolver::LTL)
+      .value("LTL_SOFT", ConstraintSolver::LTLSoft)
       .value("PV_EARLY", ConstraintSolver::PVEarly);
 
   py::class_<ConstraintSolverSettings>(m, "ConstraintSolverSettings",
@@ -225,8 +230,8 @@ void bindSolvers(py::module_& m) {
            }),
            py::arg("solver") = "pv", py::arg("mu") = 1e-8, py::arg("max_iterations") = 50,
            py::arg("tolerance") = 1e-12,
-           "solver: a ConstraintSolver or its name ('pv', 'pv-soft', 'kkt', 'proximal', 'pv-early'; InputError "
-           "otherwise).")
+           "solver: a ConstraintSolver or its name ('pv', 'pv-soft', 'kkt', 'proximal', 'ltl', 'ltl-soft', "
+           "'pv-early'; InputError otherwise).")
       .def_readwrite("solver", &ConstraintSolverSettings::solver, "ConstraintSolver")
       .def_readwrite("mu", &ConstraintSolverSettings::mu,
                      "proximal: regularisation, relative to the largest diagonal entry of J H^-1 J^T")
@@ -259,9 +264,20 @@ void bindCalls(py::module_& m) {
       "Returns qdd (nv); the forces are in cdata.lambda_ (world axes, what the environment exerts on the robot), "
       "with cdata.residual, rank, redundant, iterations. q independent (nq) or spanning, v and tau independent (nv). "
       "solver: 'pv' (Popov-Vereshchagin, default), 'pv-soft' (needs a compliance on every row), 'kkt' (dense "
-      "reference), 'proximal', 'pv-early' (PV with early elimination), a ConstraintSolver or ConstraintSolverSettings. fext: None or (num_bodies, 6) "
+      "reference), 'proximal', 'ltl' / 'ltl-soft' (Featherstone's LTL baselines, hard and soft), 'pv-early' (PV "
+      "with early elimination), a ConstraintSolver or ConstraintSolverSettings. fext: None or (num_bodies, 6) "
       "world spatial forces. InputError for bad sizes, NaN, workspaces of another model or constraint set; "
       "NumericalError for an inconsistent constraint set or a singular state.");
+  m.def(
+      "ltl_constraint_delassus",
+      [](const Model& model, BoundData& d, const ConstraintModel& constraints, BoundConstraintData& cd, ArrayLike q) {
+        const char* name = "ltl_constraint_delassus";
+        return MatX(ltlConstraintDelassus(model, d.of(model, name), constraints, cd.of(constraints, name),
+                                          toVector(q, "q")));
+      },
+      py::arg("model"), py::arg("data"), py::arg("constraints"), py::arg("cdata"), py::arg("q"),
+      "ltl_constraint_delassus(model, data, constraints, cdata, q) -> J H^-1 J^T (num_rows x num_rows)\n\n"
+      "LTL-OSIM: H = L^T L (no fill-in), Y = J L^-1, Y Y^T for the rows of `constraints` at q.");
   m.def(
       "inverse_mass_matrix",
       [](const Model& model, BoundData& d, ArrayLike q) {

@@ -21,22 +21,15 @@ void pvEarlyForwardDynamics(const Model& model, Data& data, ConstraintData& cd, 
                             const char* algorithm);
 void kktForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const VecX& tau, const ExternalForces* fext,
                         const ConstraintSolverSettings& settings, const char* algorithm);
+void ltlForwardDynamics(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cd,
+                        const VecX& tau, const ExternalForces* fext, const ConstraintSolverSettings& settings,
+                        bool soft, const char* algorithm);
 }  // namespace detail
 
 namespace {
 constexpr ConstraintSolver kSolvers[] = {ConstraintSolver::PV, ConstraintSolver::PVSoft, ConstraintSolver::KKT,
-                                         ConstraintSolver::Proximal, ConstraintSolver::PVEarly};
-
-void checkWorkspace(const Model& model, const ConstraintModel& constraints, const ConstraintData& cd,
-                    const char* alg) {
-  if (constraints.modelId() != model.id())
-    throw InputError(std::string(alg) + ": the ConstraintModel was made for another model than '" + model.name() + "'");
-  if (cd.modelId != model.id() || cd.constraintsVersion != constraints.version() ||
-      cd.numRows != constraints.numRows())
-    throw InputError(std::string(alg) +
-                     ": the ConstraintData does not match the ConstraintModel (made for another model, or the "
-                     "constraints changed since); make a new ConstraintData(model, constraints)");
-}
+                                         ConstraintSolver::Proximal, ConstraintSolver::LTL, ConstraintSolver::LTLSoft,
+                                         ConstraintSolver::PVEarly};
 }  // namespace
 
 const char* constraintSolverName(ConstraintSolver solver) {
@@ -45,6 +38,8 @@ const char* constraintSolverName(ConstraintSolver solver) {
     case ConstraintSolver::PVSoft: return "pv-soft";
     case ConstraintSolver::KKT: return "kkt";
     case ConstraintSolver::Proximal: return "proximal";
+    case ConstraintSolver::LTL: return "ltl";
+    case ConstraintSolver::LTLSoft: return "ltl-soft";
     case ConstraintSolver::PVEarly: return "pv-early";
   }
   return "?";
@@ -64,13 +59,13 @@ const VecX& constrainedForwardDynamics(const Model& model, Data& data, const Con
                                        const ConstraintSolverSettings& settings, const ExternalForces& fext) {
   constexpr const char* alg = "constrainedForwardDynamics";
   detail::checkData(model, data, alg);
-  checkWorkspace(model, constraints, cd, alg);
+  detail::checkConstraintWorkspace(model, constraints, cd, alg);
   detail::checkVector(tau, model.nv(), "tau", alg);
   detail::checkExternalForces(model, &fext, alg);
-  if (settings.solver == ConstraintSolver::PVSoft)
+  if (settings.solver == ConstraintSolver::PVSoft || settings.solver == ConstraintSolver::LTLSoft)
     for (int r = 0; r < constraints.numRows(); ++r)
       if (!(constraints.compliance()[r] > 0.0))
-        throw InputError(std::string(alg) + ": pv-soft needs a compliance R > 0 on every row; row " +
+        throw InputError(std::string(alg) + ": " + constraintSolverName(settings.solver) + " needs a compliance R > 0 on every row; row " +
                          std::to_string(r) + " has none (ConstraintModel::setCompliance, --compliance)");
   detail::prepareState(model, data, q, &v, alg);
   detail::gatherConstraintRows(model, data, constraints, cd);
@@ -80,6 +75,11 @@ const VecX& constrainedForwardDynamics(const Model& model, Data& data, const Con
     case ConstraintSolver::PVSoft: detail::pvSoftForwardDynamics(model, data, constraints, cd, tau, &fext, alg); break;
     case ConstraintSolver::PVEarly: detail::pvEarlyForwardDynamics(model, data, cd, tau, &fext, settings, alg); break;
     case ConstraintSolver::KKT: detail::kktForwardDynamics(model, data, cd, tau, &fext, settings, alg); break;
+    case ConstraintSolver::LTL:
+    case ConstraintSolver::LTLSoft:
+      detail::ltlForwardDynamics(model, data, constraints, cd, tau, &fext, settings,
+                                 settings.solver == ConstraintSolver::LTLSoft, alg);
+      break;
   }
   cd.residual = detail::constraintResidual(data, cd);
   detail::checkResult(data.qdd, "qdd", alg);

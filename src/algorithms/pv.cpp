@@ -173,14 +173,7 @@ void pvSoftForwardDynamics(const Model& model, Data& data, const ConstraintModel
     sys.b[j] = cd.kBiased[r] - sys.e[j];
     sys.L(j, j) += constraints.compliance()[r];
   }
-  if (sys.size() > 0) {
-    sys.llt.compute(sys.L);
-    if (sys.llt.info() != Eigen::Success)
-      throw NumericalError(std::string(algorithm) +
-                           ": the soft Delassus matrix J H⁻¹ Jᵀ + R is not positive definite (non-finite state)");
-    sys.lambda = sys.b;
-    sys.llt.solveInPlace(sys.lambda);
-  }
+  solveSoftDelassus(sys, algorithm);
   outwardWithForces(model, data, sys);
   for (int j = 0; j < sys.size(); ++j) cd.lambda[sys.rowOf[static_cast<size_t>(j)]] = sys.lambda[j];
   for (int r : cd.leafRows) {  // λ = R⁻¹ (k − K a)

@@ -8,32 +8,52 @@
 #include "../algorithms/cluster_algorithms.hpp"
 #include "../algorithms/cluster_state.hpp"
 #include "../constraints/constraint_rows.hpp"
+#include "dense_constraint_terms.hpp"
 #include "grbda/errors.hpp"
 
 namespace grbda::detail {
 
-void kktForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const VecX& tau, const ExternalForces* fext,
-                        const ConstraintSolverSettings& settings, const char* algorithm) {
-  clusterCrba(model, data);              // data.H
-  clusterRnea(model, data, data.vZero, fext);  // data.tau = C(q, v) − Jᵀ f_ext
-  for (int k = 0; k < model.numClusters(); ++k)  // accelerations with ÿ = 0, no gravity
-    predictAccelerations(model.cluster(k), data, Vec6::Zero());
-
+void constraintJacobian(const Model& model, const Data& data, ConstraintData& cd) {
   cd.J.setZero();
-  ConstraintData::RowSystem& sys = cd.hard;
-  sys.b.setZero();
   for (const ConstraintData::RowPart& p : cd.parts) {
-    sys.b[p.row] -= p.K.dot(data.a[static_cast<size_t>(p.body)]);  // −J̇ẏ
-    const Transform& Xb = data.Xa[static_cast<size_t>(p.body)];
+    // (^bX_j)ᵀ K = ^jX_0^* (^bX_0)ᵀ K: K as a world force once, then one force transform per body
+    const Vec6 Kworld = data.Xa[static_cast<size_t>(p.body)].applyTranspose(p.K);
     for (int j = p.body; j >= 0; j = model.body(j).output) {
       const Cluster& cl = model.cluster(model.body(j).cluster);
       const auto S = data.clusters[static_cast<size_t>(model.body(j).cluster)].S.middleRows<6>(6 * (j - cl.firstBody));
-      const Vec6 Kj = (Xb * data.Xa[static_cast<size_t>(j)].inverse()).applyTranspose(p.K);  // (^bX_j)ᵀ K
+      const Vec6 Kj = data.Xa[static_cast<size_t>(j)].applyForce(Kworld);
       cd.J.row(p.row).segment(cl.vIndex, cl.nv).noalias() += Kj.transpose() * S;
     }
   }
-  for (int r = 0; r < cd.numRows; ++r) sys.b[r] += cd.k[r];
+}
 
+void denseConstraintTerms(const Model& model, Data& data, ConstraintData& cd, const ExternalForces* fext) {
+  clusterCrba(model, data);                    // data.H
+  clusterRnea(model, data, data.vZero, fext);  // data.tau = C(q, v) − Jᵀ f_ext
+  for (int k = 0; k < model.numClusters(); ++k)  // accelerations with ÿ = 0, no gravity
+    predictAccelerations(model.cluster(k), data, Vec6::Zero());
+  VecX& b = cd.hard.b;
+  b = cd.k;
+  for (const ConstraintData::RowPart& p : cd.parts) b[p.row] -= p.K.dot(data.a[static_cast<size_t>(p.body)]);  // −J̇ẏ
+  constraintJacobian(model, data, cd);
+}
+
+void bodyAccelerationsAtQdd(const Model& model, Data& data) {
+  const Vec6 a0 = gravityBias(model, data);
+  for (int k = 0; k < model.numClusters(); ++k) {
+    const Cluster& cl = model.cluster(k);
+    predictAccelerations(cl, data, a0);
+    const MatX& S = data.clusters[static_cast<size_t>(k)].S;
+    for (int r = 0; r < cl.numBodies; ++r)
+      data.a[static_cast<size_t>(cl.firstBody + r)].noalias() +=
+          S.middleRows<6>(6 * r) * data.qdd.segment(cl.vIndex, cl.nv);
+  }
+}
+
+void kktForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const VecX& tau, const ExternalForces* fext,
+                        const ConstraintSolverSettings& settings, const char* algorithm) {
+  denseConstraintTerms(model, data, cd, fext);
+  ConstraintData::RowSystem& sys = cd.hard;
   cd.lltH.compute(data.H);
   if (cd.lltH.info() != Eigen::Success)
     throw NumericalError(std::string(algorithm) + ": the mass matrix is not positive definite");
@@ -48,17 +68,7 @@ void kktForwardDynamics(const Model& model, Data& data, ConstraintData& cd, cons
   cd.lambda = sys.lambda;
   data.qdd = cd.Hinvrhs;
   data.qdd.noalias() += cd.HinvJt * cd.lambda;
-
-  // gravity-biased body accelerations at ÿ, for the residual (as the PV solvers leave them)
-  const Vec6 a0 = gravityBias(model, data);
-  for (int k = 0; k < model.numClusters(); ++k) {
-    const Cluster& cl = model.cluster(k);
-    predictAccelerations(cl, data, a0);
-    const MatX& S = data.clusters[static_cast<size_t>(k)].S;
-    for (int r = 0; r < cl.numBodies; ++r)
-      data.a[static_cast<size_t>(cl.firstBody + r)].noalias() +=
-          S.middleRows<6>(6 * r) * data.qdd.segment(cl.vIndex, cl.nv);
-  }
+  bodyAccelerationsAtQdd(model, data);  // for the residual, as the PV solvers leave them
 }
 
 }  // namespace grbda::detail

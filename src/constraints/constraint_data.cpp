@@ -125,7 +125,7 @@ void analyseEarly(const Model& model, ConstraintData& cd) {
 }  // namespace
 
 ConstraintData::ConstraintData(const Model& model, const ConstraintModel& constraints)
-    : modelId(model.id()), constraintsVersion(constraints.version()), numRows(constraints.numRows()) {
+    : modelId(model.id()), constraintsVersion(constraints.version()), numRows(constraints.numRows()), ltl(model) {
   if (constraints.modelId() != model.id())
     throw InputError("ConstraintData: the ConstraintModel was made for another model than '" + model.name() + "'");
   const int m = numRows;
@@ -176,6 +176,7 @@ ConstraintData::ConstraintData(const Model& model, const ConstraintModel& constr
   const int nv = model.nv();
   J = MatX::Zero(m, nv);
   HinvJt = MatX::Zero(nv, m);
+  Yt = MatX::Zero(nv, m);
   A = MatX::Zero(m, m);
   rhs = VecX::Zero(nv);
   Hinvrhs = VecX::Zero(nv);

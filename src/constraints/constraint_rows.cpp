@@ -12,6 +12,9 @@
 #include "constraint_rows.hpp"
 
 #include <Eigen/Geometry>
+#include <string>
+
+#include "grbda/errors.hpp"
 
 #include "../algorithms/cluster_state.hpp"
 
@@ -51,6 +54,18 @@ Vec3 rotationError(const Mat3& R) {
 }
 
 }  // namespace
+
+void checkConstraintWorkspace(const Model& model, const ConstraintModel& constraints, const ConstraintData& cd,
+                              const char* algorithm) {
+  if (constraints.modelId() != model.id())
+    throw InputError(std::string(algorithm) + ": the ConstraintModel was made for another model than '" +
+                     model.name() + "'");
+  if (cd.modelId != model.id() || cd.constraintsVersion != constraints.version() ||
+      cd.numRows != constraints.numRows())
+    throw InputError(std::string(algorithm) +
+                     ": the ConstraintData does not match the ConstraintModel (made for another model, or the "
+                     "constraints changed since); make a new ConstraintData(model, constraints)");
+}
 
 void gatherConstraintRows(const Model& model, const Data& data, const ConstraintModel& constraints,
                           ConstraintData& cd) {

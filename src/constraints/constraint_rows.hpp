@@ -5,6 +5,11 @@
 
 namespace grbda::detail {
 
+/// InputError naming `algorithm` unless `constraints` and `cd` belong to `model` and to each other
+/// (cd made from this version of the constraints).
+void checkConstraintWorkspace(const Model& model, const ConstraintModel& constraints, const ConstraintData& cd,
+                              const char* algorithm);
+
 /// cd.parts[*].K, cd.k and cd.kBiased at the kinematics in `data` (prepareState with v ran).
 void gatherConstraintRows(const Model& model, const Data& data, const ConstraintModel& constraints,
                           ConstraintData& cd);
@@ -19,5 +24,9 @@ double constraintResidual(const Data& data, ConstraintData& cd);
 /// NumericalError when the rows are inconsistent (no λ satisfies them).
 void solveDelassus(ConstraintData::RowSystem& sys, ConstraintData& cd, const ConstraintSolverSettings& settings,
                    bool proximal, const char* algorithm);
+
+/// λ = L⁻¹ b for the soft system L = J H⁻¹ Jᵀ + R (positive definite for R > 0), by Cholesky
+/// (pv-soft, ltl-soft). NumericalError only for a non-finite L.
+void solveSoftDelassus(ConstraintData::RowSystem& sys, const char* algorithm);
 
 }  // namespace grbda::detail

@@ -76,4 +76,14 @@ void solveDelassus(ConstraintData::RowSystem& sys, ConstraintData& cd, const Con
                          "): no constraint force satisfies them all (residual " + std::to_string(residual) + ")");
 }
 
+void solveSoftDelassus(ConstraintData::RowSystem& sys, const char* algorithm) {
+  if (sys.size() == 0) return;
+  sys.llt.compute(sys.L);
+  if (sys.llt.info() != Eigen::Success)
+    throw NumericalError(std::string(algorithm) +
+                         ": the soft Delassus matrix J H⁻¹ Jᵀ + R is not positive definite (non-finite state)");
+  sys.lambda = sys.b;
+  sys.llt.solveInPlace(sys.lambda);
+}
+
 }  // namespace grbda::detail

@@ -29,7 +29,7 @@ std::vector<OptionSpec> simulateOptions() {
       {"--integrator", "NAME", "semi-implicit-euler (default) or rk4"},
       {"--method", "NAME",
        "cluster (default without constraints: C-ABA), pv (default with --contact/--weld), pv-soft "
-       "(with --compliance), kkt or proximal"},
+       "(with --compliance), kkt, proximal, ltl or ltl-soft (with --compliance)"},
       {"--out", "FILE", "write the trajectory as CSV: t, q:NAME..., v:NAME..., constraint_residual, energy"},
   };
   for (const OptionSpec& o : constraintOptions()) options.push_back(o);

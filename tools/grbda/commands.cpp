@@ -31,7 +31,7 @@ const std::vector<Command>& commandTable() {
                    "gives the solver's \"iterations\" and \"residual\" (max constraint violation). "
                    "With --contact, --weld, --relative and --relative-weld the constrained dynamics "
                    "H qdd + C = tau + J^T lambda, J qdd + J' qd = 0, solved by --method pv (default), "
-                   "pv-soft, kkt, pv-early or proximal; the JSON adds \"contact_forces\" (per constraint in "
+                   "pv-soft, kkt, proximal, ltl, ltl-soft or pv-early; the JSON adds \"contact_forces\" (per constraint in "
                    "command-line order: link, point, kind, force and for welds moment, world axes, what "
                    "the environment exerts on the robot; relative constraints add link2 and point2 and "
                    "give the force on the first link) and \"constraint_residual\". "
@@ -84,7 +84,7 @@ const std::vector<Command>& commandTable() {
        "integrate the forward dynamics over time",
        "Integrates the forward dynamics from --q0, --v0 under the constant forces --tau for --duration "
        "seconds in steps of --dt: plain C-ABA (--method cluster) without constraints, the constrained "
-       "solvers (pv, pv-soft, kkt, pv-early, proximal) with --contact, --weld and --relative(-weld), which hold the points where they "
+       "solvers (pv, pv-soft, kkt, proximal, ltl, ltl-soft, pv-early) with --contact, --weld and --relative(-weld), which hold the points where they "
        "are at the start (--baumgarte T holds them against drift). The state is the independent "
        "coordinates: loops are closed at every step by the completion, a floating base moves on the "
        "quaternion manifold. Integrators: semi-implicit-euler (default) and rk4. Reports the final state, "

@@ -23,7 +23,8 @@ std::vector<OptionSpec> constraintOptions() {
        "force on A",
        true},
       {"--compliance", "R",
-       "pv-soft: compliance of every constraint row (m s^-2 N^-1 for a point row; lambda = -(J qdd + J' qd)/R)"},
+       "pv-soft, ltl-soft: compliance of every constraint row (m s^-2 N^-1 for a point row; "
+       "lambda = -(J qdd + J' qd)/R)"},
       {"--baumgarte", "T", "Baumgarte stabilisation of the constraints with time constant T > 0 [s] (e.g. 0.1)"},
   };
 }
@@ -65,15 +66,16 @@ std::vector<CommandLineConstraint> constraintsFromArgs(const ParsedArgs& args, M
     }
     list.push_back(c);
   }
-  if (args.has("--compliance") && method != Method::PVSoft)
-    throw UsageError("--compliance applies to --method pv-soft only");
-  if (method == Method::PVSoft && !list.empty() && !args.has("--compliance"))
-    throw UsageError("--method pv-soft needs --compliance R (R > 0)");
+  const bool soft = method == Method::PVSoft || method == Method::LTLSoft;
+  if (args.has("--compliance") && !soft)
+    throw UsageError("--compliance applies to --method pv-soft and ltl-soft only");
+  if (soft && !list.empty() && !args.has("--compliance"))
+    throw UsageError("--method " + methodName(method) + " needs --compliance R (R > 0)");
   if (args.has("--baumgarte") && list.empty())
     throw UsageError("--baumgarte needs --contact, --weld, --relative or --relative-weld");
   if (!list.empty() && !isConstraintMethod(method) && method != Method::Proximal)
-    throw UsageError("constraints (--contact, --weld, --relative) are solved by --method pv, pv-soft, kkt, pv-early or proximal, not " +
-                     methodName(method));
+    throw UsageError("constraints (--contact, --weld, --relative) are solved by --method pv, pv-soft, kkt, "
+                     "proximal, ltl, ltl-soft or pv-early, not " + methodName(method));
   return list;
 }
 

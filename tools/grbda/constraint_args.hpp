@@ -2,7 +2,7 @@
 // fd's constraints on the command line: --contact LINK[:x,y,z], --weld LINK[:x,y,z], and between
 // two links --relative A[:x,y,z]/B[:x,y,z] (the two points coincide) and --relative-weld A/B (the
 // links also keep their relative orientation) — repeatable, kept in command-line order;
-// --compliance R (pv-soft), --baumgarte T. Their report: JSON "contact_forces" (one object per
+// --compliance R (pv-soft, ltl-soft), --baumgarte T. Their report: JSON "contact_forces" (one object per
 // constraint: link, point, kind, force, moment for welds; link2 and point2 for relative ones,
 // whose force is the one on the first link) and "constraint_residual" (max |J q̈ + J̇ q̇ − k|).
 #include <memory>
@@ -28,7 +28,7 @@ struct CommandLineConstraint {
 bool hasConstraintArgs(const ParsedArgs& args);
 
 /// The constraint arguments in command-line order (links are checked when the set is made). UsageError for a malformed point, for
-/// --compliance without pv-soft, --baumgarte without constraints or a method that solves none.
+/// --compliance without pv-soft or ltl-soft, --baumgarte without constraints or a method that solves none.
 std::vector<CommandLineConstraint> constraintsFromArgs(const ParsedArgs& args, Method method);
 /// The constraint set (unknown links are InputErrors naming the constraint), with --compliance
 /// and --baumgarte applied.

@@ -16,7 +16,8 @@ namespace {
 constexpr Method kAllMethods[] = {Method::Cluster,     Method::Projection,    Method::Lagrange,
                                   Method::Proximal,    Method::Approximate,   Method::Unconstrained,
                                   Method::PV,          Method::PVSoft,        Method::KKT,
-                                  Method::PVEarly,     Method::Cfa,           Method::CfaParallel};
+                                  Method::PVEarly,     Method::Cfa,           Method::CfaParallel,
+                                  Method::LTL,         Method::LTLSoft};
 
 std::string joinMethodNames(const std::vector<Method>& methods, const std::string& separator) {
   std::string s;
@@ -45,14 +46,20 @@ std::string methodName(Method method) {
     case Method::PVEarly: return "pv-early";
     case Method::Cfa: return "cfa";
     case Method::CfaParallel: return "cfa-parallel";
+    case Method::LTL: return "ltl";
+    case Method::LTLSoft: return "ltl-soft";
   }
   return "?";
 }
 
 std::vector<Method> methodsOf(const std::string& command) {
   if (command == "fd") return {std::begin(kAllMethods), std::end(kAllMethods)};
-  if (command == "simulate") return {Method::Cluster, Method::PV, Method::PVSoft, Method::KKT, Method::Proximal, Method::PVEarly};
-  return {Method::Cluster, Method::Projection, Method::Approximate, Method::Unconstrained};
+  if (command == "simulate")
+    return {Method::Cluster, Method::PV,  Method::PVSoft,  Method::KKT,
+            Method::Proximal, Method::LTL, Method::LTLSoft, Method::PVEarly};
+  std::vector<Method> methods = {Method::Cluster, Method::Projection, Method::Approximate, Method::Unconstrained};
+  if (command == "osim") methods.push_back(Method::LTL);
+  return methods;
 }
 
 OptionSpec methodOption(const std::string& command) {
@@ -67,7 +74,10 @@ OptionSpec methodOption(const std::string& command) {
             "and --weld (pv is the default when constraints are given): Popov-Vereshchagin hard, soft "
             "(--compliance), the dense KKT reference, and PV with early elimination of the rows (O(n + m)); cfa: the Constraint Force Algorithm "
             "(Featherstone & Fijany) for a chain with short side branches and no loops; cfa-parallel: "
-            "the same by block cyclic reduction on --threads threads";
+            "the same by block cyclic reduction on --threads threads; ltl, ltl-soft: Featherstone's LTL "
+            "factorisation H = L^T L (no fill-in) with Y = J L^-1 and Y Y^T lambda = ..., hard and soft "
+            "(--compliance): the Pinocchio- and MuJoCo-style baselines";
+  if (command == "osim") help += "; ltl: LTL-OSIM, Featherstone's H = L^T L and Lambda^-1 = Y Y^T with Y = J L^-1";
   help += "; approximate: the tree of independent bodies, the dependent bodies (rotors and belts, also "
           "four-bar links and feet driven through loops) dropped and the transmissions' reflected inertia "
           "added as joint armature; unconstrained: that tree without the dropped bodies";
@@ -75,7 +85,8 @@ OptionSpec methodOption(const std::string& command) {
 }
 
 bool isConstraintMethod(Method method) {
-  return method == Method::PV || method == Method::PVSoft || method == Method::KKT || method == Method::PVEarly;
+  return method == Method::PV || method == Method::PVSoft || method == Method::KKT || method == Method::LTL ||
+         method == Method::LTLSoft || method == Method::PVEarly;
 }
 
 NamedPoint parseNamedPoint(const std::string& text, const std::string& option) {
@@ -129,6 +140,7 @@ MethodRunner::MethodRunner(const Model& model, Method method, const ProximalSett
   if (method == Method::Proximal) proximal_ = std::make_unique<ProximalData>(model);
   if (method == Method::Cfa) cfa_ = std::make_unique<CfaData>(model);
   if (method == Method::CfaParallel) cfa_ = std::make_unique<CfaData>(model, CfaOptions{threads});
+  if (method == Method::LTL) ltlOsim_ = std::make_unique<LtlOsimData>(model);
 }
 
 VecX MethodRunner::methodConfiguration(const VecX& q) const {
@@ -152,13 +164,15 @@ VecX MethodRunner::methodConfiguration(const VecX& q) const {
 void MethodRunner::setConstraints(std::unique_ptr<ConstraintModel> constraints) {
   if (!isConstraintMethod(method_) && method_ != Method::Proximal)
     throw UsageError("constraints (--contact, --weld, --relative) are solved by --method pv, pv-soft, kkt, "
-                     "pv-early or proximal, not " + methodName(method_));
+                     "proximal, ltl, ltl-soft or pv-early, not " + methodName(method_));
   constraints_ = std::move(constraints);
   constraintData_ = std::make_unique<ConstraintData>(model_, *constraints_);
   constraintSettings_.solver = method_ == Method::PVSoft  ? ConstraintSolver::PVSoft
                                : method_ == Method::KKT    ? ConstraintSolver::KKT
                                : method_ == Method::PVEarly ? ConstraintSolver::PVEarly
                                : method_ == Method::Proximal ? ConstraintSolver::Proximal
+                               : method_ == Method::LTL      ? ConstraintSolver::LTL
+                               : method_ == Method::LTLSoft  ? ConstraintSolver::LTLSoft
                                                              : ConstraintSolver::PV;
   if (method_ == Method::Proximal) {
     constraintSettings_.maxIterations = proximalSettings_.maxIterations;
@@ -245,6 +259,7 @@ const MatX& MethodRunner::inverseOsim(const VecX& q, bool linearOnly) {
     case Method::Approximate:
     case Method::Unconstrained:
       return approximateInverseOperationalSpaceInertia(*approx_, data, *osimSet_, q, linearOnly);
+    case Method::LTL: return ltlInverseOperationalSpaceInertia(model_, data, *ltlOsim_, endEffectors_, q, linearOnly);
     default: break;
   }
   throw UsageError(unsupported(method_, "the operational-space inertia"));

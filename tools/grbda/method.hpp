@@ -11,12 +11,14 @@
 #include "grbda/algorithms/cfa.hpp"
 #include "grbda/algorithms/osim.hpp"
 #include "grbda/baselines/approximate.hpp"
+#include "grbda/baselines/ltl.hpp"
 #include "grbda/baselines/proximal.hpp"
 
 namespace grbda::cli {
 
 enum class Method {
-  Cluster, Projection, Lagrange, Proximal, Approximate, Unconstrained, PV, PVSoft, KKT, Cfa, CfaParallel, PVEarly
+  Cluster, Projection, Lagrange, Proximal, Approximate, Unconstrained, PV, PVSoft, KKT, Cfa, CfaParallel,
+  LTL, LTLSoft, PVEarly
 };
 
 /// fd's constrained solvers (with --contact / --weld; without constraints they equal cluster).
@@ -25,7 +27,7 @@ bool isConstraintMethod(Method method);
 /// The command-line name ("cluster", "projection", ...).
 std::string methodName(Method method);
 /// The methods a command accepts, default first: fd has all; id, mass-matrix, osim have no
-/// lagrange or proximal (those are forward-dynamics solvers).
+/// lagrange or proximal (those are forward-dynamics solvers); osim also has ltl.
 std::vector<Method> methodsOf(const std::string& command);
 /// The --method option of a command, its help listing the valid names.
 OptionSpec methodOption(const std::string& command);
@@ -72,7 +74,8 @@ class MethodRunner {
   const MatX& inverseOsim(const VecX& q, bool linearOnly);
   /// The last proximal solve (nullptr for other methods).
   const ProximalResult* proximalResult() const { return proximalResult_; }
-  /// Contacts and welds for forwardDynamics (pv, pv-soft, kkt, proximal; UsageError otherwise).
+  /// Contacts and welds for forwardDynamics (pv, pv-soft, kkt, proximal, ltl, ltl-soft; UsageError
+  /// otherwise).
   void setConstraints(std::unique_ptr<ConstraintModel> constraints);
   const ConstraintModel* constraints() const { return constraints_.get(); }
   const ConstraintData* constraintData() const { return constraintData_.get(); }
@@ -95,6 +98,7 @@ class MethodRunner {
   ConstraintSolverSettings constraintSettings_;
   std::vector<EndEffector> endEffectors_;
   std::unique_ptr<OsimSet> osimSet_;
+  std::unique_ptr<LtlOsimData> ltlOsim_;  ///< osim --method ltl
   VecX vector_;
   MatX matrix_;
 };

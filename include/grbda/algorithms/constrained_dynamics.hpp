@@ -16,6 +16,10 @@
 //             constraints) are solved by pv.
 //   kkt       the dense baseline: H (cluster CRBA), J (body Jacobians), [H Jᵀ; J 0] by the Schur
 //             complement. The reference the others are checked against.
+//   ltl       Featherstone's LTL baseline (Pinocchio's method): H = LᵀL with no fill-in on the DoF
+//             parent array (baselines/ltl.hpp), Y = J L⁻¹, Y Yᵀ λ = the KKT right-hand side.
+//   ltl-soft  the same with the rows' compliance R, (Y Yᵀ + R) λ = ... (MuJoCo's route to the soft
+//             Gauss principle); equals pv-soft.
 //   proximal  PV's Delassus matrix with the proximal method of multipliers
 //             (L + μ1) λ_{j+1} = b + μ λ_j: converges for redundant rows to a least-squares λ.
 //
@@ -26,16 +30,17 @@
 // articulated inertia or an inconsistent (infeasible) constraint set.
 //
 // What it leaves valid in Data: data.qdd (q̈), data.a (gravity-biased body accelerations), the
-// articulated-cluster pass (plain for pv, kkt, proximal; with the soft leaf inertias for pv-soft).
+// articulated-cluster pass (plain for pv, kkt, proximal; with the soft leaf inertias for pv-soft;
+// untouched by ltl and ltl-soft, which leave H in data.H instead).
 #include <string>
 
 #include "grbda/constraints/constraint_data.hpp"
 
 namespace grbda {
 
-enum class ConstraintSolver { PV, PVSoft, KKT, Proximal, PVEarly };
+enum class ConstraintSolver { PV, PVSoft, KKT, Proximal, LTL, LTLSoft, PVEarly };
 
-/// "pv", "pv-soft", "kkt", "proximal", "pv-early".
+/// "pv", "pv-soft", "kkt", "proximal", "ltl", "ltl-soft", "pv-early".
 const char* constraintSolverName(ConstraintSolver solver);
 /// The solver named `name`; InputError listing the valid names otherwise.
 ConstraintSolver constraintSolverFromName(const std::string& name);

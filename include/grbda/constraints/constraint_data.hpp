@@ -7,6 +7,7 @@
 
 #include <Eigen/Cholesky>
 
+#include "grbda/baselines/ltl.hpp"
 #include "grbda/constraints/constraint_model.hpp"
 #include "grbda/data.hpp"
 
@@ -95,6 +96,9 @@ class ConstraintData {
   MatX J, HinvJt, A;
   VecX rhs, Hinvrhs;
   Eigen::LLT<MatX> lltH;
+  // LTL baselines (ltl, ltl-soft, ltlConstraintDelassus): H = LᵀL, Yᵀ = L⁻ᵀ Jᵀ; A holds Λ⁻¹
+  LtlFactor ltl;
+  MatX Yt;
   // Baumgarte reference (per constraint): point and rotation of the first side, and of the second
   std::vector<Vec3> refPoint, refPoint2;
   std::vector<Mat3> refRotation, refRotation2;
