@@ -227,7 +227,7 @@ def seed003_plots(results, plots, work):
             plot.append(f"'{name}' using 1:2 with linespoints title '{label}'")
         gnuplot(TERMINAL.format(h=500) + f"\nset output '{os.path.join(plots, out)}'\n"
                 f"set title '{title}'\nset xlabel '{xlabel}'\nset ylabel 'thousand instructions per call'\n"
-                "set logscale y\nset key top left\nset grid\nplot " + ", ".join(plot) + "\n", files)
+                "set logscale xy\nset key top left\nset grid\nplot " + ", ".join(plot) + "\n", files)
 
 
 def main():
