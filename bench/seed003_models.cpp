@@ -27,12 +27,7 @@ Mat3 boxInertia(double m, const Vec3& s) {
 }
 
 void addLink(ModelBuilder& b, const std::string& name, double mass, const Vec3& com, const Mat3& inertia) {
-  LinkSpec l;
-  l.name = name;
-  l.mass = mass;
-  l.com = com;
-  l.inertia = inertia;
-  b.addLink(l);
+  b.addLink(LinkSpec{name, mass, com, inertia, {}});
 }
 
 void addRevolute(ModelBuilder& b, const std::string& parent, const std::string& child, const Vec3& origin,
