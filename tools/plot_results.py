@@ -199,19 +199,19 @@ def read_columns(path):
 def seed003_plots(results, plots, work):
     """Seed 003's scaling studies from tools/count_seed003.sh: chains (ours vs KDL) and the ladder."""
     series = [
-        ("seed003_chain.dat", "seed003_chains.png", "N",
+        ("seed003_chain.dat", "seed003_chains.png", "N", "[5:110]",
          "Chains of N revolute joints (z/y axes), 6-D tip constraint: instructions per call (callgrind)",
          "chain length N", [("treeABA", "tree ABA (no constraint)"), ("CABA", "C-ABA (no constraint)"),
                             ("PV_W", "PV, 6-D weld"), ("PVe_W", "PV-early, 6-D weld"), ("LTL_W", "LTL, 6-D weld"),
                             ("PVs_W", "PV-soft, 6-D weld"), ("LTLs_W", "LTL-soft, 6-D weld"),
                             ("KKT_W", "KKT (dense), 6-D weld"), ("KDLfree", "KDL Vereshchagin, no constraint"),
                             ("KDL", "KDL Vereshchagin, 6-D constraint")]),
-        ("seed003_ladder.dat", "seed003_ladder.png", "M",
+        ("seed003_ladder.dat", "seed003_ladder.png", "M", "[1:10]",
          "Ladder: M rungs of 7 links, every rung tip welded (6M rows): instructions per call (callgrind)",
          "rungs M (10 links each)", [("CABA", "C-ABA (no constraints)"), ("PV", "PV"), ("PVe", "PV-early"),
                                      ("LTL", "LTL"), ("PVs", "PV-soft"), ("LTLs", "LTL-soft"), ("KKT", "KKT (dense)")]),
     ]
-    for source, out, x, title, xlabel, curves in series:
+    for source, out, x, xrange, title, xlabel, curves in series:
         path = os.path.join(results, source)
         if not os.path.exists(path):
             print(f"plot_results: {path} missing, no {out}")
@@ -227,7 +227,7 @@ def seed003_plots(results, plots, work):
             plot.append(f"'{name}' using 1:2 with linespoints title '{label}'")
         gnuplot(TERMINAL.format(h=500) + f"\nset output '{os.path.join(plots, out)}'\n"
                 f"set title '{title}'\nset xlabel '{xlabel}'\nset ylabel 'thousand instructions per call'\n"
-                "set logscale xy\nset key top left\nset grid\nplot " + ", ".join(plot) + "\n", files)
+                f"set logscale xy\nset xrange {xrange}\nset key top left\nset grid\nplot " + ", ".join(plot) + "\n", files)
 
 
 def main():
