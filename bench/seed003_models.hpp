@@ -81,7 +81,7 @@ std::vector<TableCase> tableIICases(bool withBundled);
 
 /// The constrained solvers as columns of the paper's table, in its order, plus our KKT.
 /// `name` is the ConstraintSolver name (constraintSolverFromName); solvers this build does not
-/// have yet (ltl, ltl-soft, pv-early on other branches) are skipped by availableSolver.
+/// have yet (ltl, ltl-soft on other branches when this was written) are skipped by availableSolver.
 struct SolverColumn {
   const char* label;  ///< the paper's column: PV, PV-e, LTL, PV-s, LTL-s (KKT: ours)
   const char* name;   ///< constraintSolverFromName
