@@ -8,8 +8,9 @@ tools/run_benchmarks.sh writes into a results directory:
   accuracy_1.50hz.dat  grbda_accuracy --out DIR                 -> accuracy_traces.png
   contacts_instructions.dat  tools/count_contact_instructions.sh --data -> contacts.png
   cfa.json             bench_cfa --benchmark_format=json        -> cfa_chains.png
+  seed003_chain.dat, seed003_ladder.dat  tools/count_seed003.sh  -> seed003_chains.png, seed003_ladder.png
 
-usage: tools/plot_results.py RESULTS_DIR PLOTS_DIR
+usage: tools/plot_results.py RESULTS_DIR PLOTS_DIR [--only seed003]
 Missing inputs are skipped with a note. Only the Python standard library is used.
 """
 import json
@@ -187,13 +188,59 @@ def cfa_plot(path, plots, work):
             "plot " + ", ".join(plot) + "\n", files)
 
 
+def read_columns(path):
+    """A whitespace table whose first line is '# name name ...': {name: [values]} ('nan' = missing)."""
+    with open(path) as f:
+        lines = [line.split() for line in f if line.strip()]
+    names = lines[0][1:]
+    return {name: [float(row[i]) for row in lines[1:]] for i, name in enumerate(names)}
+
+
+def seed003_plots(results, plots, work):
+    """Seed 003's scaling studies from tools/count_seed003.sh: chains (ours vs KDL) and the ladder."""
+    series = [
+        ("seed003_chain.dat", "seed003_chains.png", "N", "[5:110]",
+         "Chains of N revolute joints (z/y axes), 6-D tip constraint: instructions per call (callgrind)",
+         "chain length N", [("treeABA", "tree ABA (no constraint)"), ("CABA", "C-ABA (no constraint)"),
+                            ("PV_W", "PV, 6-D weld"), ("PVe_W", "PV-early, 6-D weld"), ("LTL_W", "LTL, 6-D weld"),
+                            ("PVs_W", "PV-soft, 6-D weld"), ("LTLs_W", "LTL-soft, 6-D weld"),
+                            ("KKT_W", "KKT (dense), 6-D weld"), ("KDLfree", "KDL Vereshchagin, no constraint"),
+                            ("KDL", "KDL Vereshchagin, 6-D constraint")]),
+        ("seed003_ladder.dat", "seed003_ladder.png", "M", "[1:10]",
+         "Ladder: M rungs of 7 links, every rung tip welded (6M rows): instructions per call (callgrind)",
+         "rungs M (10 links each)", [("CABA", "C-ABA (no constraints)"), ("PV", "PV"), ("PVe", "PV-early"),
+                                     ("LTL", "LTL"), ("PVs", "PV-soft"), ("LTLs", "LTL-soft"), ("KKT", "KKT (dense)")]),
+    ]
+    for source, out, x, xrange, title, xlabel, curves in series:
+        path = os.path.join(results, source)
+        if not os.path.exists(path):
+            print(f"plot_results: {path} missing, no {out}")
+            continue
+        table = read_columns(path)
+        files, plot = {}, []
+        for column, label in curves:
+            points = [(a, b) for a, b in zip(table[x], table.get(column, [])) if b == b]  # drop nan
+            if not points:
+                continue
+            name = os.path.join(work, f"{out}_{column}.dat")
+            files[name] = [(int(a), b / 1000.0) for a, b in points]
+            plot.append(f"'{name}' using 1:2 with linespoints title '{label}'")
+        gnuplot(TERMINAL.format(h=500) + f"\nset output '{os.path.join(plots, out)}'\n"
+                f"set title '{title}'\nset xlabel '{xlabel}'\nset ylabel 'thousand instructions per call'\n"
+                f"set logscale xy\nset xrange {xrange}\nset key top left\nset grid\nplot " + ", ".join(plot) + "\n", files)
+
+
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 5) or (len(sys.argv) == 5 and sys.argv[3:] != ["--only", "seed003"]):
         sys.exit(__doc__)
     results, plots = sys.argv[1], sys.argv[2]
     os.makedirs(plots, exist_ok=True)
     work = os.path.join(results, "plotdata")
     os.makedirs(work, exist_ok=True)
+    if len(sys.argv) == 5:
+        seed003_plots(results, plots, work)
+        return
+    seed003_plots(results, plots, work)
     scaling = os.path.join(results, "scaling.json")
     if os.path.exists(scaling):
         times = load_scaling(scaling)

@@ -5,8 +5,10 @@
 #   robots_gbench.json               bench_robots (Google Benchmark, the same comparisons)
 #   scaling.json                     bench_scaling (chains 2-24, branch x depth, loop locality)
 #   cfa.json                         bench_cfa (serial/parallel CFA vs ABA, chains 8-4096)
+#   seed003_gbench.json              bench_seed003 (seed 003's Table II, chains beside KDL, ladder, stem)
 #   accuracy.txt, accuracy_*.dat     grbda_accuracy (the MIT Humanoid leg experiment)
 #   instruction_counts.md            tools/count_instructions.sh (callgrind, deterministic)
+#   seed003_instructions.md, seed003_*.dat   tools/count_seed003.sh (callgrind, deterministic)
 #   ../plots/*.png                   tools/plot_results.py (gnuplot)
 # Takes 15-30 minutes; run it on an otherwise idle machine. Usage: tools/run_benchmarks.sh [--no-counts]
 set -euo pipefail
@@ -17,7 +19,8 @@ counts=1
 build=${GRBDA_BUILD_DIR:-build}
 bash tools/install_deps.sh
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGRBDA_BUILD_BENCH=ON
-cmake --build "$build" -j2 --target grbda_cli bench_robots bench_scaling bench_cfa grbda_accuracy
+cmake --build "$build" -j2 --target grbda_cli bench_robots bench_scaling bench_cfa grbda_accuracy \
+  bench_seed003 seed003_counts
 
 results=bench/results
 mkdir -p "$results"
@@ -31,11 +34,14 @@ echo "== bench_scaling"
 "$build/bench/bench_scaling" --benchmark_format=json > "$results/scaling.json"
 echo "== bench_cfa"
 "$build/bench/bench_cfa" --benchmark_format=json > "$results/cfa.json"
+echo "== bench_seed003"
+"$build/bench/bench_seed003" --benchmark_format=json > "$results/seed003_gbench.json"
 echo "== accuracy experiment"
 "$build/bench/grbda_accuracy" models/mit_humanoid_leg.urdf --out "$results" | tee "$results/accuracy.txt"
 if [ "$counts" = 1 ]; then
   echo "== instruction counts"
   bash tools/count_instructions.sh --grbda "$grbda" | tee "$results/instruction_counts.md"
+  bash tools/count_seed003.sh --build "$build" --out "$results"
 fi
 echo "== plots"
 python3 tools/plot_results.py "$results" bench/plots
