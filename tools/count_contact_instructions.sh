@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Instructions per call of constrained forward dynamics (callgrind), the contacts table of
 # bench/RESULTS.md. For each robot and constraint set and each method (cluster = C-ABA without
-# the constraints, pv, pv-soft, kkt, proximal with 1 iteration) it runs
+# the constraints, pv, pv-soft, kkt, proximal with 1 iteration, pv-early, ltl, ltl-soft) it runs
 #   valgrind --tool=callgrind grbda fd MODEL CONSTRAINTS --method M --q Q --v V --tau U --repeat N
 # and the same with --repeat 0, and prints (count(N) - count(0)) / N as a markdown table, plus a
-# data file (robot, set, method, rows, instructions) for the plot when --data FILE is given.
+# data file (robot, set, rows, then one column per method) for the plot when --data FILE is given.
 #
 #   tools/count_contact_instructions.sh [--grbda PATH] [--repeat N] [--data FILE]
 set -euo pipefail
@@ -61,9 +61,9 @@ declare -a sets=(
   "jvrc1_humanoid|2F + 2H welds|--weld right-foot --weld left-foot --weld right-hand --weld left-hand"
 )
 
-echo "| robot | constraints | rows | C-ABA (no constraints) | pv | pv-soft | kkt | proximal (1 it.) | pv / C-ABA | pv-soft / C-ABA |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
-[ -n "$data" ] && echo "# robot set rows cluster pv pv-soft kkt proximal1" > "$data"
+echo "| robot | constraints | rows | C-ABA (no constraints) | pv | pv-soft | kkt | proximal (1 it.) | pv-early | ltl | ltl-soft | pv / C-ABA | pv-soft / C-ABA |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+[ -n "$data" ] && echo "# robot set rows cluster pv pv-soft kkt proximal1 pv-early ltl ltl-soft" > "$data"
 for entry in "${sets[@]}"; do
   IFS='|' read -r robot label constraints <<<"$entry"
   model="$repo/models/$robot.urdf"
@@ -82,6 +82,8 @@ for entry in "${sets[@]}"; do
   if [ "$rows" -eq 0 ]; then
     # shellcheck disable=SC2086
     pv=$(per_call "$model" $st --method pv); soft="-"; kkt=$(per_call "$model" $st --method kkt); prox="-"
+    # shellcheck disable=SC2086
+    early=$(per_call "$model" $st --method pv-early); ltl=$(per_call "$model" $st --method ltl); ltlsoft="-"
   else
     # shellcheck disable=SC2086
     pv=$(per_call "$model" "${cargs[@]}" $st --method pv)
@@ -91,8 +93,14 @@ for entry in "${sets[@]}"; do
     kkt=$(per_call "$model" "${cargs[@]}" $st --method kkt)
     # shellcheck disable=SC2086
     prox=$(per_call "$model" "${cargs[@]}" $st --method proximal --prox-iters 1)
+    # shellcheck disable=SC2086
+    early=$(per_call "$model" "${cargs[@]}" $st --method pv-early)
+    # shellcheck disable=SC2086
+    ltl=$(per_call "$model" "${cargs[@]}" $st --method ltl)
+    # shellcheck disable=SC2086
+    ltlsoft=$(per_call "$model" "${cargs[@]}" $st --method ltl-soft --compliance 1e-6)
   fi
   ratio() { [ "$1" = "-" ] && echo "-" || awk -v a="$1" -v b="$aba" 'BEGIN { printf "%.2f", a / b }'; }
-  echo "| $robot | $label | $rows | $aba | $pv | $soft | $kkt | $prox | $(ratio "$pv") | $(ratio "$soft") |"
-  [ -n "$data" ] && echo "$robot \"$label\" $rows $aba $pv ${soft/-/nan} $kkt ${prox/-/nan}" >> "$data"
+  echo "| $robot | $label | $rows | $aba | $pv | $soft | $kkt | $prox | $early | $ltl | $ltlsoft | $(ratio "$pv") | $(ratio "$soft") |"
+  [ -n "$data" ] && echo "$robot \"$label\" $rows $aba $pv ${soft/-/nan} $kkt ${prox/-/nan} $early $ltl ${ltlsoft/-/nan}" >> "$data"
 done

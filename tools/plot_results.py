@@ -152,7 +152,9 @@ def contacts_plot(path, plots, work):
     if not rows:
         return
     data = os.path.join(work, "contacts.dat")
-    columns = [(2, "C-ABA, no contacts"), (3, "PV"), (4, "PV-soft"), (5, "KKT (dense)"), (6, "proximal, 1 it.")]
+    columns = [(2, "C-ABA, no contacts"), (3, "PV"), (4, "PV-soft"), (5, "KKT (dense)"), (6, "proximal, 1 it."),
+               (7, "PV-early"), (8, "LTL"), (9, "LTL-soft")]
+    columns = [(c, t) for c, t in columns if all(len(r) >= c for r in rows)]  # older data files lack the last
     curves = ", ".join(f"'{data}' using 1:(${c}/1000) with linespoints title '{t}'" for c, t in columns)
     gnuplot(TERMINAL.format(h=500) + f"""
 set output '{os.path.join(plots, "contacts.png")}'
