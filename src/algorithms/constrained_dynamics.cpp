@@ -23,17 +23,6 @@ void kktForwardDynamics(const Model& model, Data& data, ConstraintData& cd, cons
 namespace {
 constexpr ConstraintSolver kSolvers[] = {ConstraintSolver::PV, ConstraintSolver::PVSoft, ConstraintSolver::KKT,
                                          ConstraintSolver::Proximal};
-
-void checkWorkspace(const Model& model, const ConstraintModel& constraints, const ConstraintData& cd,
-                    const char* alg) {
-  if (constraints.modelId() != model.id())
-    throw InputError(std::string(alg) + ": the ConstraintModel was made for another model than '" + model.name() + "'");
-  if (cd.modelId != model.id() || cd.constraintsVersion != constraints.version() ||
-      cd.numRows != constraints.numRows())
-    throw InputError(std::string(alg) +
-                     ": the ConstraintData does not match the ConstraintModel (made for another model, or the "
-                     "constraints changed since); make a new ConstraintData(model, constraints)");
-}
 }  // namespace
 
 const char* constraintSolverName(ConstraintSolver solver) {
@@ -60,7 +49,7 @@ const VecX& constrainedForwardDynamics(const Model& model, Data& data, const Con
                                        const ConstraintSolverSettings& settings, const ExternalForces& fext) {
   constexpr const char* alg = "constrainedForwardDynamics";
   detail::checkData(model, data, alg);
-  checkWorkspace(model, constraints, cd, alg);
+  detail::checkConstraintWorkspace(model, constraints, cd, alg);
   detail::checkVector(tau, model.nv(), "tau", alg);
   detail::checkExternalForces(model, &fext, alg);
   if (settings.solver == ConstraintSolver::PVSoft)

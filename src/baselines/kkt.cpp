@@ -12,18 +12,9 @@
 
 namespace grbda::detail {
 
-void kktForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const VecX& tau, const ExternalForces* fext,
-                        const ConstraintSolverSettings& settings, const char* algorithm) {
-  clusterCrba(model, data);              // data.H
-  clusterRnea(model, data, data.vZero, fext);  // data.tau = C(q, v) − Jᵀ f_ext
-  for (int k = 0; k < model.numClusters(); ++k)  // accelerations with ÿ = 0, no gravity
-    predictAccelerations(model.cluster(k), data, Vec6::Zero());
-
+void constraintJacobian(const Model& model, const Data& data, ConstraintData& cd) {
   cd.J.setZero();
-  ConstraintData::RowSystem& sys = cd.hard;
-  sys.b.setZero();
   for (const ConstraintData::RowPart& p : cd.parts) {
-    sys.b[p.row] -= p.K.dot(data.a[static_cast<size_t>(p.body)]);  // −J̇ẏ
     const Transform& Xb = data.Xa[static_cast<size_t>(p.body)];
     for (int j = p.body; j >= 0; j = model.body(j).output) {
       const Cluster& cl = model.cluster(model.body(j).cluster);
@@ -32,6 +23,20 @@ void kktForwardDynamics(const Model& model, Data& data, ConstraintData& cd, cons
       cd.J.row(p.row).segment(cl.vIndex, cl.nv).noalias() += Kj.transpose() * S;
     }
   }
+}
+
+void kktForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const VecX& tau, const ExternalForces* fext,
+                        const ConstraintSolverSettings& settings, const char* algorithm) {
+  clusterCrba(model, data);              // data.H
+  clusterRnea(model, data, data.vZero, fext);  // data.tau = C(q, v) − Jᵀ f_ext
+  for (int k = 0; k < model.numClusters(); ++k)  // accelerations with ÿ = 0, no gravity
+    predictAccelerations(model.cluster(k), data, Vec6::Zero());
+
+  constraintJacobian(model, data, cd);
+  ConstraintData::RowSystem& sys = cd.hard;
+  sys.b.setZero();
+  for (const ConstraintData::RowPart& p : cd.parts)
+    sys.b[p.row] -= p.K.dot(data.a[static_cast<size_t>(p.body)]);  // −J̇ẏ
   for (int r = 0; r < cd.numRows; ++r) sys.b[r] += cd.k[r];
 
   cd.lltH.compute(data.H);

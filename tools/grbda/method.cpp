@@ -44,6 +44,9 @@ std::string methodName(Method method) {
     case Method::KKT: return "kkt";
     case Method::Cfa: return "cfa";
     case Method::CfaParallel: return "cfa-parallel";
+    case Method::Efpa: return "efpa";
+    case Method::PVFast: return "pv-fast";
+    case Method::Dense: return "dense";
   }
   return "?";
 }
@@ -51,6 +54,9 @@ std::string methodName(Method method) {
 std::vector<Method> methodsOf(const std::string& command) {
   if (command == "fd") return {std::begin(kAllMethods), std::end(kAllMethods)};
   if (command == "simulate") return {Method::Cluster, Method::PV, Method::PVSoft, Method::KKT, Method::Proximal};
+  if (command == "osim")
+    return {Method::Cluster, Method::Efpa,        Method::PV,           Method::PVFast,
+            Method::Dense,   Method::Projection,  Method::Approximate,  Method::Unconstrained};
   return {Method::Cluster, Method::Projection, Method::Approximate, Method::Unconstrained};
 }
 
@@ -67,6 +73,13 @@ OptionSpec methodOption(const std::string& command) {
             "(--compliance) and the dense KKT reference; cfa: the Constraint Force Algorithm "
             "(Featherstone & Fijany) for a chain with short side branches and no loops; cfa-parallel: "
             "the same by block cyclic reduction on --threads threads";
+  if (command == "osim")
+    help += "; efpa: the same as cluster (C-EFPA, the extended force propagators); pv: PV-OSIM, the points as "
+            "constraint rows propagated through one articulated pass (Popov-Vereshchagin without bias terms); "
+            "pv-fast: PV-OSIM-fast, the floating-base operator of seed 003 eq. 54 (branch blocks and a 6x6 base "
+            "solve, dense fallback when a branch block is singular; the printed matrix is the operator applied "
+            "to the unit vectors, formed after the timed calls); dense: J H^-1 J^T from the cluster CRBA and "
+            "the body Jacobians";
   help += "; approximate: the tree of independent bodies, the dependent bodies (rotors and belts, also "
           "four-bar links and feet driven through loops) dropped and the transmissions' reflected inertia "
           "added as joint armature; unconstrained: that tree without the dropped bodies";
@@ -237,7 +250,18 @@ void MethodRunner::setEndEffectors(const std::vector<NamedPoint>& points) {
 const MatX& MethodRunner::inverseOsim(const VecX& q, bool linearOnly) {
   Data& data = *data_;
   switch (method_) {
-    case Method::Cluster: return inverseOperationalSpaceInertia(model_, data, *osimSet_, q, linearOnly);
+    case Method::Cluster:
+    case Method::Efpa: return inverseOperationalSpaceInertia(model_, data, *osimSet_, q, linearOnly);
+    case Method::PV:
+      prepareOsimRows(linearOnly);
+      return pvInverseOsim(model_, data, *osimRows_, *osimRowData_, q);
+    case Method::PVFast:
+      prepareOsimRows(linearOnly);
+      pvFast_->compute(model_, data, *osimRows_, *osimRowData_, q);
+      return matrix_;  // formed by reportedOsim, outside the timed calls
+    case Method::Dense:
+      prepareOsimRows(linearOnly);
+      return denseInverseOsim(model_, data, *osimRows_, *osimRowData_, q);
     case Method::Projection:
       return matrix_ = projectedInverseOperationalSpaceInertia(model_, data, endEffectors_, q, linearOnly);
     case Method::Approximate:
@@ -246,6 +270,35 @@ const MatX& MethodRunner::inverseOsim(const VecX& q, bool linearOnly) {
     default: break;
   }
   throw UsageError(unsupported(method_, "the operational-space inertia"));
+}
+
+void MethodRunner::prepareOsimRows(bool linearOnly) {
+  if (osimRows_ && osimRowsLinear_ == linearOnly) return;
+  osimRows_ = std::make_unique<ConstraintModel>(model_);
+  for (const EndEffector& e : endEffectors_) {
+    // the motion of the point frame P (link axes, origin at the point): a_P = ^P X_link a_link,
+    // angular rows first, as C-EFPA's blocks
+    const Mat6 X = Transform::translation(e.point).toMatrix();
+    const MatX K = linearOnly ? MatX(X.bottomRows<3>()) : MatX(X);
+    osimRows_->addCustomRows(model_.frame(e.frame).name, K, VecX::Zero(K.rows()));
+  }
+  osimRowData_ = std::make_unique<ConstraintData>(model_, *osimRows_);
+  if (method_ == Method::PVFast) pvFast_ = std::make_unique<PvOsimFast>(model_, *osimRows_);
+  osimRowsLinear_ = linearOnly;
+}
+
+const MatX& MethodRunner::reportedOsim(const MatX& last) {
+  if (method_ != Method::PVFast || !pvFast_) return last;
+  const int m = pvFast_->size();
+  matrix_.resize(m, m);
+  VecX unit = VecX::Zero(m), column(m);
+  for (int j = 0; j < m; ++j) {
+    unit[j] = 1.0;
+    pvFast_->applyInverse(unit, column);
+    matrix_.col(j) = column;
+    unit[j] = 0.0;
+  }
+  return matrix_;
 }
 
 }  // namespace grbda::cli
