@@ -229,25 +229,6 @@ TEST(PvOsim, ContactsWeldsRelativeAndCustomRowsOnClusterMembers) {
   }
 }
 
-TEST(PvOsim, WeldsAndContactsOnBundledRobotsEqualDense) {
-  Rng rng(303);
-  for (const FloatingProblem& p : floatingProblems()) {
-    SCOPED_TRACE(p.label);
-    const Model m = loadUrdf(modelFile(p.file));
-    const ConstraintModel cm = makeConstraints(m, p.constraints, Vec3(0.01, -0.02, 0.03));
-    Data data(m);
-    ConstraintData cd(m, cm);
-    const VecX q = closableConfiguration(m, rng);
-    const MatX pv = pvInverseOsim(m, data, cm, cd, q);
-    const MatX reference = referenceDelassus(m, cm, q);
-    EXPECT_LT(strictRelErr(pv, reference), 1e-9);
-    // Λ by factorising it: Λ Λ⁻¹ = 1
-    const MatX Lambda = pvOsim(m, data, cm, cd, q);
-    EXPECT_LT((Lambda * reference - MatX::Identity(cm.numRows(), cm.numRows())).norm(), 1e-7);
-    EXPECT_EQ(cd.LambdaInv, pv);
-  }
-}
-
 TEST(PvOsim, RandomClusterModelsEqualDense) {
   Rng rng(304);
   int checked = 0;
@@ -324,7 +305,7 @@ TEST(PvOsim, RowsKeepTheUsersOrder) {
   EXPECT_LT(strictRelErr(La, referenceDelassus(m, a, q)), 1e-9);
 }
 
-TEST(PvOsimFast, OperatorEqualsDenseOnFloatingRobots) {
+TEST(PvOsimFast, OperatorAndPvOsimEqualDenseOnFloatingRobots) {
   Rng rng(306);
   for (const FloatingProblem& p : floatingProblems()) {
     SCOPED_TRACE(p.label);
@@ -340,6 +321,12 @@ TEST(PvOsimFast, OperatorEqualsDenseOnFloatingRobots) {
       op.compute(m, data, cm, cd, q);
       const MatX reference = referenceDelassus(m, cm, q);
       expectOperatorMatches(op, reference, rng);
+      // PV-OSIM on the same rows, and Λ by factorising it: Λ Λ⁻¹ = 1
+      const MatX pv = pvInverseOsim(m, data, cm, cd, q);
+      EXPECT_LT(strictRelErr(pv, reference), 1e-9);
+      const MatX Lambda = pvOsim(m, data, cm, cd, q);
+      EXPECT_LT((Lambda * reference - MatX::Identity(cm.numRows(), cm.numRows())).norm(), 1e-7);
+      EXPECT_EQ(cd.LambdaInv, pv);
       // 6-D welds on the 5-DoF legs of the MIT humanoid make their branch blocks singular
       const bool expectFallback = p.label == "mit humanoid feet welded + hands";
       EXPECT_EQ(op.fellBack(), expectFallback);
