@@ -256,6 +256,34 @@ TEST(Allocations, ConstrainedSolversDoNotAllocate) {
   EXPECT_EQ(allocationsAfterWarmUp([&] { ltlInverseOperationalSpaceInertia(m, data, ws, feet, q); }), 0);
 }
 
+TEST(Allocations, PvOsimAndPvOsimFastDoNotAllocate) {
+  if (!GRBDA_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting needs glibc and no AddressSanitizer";
+  // Mini Cheetah feet (the fast path), a weld on the base (the dense fallback) and a fixed-base
+  // rotor chain (plain PV-OSIM); every call and both operator products.
+  const Model m = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf");
+  ConstraintModel feet(m), base(m);
+  for (const char* foot : {"FR_foot", "FL_foot", "HR_foot", "HL_foot"}) feet.addPointContact(foot);
+  base.addPointContact("FR_foot");
+  base.addWeld(m.body(0).name);
+  VecX q = m.neutralConfiguration();
+  for (int leg = 0; leg < 4; ++leg) q[7 + 3 * leg + 1] = -0.8, q[7 + 3 * leg + 2] = 1.6;
+  Data data(m);
+  for (const ConstraintModel* cm : {&feet, &base}) {
+    ConstraintData cd(m, *cm);
+    PvOsimFast op(m, *cm);
+    VecX x = VecX::Ones(cm->numRows()), y(cm->numRows());
+    double sink = 0.0;
+    EXPECT_EQ(allocationsAfterWarmUp([&] { sink += pvInverseOsim(m, data, *cm, cd, q)(0, 0); }), 0);
+    EXPECT_EQ(allocationsAfterWarmUp([&] { sink += pvOsim(m, data, *cm, cd, q)(0, 0); }), 0);
+    EXPECT_EQ(allocationsAfterWarmUp([&] { sink += denseInverseOsim(m, data, *cm, cd, q)(0, 0); }), 0);
+    EXPECT_EQ(allocationsAfterWarmUp([&] { op.compute(m, data, *cm, cd, q); }), 0);
+    EXPECT_EQ(allocationsAfterWarmUp([&] { op.applyInverse(x, y); }), 0);
+    EXPECT_EQ(allocationsAfterWarmUp([&] { op.applyLambda(x, y); }), 0);
+    EXPECT_EQ(op.fellBack(), cm == &base);
+    EXPECT_TRUE(std::isfinite(sink));
+  }
+}
+
 TEST(Allocations, InverseMassMatrixAndLogDetDoNotAllocate) {
   if (!GRBDA_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting needs glibc and no AddressSanitizer";
   const Model m = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/mit_humanoid.urdf");

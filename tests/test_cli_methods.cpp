@@ -268,6 +268,39 @@ TEST(CliMethods, OsimOfClusterAndProjectionAgreeWithSizesPerPoint) {
                   1e-12);
 }
 
+// PV-OSIM, PV-OSIM-fast and the dense J H⁻¹ Jᵀ give C-EFPA's matrix (under its names cluster and
+// efpa), 6-D and linear, on a fixed-base looped model and on floating robots; pv-fast reports
+// whether eq. 54 applied.
+TEST(CliMethods, OsimPvPvFastEfpaAndDenseAgree) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"mini_cheetah.urdf", {"FR_foot:0.01,0,0", "FL_foot", "HR_knee_link:0,0,-0.1", "HL_knee_rotor:0,0.01,0"}},
+      {"mit_humanoid.urdf", {"right_foot", "left_foot", "right_hand", "left_hand"}},
+      {"jvrc1_humanoid.urdf", {"right-foot", "left-foot", "right-hand", "left-hand"}},
+      {"four_bar.urdf", {"link2:0.1,0,0"}}};
+  for (const auto& [file, points] : cases) {
+    const std::string model = kModels + file;
+    const State s = stateOf(model);
+    Args osim = {"osim", model, "--q", s.q};
+    for (const auto& p : points) {
+      osim.push_back("--point");
+      osim.push_back(p);
+    }
+    for (const Args& extra : {Args{}, Args{"--linear"}}) {
+      SCOPED_TRACE(file + (extra.empty() ? "" : " --linear"));
+      const Args base = with(osim, extra);
+      const std::vector<double> efpa = resultOf(with(base, {"--method", "efpa"}));
+      EXPECT_GT(maxAbs(efpa), 1e-3);
+      EXPECT_EQ(resultOf(with(base, {"--method", "cluster"})), efpa);
+      for (const char* method : {"pv", "pv-fast", "dense"}) {
+        const Json r = grbdaJson(with(base, {"--method", method}));
+        EXPECT_EQ(r["method"].text, method);
+        EXPECT_LT(relDiff(flatten(r["result"]), efpa), 1e-9) << method;
+        if (std::string(method) == "pv-fast") EXPECT_TRUE(r.has("fell_back") && r.has("branches"));
+      }
+    }
+  }
+}
+
 TEST(CliMethods, OsimRejectsUnknownLinksAndMissingPoints) {
   const std::string model = kModels + "four_bar.urdf";
   expectCommandError({"osim", model, "--q", "0.5", "--point", "no_such_link:0,0,0"}, 2, {"no_such_link"});

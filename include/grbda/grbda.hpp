@@ -8,6 +8,7 @@
 #include "grbda/algorithms/integration.hpp"
 #include "grbda/algorithms/kinematics.hpp"
 #include "grbda/algorithms/osim.hpp"
+#include "grbda/algorithms/pv_osim.hpp"
 #include "grbda/algorithms/reactions.hpp"
 #include "grbda/algorithms/tree.hpp"
 #include "grbda/baselines/approximate.hpp"

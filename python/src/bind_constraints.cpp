@@ -10,7 +10,9 @@
 #include "convert.hpp"
 #include "grbda/algorithms/constrained_dynamics.hpp"
 #include "grbda/algorithms/dynamics.hpp"
+#include "grbda/algorithms/pv_osim.hpp"
 #include "grbda/baselines/ltl.hpp"
+#include "grbda/baselines/osim_baselines.hpp"
 
 namespace grbda::python {
 
@@ -296,6 +298,103 @@ void bindCalls(py::module_& m) {
       "articulated-cluster pivots D_k, without forming H. NumericalError if H is not positive definite.");
 }
 
+/// PvOsimFast plus the ConstraintModel it was made for.
+struct BoundPvOsimFast {
+  BoundPvOsimFast(const Model& m, const ConstraintModel& c) : constraints(&c), op(m, c) {}
+  const ConstraintModel* constraints;
+  PvOsimFast op;
+};
+
+/// (model, data, constraints, cdata, q) -> matrix, for the three Λ⁻¹ / Λ calls.
+template <const MatX& (*F)(const Model&, Data&, const ConstraintModel&, ConstraintData&, const VecX&)>
+MatX osimCall(const char* name, const Model& model, BoundData& d, const ConstraintModel& constraints,
+              BoundConstraintData& cd, ArrayLike q) {
+  return MatX(F(model, d.of(model, name), constraints, cd.of(constraints, name), toVector(q, "q")));
+}
+
+void bindPvOsim(py::module_& m) {
+  m.def(
+      "pv_inverse_osim",
+      [](const Model& model, BoundData& d, const ConstraintModel& c, BoundConstraintData& cd, ArrayLike q) {
+        return osimCall<pvInverseOsim>("pv_inverse_osim", model, d, c, cd, q);
+      },
+      py::arg("model"), py::arg("data"), py::arg("constraints"), py::arg("cdata"), py::arg("q"),
+      "pv_inverse_osim(model, data, constraints, cdata, q) -> Lambda_inv (m x m)\n\nPV-OSIM (seed 003 Alg. 2): the "
+      "inverse operational-space inertia / Delassus matrix J H^-1 J^T of the constraint rows at q, rows in the order "
+      "of the ConstraintModel, from one articulated pass (no Jacobian, no mass matrix). Configuration only.");
+  m.def(
+      "pv_osim",
+      [](const Model& model, BoundData& d, const ConstraintModel& c, BoundConstraintData& cd, ArrayLike q) {
+        return osimCall<pvOsim>("pv_osim", model, d, c, cd, q);
+      },
+      py::arg("model"), py::arg("data"), py::arg("constraints"), py::arg("cdata"), py::arg("q"),
+      "pv_osim(model, data, constraints, cdata, q) -> Lambda (m x m)\n\nPV-OSIM, then Lambda = (J H^-1 J^T)^-1 by a "
+      "Cholesky factorisation. NumericalError naming the rank when the rows are redundant.");
+  m.def(
+      "dense_inverse_osim",
+      [](const Model& model, BoundData& d, const ConstraintModel& c, BoundConstraintData& cd, ArrayLike q) {
+        return osimCall<denseInverseOsim>("dense_inverse_osim", model, d, c, cd, q);
+      },
+      py::arg("model"), py::arg("data"), py::arg("constraints"), py::arg("cdata"), py::arg("q"),
+      "dense_inverse_osim(model, data, constraints, cdata, q) -> Lambda_inv (m x m)\n\nThe dense baseline of "
+      "pv_inverse_osim: J H^-1 J^T with H from the cluster CRBA and J from the body Jacobians.");
+
+  py::class_<BoundPvOsimFast> cls(
+      m, "PvOsimFast",
+      "PvOsimFast(model, constraints): PV-OSIM-fast (seed 003 eq. 54), Lambda and Lambda^-1 of a floating-base "
+      "robot as an operator: per-branch blocks of L_b^A and a 6x6 base solve, no m x m matrix. compute(...) at a "
+      "configuration, then apply_inverse(x) = Lambda^-1 x (Pinocchio's Delassus product) and apply_lambda(x) = "
+      "solve(x) = Lambda x (Pinocchio's DelassusOperator.solve). When L_b^A is singular (a row on the base link, a "
+      "6-D weld on a 5-DoF leg, a stretched knee) compute falls back to the dense factorisation (fell_back). A "
+      "fixed base is plain PV-OSIM (floating_base False). Keeps both alive.");
+  cls.def(py::init<const Model&, const ConstraintModel&>(), py::arg("model"), py::arg("constraints"),
+          py::keep_alive<1, 2>(), py::keep_alive<1, 3>());
+  cls.def(
+      "compute",
+      [](BoundPvOsimFast& self, const Model& model, BoundData& d, const ConstraintModel& c, BoundConstraintData& cd,
+         ArrayLike q) {
+        const char* name = "PvOsimFast.compute";
+        if (&c != self.constraints)
+          throw InputError(std::string(name) + ": the operator was made for another ConstraintModel");
+        self.op.compute(model, d.of(model, name), c, cd.of(c, name), toVector(q, "q"));
+      },
+      py::arg("model"), py::arg("data"), py::arg("constraints"), py::arg("cdata"), py::arg("q"),
+      "compute(model, data, constraints, cdata, q)\n\nThe pass and the factorisations at q. Redundant rows are no "
+      "error: invertible is then False and apply_lambda raises NumericalError.");
+  cls.def(
+      "apply_inverse",
+      [](const BoundPvOsimFast& self, ArrayLike x) {
+        VecX y;
+        self.op.applyInverse(toVector(x, "x"), y);
+        return y;
+      },
+      py::arg("x"), "apply_inverse(x) -> Lambda^-1 x = J H^-1 J^T x");
+  const auto lambda = [](const BoundPvOsimFast& self, ArrayLike x) {
+    VecX y;
+    self.op.applyLambda(toVector(x, "x"), y);
+    return y;
+  };
+  cls.def("apply_lambda", lambda, py::arg("x"), "apply_lambda(x) -> Lambda x = (J H^-1 J^T)^-1 x");
+  cls.def("solve", lambda, py::arg("x"), "solve(x) -> Lambda x: the same as apply_lambda (Pinocchio's name)");
+  cls.def_property_readonly("size", [](const BoundPvOsimFast& s) { return s.op.size(); }, "number of rows m");
+  cls.def_property_readonly("floating_base", [](const BoundPvOsimFast& s) { return s.op.floatingBase(); },
+                            "eq. 54 applies: the base is the only root cluster and floats");
+  cls.def_property_readonly("fell_back", [](const BoundPvOsimFast& s) { return s.op.fellBack(); },
+                            "the last compute found L_b^A singular and factorised the dense Lambda^-1");
+  cls.def_property_readonly("fast", [](const BoundPvOsimFast& s) { return s.op.fast(); },
+                            "the last compute used eq. 54");
+  cls.def_property_readonly("invertible", [](const BoundPvOsimFast& s) { return s.op.invertible(); },
+                            "the rows are independent, so Lambda exists (apply_lambda raises NumericalError otherwise)");
+  cls.def_property_readonly("num_branches", [](const BoundPvOsimFast& s) { return s.op.numBranches(); },
+                            "number of diagonal blocks of L_b^A");
+  cls.def("branch_delassus", [](const BoundPvOsimFast& s) { return s.op.branchDelassus(); },
+          "branch_delassus() -> L_b^A (m x m, zero outside the branch blocks)");
+  cls.def("base_rows", [](const BoundPvOsimFast& s) { return s.op.baseRows(); },
+          "base_rows() -> K_b^A (m x 6), the rows seen at the base");
+  cls.def("base_inertia", [](const BoundPvOsimFast& s) { return Mat6(s.op.baseInertia()); },
+          "base_inertia() -> H_b^A (6 x 6), so that Lambda^-1 = L_b^A + K_b^A H_b^A^-1 K_b^A^T (eq. 48)");
+}
+
 }  // namespace
 
 void bindConstraints(py::module_& m) {
@@ -304,6 +403,7 @@ void bindConstraints(py::module_& m) {
   bindConstraintData(m);
   bindSolvers(m);
   bindCalls(m);
+  bindPvOsim(m);
 }
 
 }  // namespace grbda::python

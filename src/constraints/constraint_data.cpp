@@ -132,6 +132,8 @@ ConstraintData::ConstraintData(const Model& model, const ConstraintModel& constr
   lambda = VecX::Zero(m);
   k = VecX::Zero(m);
   kBiased = VecX::Zero(m);
+  LambdaInv = MatX::Zero(m, m);
+  Lambda = MatX::Zero(m, m);
   softBody.assign(static_cast<size_t>(model.numBodies()), 0);
   for (const Constraint& c : constraints.constraints())
     for (int r = 0; r < c.numRows; ++r) {

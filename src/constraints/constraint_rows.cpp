@@ -11,12 +11,15 @@
 // so kBiased = k + K · (^bX_0 a_0).
 #include "constraint_rows.hpp"
 
+#include <string>
+
 #include <Eigen/Geometry>
 #include <string>
 
 #include "grbda/errors.hpp"
 
 #include "../algorithms/cluster_state.hpp"
+#include "grbda/errors.hpp"
 
 namespace grbda::detail {
 
@@ -31,7 +34,7 @@ struct Side {
   bool moving = false;
 };
 
-Side side(const Data& data, int body, const Vec3& point) {
+Side side(const Data& data, int body, const Vec3& point, bool velocities = true) {
   Side s;
   if (body < 0) {  // the world: the point is in world coordinates already
     s.p = point;
@@ -41,6 +44,7 @@ Side side(const Data& data, int body, const Vec3& point) {
   s.moving = true;
   s.R = Xa.E.transpose();
   s.p = Xa.inverseTransformPoint(point);
+  if (!velocities) return s;
   s.omega = data.v[static_cast<size_t>(body)].head<3>();
   s.vp = data.v[static_cast<size_t>(body)].tail<3>() + s.omega.cross(point);
   s.pointVelocity = s.R * s.vp;
@@ -68,9 +72,9 @@ void checkConstraintWorkspace(const Model& model, const ConstraintModel& constra
 }
 
 void gatherConstraintRows(const Model& model, const Data& data, const ConstraintModel& constraints,
-                          ConstraintData& cd) {
-  if (constraints.baumgarte() > 0.0 && !cd.hasReference) cd.setReference(model, data, constraints);
-  const double T = constraints.baumgarte();
+                          ConstraintData& cd, bool rightHandSides) {
+  if (rightHandSides && constraints.baumgarte() > 0.0 && !cd.hasReference) cd.setReference(model, data, constraints);
+  const double T = rightHandSides ? constraints.baumgarte() : 0.0;
   const double kv = T > 0.0 ? 2.0 / T : 0.0, kp = T > 0.0 ? 1.0 / (T * T) : 0.0;
   for (int ci = 0; ci < constraints.size(); ++ci) {
     const Constraint& c = constraints.constraint(ci);
@@ -84,8 +88,8 @@ void gatherConstraintRows(const Model& model, const Data& data, const Constraint
       }
       continue;
     }
-    const Side A = side(data, c.body, c.bodyPoint);
-    const Side B = c.isRelative() ? side(data, c.body2, c.bodyPoint2) : Side();
+    const Side A = side(data, c.body, c.bodyPoint, rightHandSides);
+    const Side B = c.isRelative() ? side(data, c.body2, c.bodyPoint2, rightHandSides) : Side();
     int row = c.row;
     if (c.hasAngularRows()) {  // ω̇_A − ω̇_B = 0, world axes
       Vec3 error = Vec3::Zero();
@@ -114,10 +118,23 @@ void gatherConstraintRows(const Model& model, const Data& data, const Constraint
       cd.k[row] = -(biasA[a] - biasB[a]) - kv * rate[a] - kp * error[a];
     }
   }
+  if (!rightHandSides) return;
   const Vec6 a0 = gravityBias(model, data);
   cd.kBiased = cd.k;
   for (const ConstraintData::RowPart& p : cd.parts)
     cd.kBiased[p.row] += p.K.dot(data.Xa[static_cast<size_t>(p.body)].apply(a0));
+}
+
+void checkConstraintWorkspace(const Model& model, const ConstraintModel& constraints, const ConstraintData& cd,
+                              const char* algorithm) {
+  if (constraints.modelId() != model.id())
+    throw InputError(std::string(algorithm) + ": the ConstraintModel was made for another model than '" +
+                     model.name() + "'");
+  if (cd.modelId != model.id() || cd.constraintsVersion != constraints.version() ||
+      cd.numRows != constraints.numRows())
+    throw InputError(std::string(algorithm) +
+                     ": the ConstraintData does not match the ConstraintModel (made for another model, or the "
+                     "constraints changed since); make a new ConstraintData(model, constraints)");
 }
 
 double constraintResidual(const Data& data, ConstraintData& cd) {

@@ -11,8 +11,14 @@ void checkConstraintWorkspace(const Model& model, const ConstraintModel& constra
                               const char* algorithm);
 
 /// cd.parts[*].K, cd.k and cd.kBiased at the kinematics in `data` (prepareState with v ran).
+/// Without `rightHandSides` only the K (they depend on the pose alone; prepareState without v is
+/// enough; the OSIM algorithms): k and kBiased are then not meaningful until the next full gather.
 void gatherConstraintRows(const Model& model, const Data& data, const ConstraintModel& constraints,
-                          ConstraintData& cd);
+                          ConstraintData& cd, bool rightHandSides = true);
+
+/// InputError unless `constraints` belongs to `model` and `cd` was made for both (as they are now).
+void checkConstraintWorkspace(const Model& model, const ConstraintModel& constraints, const ConstraintData& cd,
+                              const char* algorithm);
 
 /// max_r |Σ_parts K · a_body − kBiased_r| with the gravity-biased accelerations in data.a.
 double constraintResidual(const Data& data, ConstraintData& cd);

@@ -30,10 +30,13 @@ int runOsim(const ParsedArgs& args, std::ostream& out) {
   const bool linearOnly = args.has("--linear");
   const MatX* L = repeated<MatX>(args, [&]() -> const MatX& { return s.runner.inverseOsim(s.q, linearOnly); });
   if (!L) return 0;
+  L = &s.runner.reportedOsim(*L);
   const std::vector<std::string> labels = blockLabels(points, linearOnly);
   VecX coordinates(3 * static_cast<int>(points.size()));
   for (size_t e = 0; e < points.size(); ++e) coordinates.segment<3>(3 * static_cast<int>(e)) = points[e].point;
   Report report = s.report("osim", "LambdaInv", "inverse operational-space inertia", {{"points", &coordinates}});
+  if (const PvOsimFast* op = s.runner.pvOsimFast())  // pv-fast: did eq. 54 apply, or the dense fallback?
+    report.scalars = {{"branches", op->numBranches()}, {"fell_back", op->fellBack() ? 1.0 : 0.0}};
   report.nameLists = {{"result_labels", &labels}};
   report.labels = &labels;
   printMatrixReport(out, args.has("--json"), s.model, report, *L);

@@ -48,6 +48,9 @@ std::string methodName(Method method) {
     case Method::CfaParallel: return "cfa-parallel";
     case Method::LTL: return "ltl";
     case Method::LTLSoft: return "ltl-soft";
+    case Method::Efpa: return "efpa";
+    case Method::PVFast: return "pv-fast";
+    case Method::Dense: return "dense";
   }
   return "?";
 }
@@ -57,9 +60,10 @@ std::vector<Method> methodsOf(const std::string& command) {
   if (command == "simulate")
     return {Method::Cluster, Method::PV,  Method::PVSoft,  Method::KKT,
             Method::Proximal, Method::LTL, Method::LTLSoft, Method::PVEarly};
-  std::vector<Method> methods = {Method::Cluster, Method::Projection, Method::Approximate, Method::Unconstrained};
-  if (command == "osim") methods.push_back(Method::LTL);
-  return methods;
+  if (command == "osim")
+    return {Method::Cluster, Method::Efpa,       Method::PV,          Method::PVFast,       Method::LTL,
+            Method::Dense,   Method::Projection, Method::Approximate, Method::Unconstrained};
+  return {Method::Cluster, Method::Projection, Method::Approximate, Method::Unconstrained};
 }
 
 OptionSpec methodOption(const std::string& command) {
@@ -77,7 +81,13 @@ OptionSpec methodOption(const std::string& command) {
             "the same by block cyclic reduction on --threads threads; ltl, ltl-soft: Featherstone's LTL "
             "factorisation H = L^T L (no fill-in) with Y = J L^-1 and Y Y^T lambda = ..., hard and soft "
             "(--compliance): the Pinocchio- and MuJoCo-style baselines";
-  if (command == "osim") help += "; ltl: LTL-OSIM, Featherstone's H = L^T L and Lambda^-1 = Y Y^T with Y = J L^-1";
+  if (command == "osim")
+    help += "; efpa: the same as cluster (C-EFPA, the extended force propagators); pv: PV-OSIM, the points as "
+            "constraint rows propagated through one articulated pass (Popov-Vereshchagin without bias terms); "
+            "pv-fast: PV-OSIM-fast, the floating-base operator of seed 003 eq. 54 (branch blocks and a 6x6 base "
+            "solve, dense fallback when a branch block is singular; the printed matrix is the operator applied "
+            "to the unit vectors, formed after the timed calls); ltl: LTL-OSIM, Featherstone's H = L^T L and "
+            "Lambda^-1 = Y Y^T with Y = J L^-1; dense: J H^-1 J^T from the cluster CRBA and the body Jacobians";
   help += "; approximate: the tree of independent bodies, the dependent bodies (rotors and belts, also "
           "four-bar links and feet driven through loops) dropped and the transmissions' reflected inertia "
           "added as joint armature; unconstrained: that tree without the dropped bodies";
@@ -253,7 +263,18 @@ void MethodRunner::setEndEffectors(const std::vector<NamedPoint>& points) {
 const MatX& MethodRunner::inverseOsim(const VecX& q, bool linearOnly) {
   Data& data = *data_;
   switch (method_) {
-    case Method::Cluster: return inverseOperationalSpaceInertia(model_, data, *osimSet_, q, linearOnly);
+    case Method::Cluster:
+    case Method::Efpa: return inverseOperationalSpaceInertia(model_, data, *osimSet_, q, linearOnly);
+    case Method::PV:
+      prepareOsimRows(linearOnly);
+      return pvInverseOsim(model_, data, *osimRows_, *osimRowData_, q);
+    case Method::PVFast:
+      prepareOsimRows(linearOnly);
+      pvFast_->compute(model_, data, *osimRows_, *osimRowData_, q);
+      return matrix_;  // formed by reportedOsim, outside the timed calls
+    case Method::Dense:
+      prepareOsimRows(linearOnly);
+      return denseInverseOsim(model_, data, *osimRows_, *osimRowData_, q);
     case Method::Projection:
       return matrix_ = projectedInverseOperationalSpaceInertia(model_, data, endEffectors_, q, linearOnly);
     case Method::Approximate:
@@ -263,6 +284,35 @@ const MatX& MethodRunner::inverseOsim(const VecX& q, bool linearOnly) {
     default: break;
   }
   throw UsageError(unsupported(method_, "the operational-space inertia"));
+}
+
+void MethodRunner::prepareOsimRows(bool linearOnly) {
+  if (osimRows_ && osimRowsLinear_ == linearOnly) return;
+  osimRows_ = std::make_unique<ConstraintModel>(model_);
+  for (const EndEffector& e : endEffectors_) {
+    // the motion of the point frame P (link axes, origin at the point): a_P = ^P X_link a_link,
+    // angular rows first, as C-EFPA's blocks
+    const Mat6 X = Transform::translation(e.point).toMatrix();
+    const MatX K = linearOnly ? MatX(X.bottomRows<3>()) : MatX(X);
+    osimRows_->addCustomRows(model_.frame(e.frame).name, K, VecX::Zero(K.rows()));
+  }
+  osimRowData_ = std::make_unique<ConstraintData>(model_, *osimRows_);
+  if (method_ == Method::PVFast) pvFast_ = std::make_unique<PvOsimFast>(model_, *osimRows_);
+  osimRowsLinear_ = linearOnly;
+}
+
+const MatX& MethodRunner::reportedOsim(const MatX& last) {
+  if (method_ != Method::PVFast || !pvFast_) return last;
+  const int m = pvFast_->size();
+  matrix_.resize(m, m);
+  VecX unit = VecX::Zero(m), column(m);
+  for (int j = 0; j < m; ++j) {
+    unit[j] = 1.0;
+    pvFast_->applyInverse(unit, column);
+    matrix_.col(j) = column;
+    unit[j] = 0.0;
+  }
+  return matrix_;
 }
 
 }  // namespace grbda::cli

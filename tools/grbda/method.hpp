@@ -10,6 +10,7 @@
 #include "grbda/algorithms/constrained_dynamics.hpp"
 #include "grbda/algorithms/cfa.hpp"
 #include "grbda/algorithms/osim.hpp"
+#include "grbda/algorithms/pv_osim.hpp"
 #include "grbda/baselines/approximate.hpp"
 #include "grbda/baselines/ltl.hpp"
 #include "grbda/baselines/proximal.hpp"
@@ -18,7 +19,9 @@ namespace grbda::cli {
 
 enum class Method {
   Cluster, Projection, Lagrange, Proximal, Approximate, Unconstrained, PV, PVSoft, KKT, Cfa, CfaParallel,
-  LTL, LTLSoft, PVEarly
+  LTL, LTLSoft, PVEarly,
+  // osim only: C-EFPA under its own name (the same as cluster), PV-OSIM-fast, dense J H⁻¹ Jᵀ
+  Efpa, PVFast, Dense
 };
 
 /// fd's constrained solvers (with --contact / --weld; without constraints they equal cluster).
@@ -72,6 +75,11 @@ class MethodRunner {
   /// approximate model dropped).
   void setEndEffectors(const std::vector<NamedPoint>& points);
   const MatX& inverseOsim(const VecX& q, bool linearOnly);
+  /// The Λ⁻¹ to print after the (timed) inverseOsim calls: `last` itself, except for pv-fast,
+  /// whose inverseOsim only computes the operator: Λ⁻¹ formed by applying it to the unit vectors.
+  const MatX& reportedOsim(const MatX& last);
+  /// pv-fast: the operator of the last inverseOsim (nullptr for other methods).
+  const PvOsimFast* pvOsimFast() const { return pvFast_.get(); }
   /// The last proximal solve (nullptr for other methods).
   const ProximalResult* proximalResult() const { return proximalResult_; }
   /// Contacts and welds for forwardDynamics (pv, pv-soft, kkt, proximal, ltl, ltl-soft; UsageError
@@ -99,6 +107,12 @@ class MethodRunner {
   std::vector<EndEffector> endEffectors_;
   std::unique_ptr<OsimSet> osimSet_;
   std::unique_ptr<LtlOsimData> ltlOsim_;  ///< osim --method ltl
+  /// pv, pv-fast, dense osim: the end-effectors as custom rows (K = ^P X_link, or its linear rows)
+  void prepareOsimRows(bool linearOnly);
+  std::unique_ptr<ConstraintModel> osimRows_;
+  std::unique_ptr<ConstraintData> osimRowData_;
+  std::unique_ptr<PvOsimFast> pvFast_;
+  bool osimRowsLinear_ = false;
   VecX vector_;
   MatX matrix_;
 };

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "grbda/algorithms/osim.hpp"
+#include "grbda/constraints/constraint_data.hpp"
 
 namespace grbda {
 
@@ -13,5 +14,12 @@ namespace grbda {
 MatX projectedInverseOperationalSpaceInertia(const Model& model, Data& data,
                                              const std::vector<EndEffector>& endEffectors, const VecX& q,
                                              bool linearOnly = false);
+
+/// Λ⁻¹ = J H⁻¹ Jᵀ of the rows of `constraints` formed densely at q: H by the cluster CRBA, J
+/// from the body Jacobians of the rows (the KKT baseline's), H⁻¹ Jᵀ by a Cholesky solve. The
+/// reference PV-OSIM (pv_osim.hpp) is checked against; same layout (m x m, the ConstraintModel's
+/// order), into cdata.LambdaInv. O(n² m + n³); allocates nothing after the first call.
+const MatX& denseInverseOsim(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cdata,
+                             const VecX& q);
 
 }  // namespace grbda

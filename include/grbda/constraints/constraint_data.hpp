@@ -24,6 +24,10 @@ class ConstraintData {
   int rank = 0;             ///< numerical rank of J H⁻¹ Jᵀ (pv, kkt; -1: not measured, proximal)
   bool redundant = false;   ///< rank < rows: solved by the regularised (proximal) path
 
+  // ---- results of the last operational-space call (algorithms/pv_osim.hpp, osim_baselines.hpp) ----
+  MatX LambdaInv;           ///< Λ⁻¹ = J H⁻¹ Jᵀ of the rows (m x m, the ConstraintModel's order)
+  MatX Lambda;              ///< Λ = (J H⁻¹ Jᵀ)⁻¹ (pvOsim only)
+
   /// The reference pose of Baumgarte stabilisation: the constraint points' positions and the
   /// links' orientations at the kinematics in `data` (call after forwardKinematics at the
   /// reference q). Without it, the first solve with Baumgarte on captures the pose it starts at.

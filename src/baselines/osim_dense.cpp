@@ -1,0 +1,33 @@
+// The dense reference of PV-OSIM: Λ⁻¹ = J H⁻¹ Jᵀ with H from the cluster CRBA and J from the
+// body Jacobians of the gathered rows (kkt.cpp's constraintJacobian).
+#include <string>
+
+#include "../algorithms/checks.hpp"
+#include "../algorithms/cluster_algorithms.hpp"
+#include "../algorithms/cluster_state.hpp"
+#include "../constraints/constraint_rows.hpp"
+#include "dense_constraint_terms.hpp"
+#include "grbda/baselines/osim_baselines.hpp"
+#include "grbda/errors.hpp"
+
+namespace grbda {
+
+const MatX& denseInverseOsim(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cd,
+                             const VecX& q) {
+  constexpr const char* alg = "denseInverseOsim";
+  detail::checkData(model, data, alg);
+  detail::checkConstraintWorkspace(model, constraints, cd, alg);
+  detail::prepareState(model, data, q, nullptr, alg);
+  detail::gatherConstraintRows(model, data, constraints, cd, false);
+  detail::clusterCrba(model, data);  // data.H
+  detail::constraintJacobian(model, data, cd);
+  cd.lltH.compute(data.H);
+  if (cd.lltH.info() != Eigen::Success)
+    throw NumericalError(std::string(alg) + ": the mass matrix is not positive definite");
+  cd.HinvJt = cd.J.transpose();
+  cd.lltH.solveInPlace(cd.HinvJt);
+  cd.LambdaInv.noalias() = cd.J * cd.HinvJt;
+  return cd.LambdaInv;
+}
+
+}  // namespace grbda
