@@ -125,18 +125,6 @@ void gatherConstraintRows(const Model& model, const Data& data, const Constraint
     cd.kBiased[p.row] += p.K.dot(data.Xa[static_cast<size_t>(p.body)].apply(a0));
 }
 
-void checkConstraintWorkspace(const Model& model, const ConstraintModel& constraints, const ConstraintData& cd,
-                              const char* algorithm) {
-  if (constraints.modelId() != model.id())
-    throw InputError(std::string(algorithm) + ": the ConstraintModel was made for another model than '" +
-                     model.name() + "'");
-  if (cd.modelId != model.id() || cd.constraintsVersion != constraints.version() ||
-      cd.numRows != constraints.numRows())
-    throw InputError(std::string(algorithm) +
-                     ": the ConstraintData does not match the ConstraintModel (made for another model, or the "
-                     "constraints changed since); make a new ConstraintData(model, constraints)");
-}
-
 double constraintResidual(const Data& data, ConstraintData& cd) {
   double worst = 0.0;
   for (int r = 0; r < cd.numRows; ++r) {

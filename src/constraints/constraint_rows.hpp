@@ -16,10 +16,6 @@ void checkConstraintWorkspace(const Model& model, const ConstraintModel& constra
 void gatherConstraintRows(const Model& model, const Data& data, const ConstraintModel& constraints,
                           ConstraintData& cd, bool rightHandSides = true);
 
-/// InputError unless `constraints` belongs to `model` and `cd` was made for both (as they are now).
-void checkConstraintWorkspace(const Model& model, const ConstraintModel& constraints, const ConstraintData& cd,
-                              const char* algorithm);
-
 /// max_r |Σ_parts K · a_body − kBiased_r| with the gravity-biased accelerations in data.a.
 double constraintResidual(const Data& data, ConstraintData& cd);
 
