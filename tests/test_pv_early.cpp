@@ -54,6 +54,14 @@ int mostRowsPassed(const ConstraintData& cd) {
   return most;
 }
 
+/// The Mini Cheetah's front-right foot welded at two points of its lower leg: 12 rows of rank 6.
+ConstraintModel twoWeldsOnOneLink(const Model& m) {
+  ConstraintModel cm(m);
+  cm.addWeld("FR_foot");
+  cm.addWeld("FR_knee_link", Vec3(0.0, 0.0, -0.1));
+  return cm;
+}
+
 }  // namespace
 
 TEST(PvEarly, WithoutConstraintsIsCaba) {
@@ -143,9 +151,7 @@ TEST(PvEarly, RedundantRowsGetTheLeastNormForce) {
   // Two welds on one link at rest: 12 rows of rank 6. The proximal iteration from λ = 0
   // converges to the least-norm λ; PV-early's λ̂ = 0 on the combinations no joint meets is it.
   const Model m = loadUrdf(modelFile("mini_cheetah.urdf"));
-  ConstraintModel cm(m);
-  cm.addWeld("FR_foot");
-  cm.addWeld("FR_knee_link", Vec3(0.0, 0.0, -0.1));
+  const ConstraintModel cm = twoWeldsOnOneLink(m);
   Rng rng(31);
   const VecX q = randomIndependentConfiguration(rng, m), rest = VecX::Zero(m.nv()), tau = randomVector(rng, m.nv());
   const Solution early = solve(m, cm, q, rest, tau, ConstraintSolver::PVEarly);
@@ -174,9 +180,7 @@ TEST(PvEarly, PlanarArmWithA3dContactIgnoresTheOutOfPlaneRow) {
 TEST(PvEarly, InfeasibleRowsAreATypedError) {
   // Two welds on one turning link: zero acceleration at two points and ω̇ = 0 contradict ω × (ω × r).
   const Model m = loadUrdf(modelFile("mini_cheetah.urdf"));
-  ConstraintModel cm(m);
-  cm.addWeld("FR_foot");
-  cm.addWeld("FR_knee_link", Vec3(0.0, 0.0, -0.1));
+  const ConstraintModel cm = twoWeldsOnOneLink(m);
   Rng rng(41);
   const VecX q = randomIndependentConfiguration(rng, m), v = randomVector(rng, m.nv(), 1.0, 2.0),
              tau = randomVector(rng, m.nv());

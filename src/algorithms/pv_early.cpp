@@ -138,8 +138,8 @@ struct EarlyElimination {
       scaleB = std::max(scaleB, std::abs(ec.b[j]));
     }
     // rank of T D⁻¹ Tᵀ = rank of T: pivots against the size of F and of S (gear ratios scale S)
-    double scaleS = 0.0;
-    for (int r = 0; r < cl.numBodies; ++r) scaleS = std::max(scaleS, rowsOf<D>(kd.S, r).cwiseAbs().maxCoeff());
+    double scaleS = 0.0;  // (a zero-DoF cluster has no S to measure: every row passes through it)
+    for (int r = 0; d > 0 && r < cl.numBodies; ++r) scaleS = std::max(scaleS, rowsOf<D>(kd.S, r).cwiseAbs().maxCoeff());
     const double tol = 1e-10 * scaleF * std::max(scaleS, 1.0);
     if constexpr (D == 1) {  // one reflection maps t to α e1; Σ = α² D⁻¹ (65-67)
       const double norm = T.row(0).norm();
