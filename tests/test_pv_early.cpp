@@ -200,3 +200,20 @@ TEST(PvEarly, RelativeRowsAreSolvedByPv) {
   const VecX q = randomIndependentConfiguration(rng, m), v = randomVector(rng, m.nv()), tau = randomVector(rng, m.nv());
   expectEarlyMatchesKkt(m, cm, q, v, tau);
 }
+
+TEST(PvEarly, LeavesAPassThatApplyTestForceRefuses) {
+  // The eliminated rows' inertias sit in the output bodies' IA: not the plain articulated pass
+  // that applyTestForce reads, so it must refuse it rather than answer for another mechanism.
+  const Model m = loadUrdf(modelFile("mini_cheetah.urdf"));
+  ConstraintModel cm(m);
+  cm.addPointContact("FR_foot");
+  Rng rng(47);
+  const VecX q = randomIndependentConfiguration(rng, m), v = randomVector(rng, m.nv()), tau = randomVector(rng, m.nv());
+  Data data(m);
+  ConstraintData cd(m, cm);
+  ConstraintSolverSettings s;
+  s.solver = ConstraintSolver::PVEarly;
+  constrainedForwardDynamics(m, data, cm, cd, q, v, tau, s);
+  VecX dydd(m.nv());
+  EXPECT_THROW(applyTestForce(m, data, m.frameIndex("HL_foot"), Vec3::Zero(), Vec3::UnitX(), dydd), InputError);
+}

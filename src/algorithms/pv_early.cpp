@@ -264,7 +264,8 @@ void pvEarlyForwardDynamics(const Model& model, Data& data, ConstraintData& cd, 
   ArticulatedPassInputs in;
   in.tau = &tau;
   in.fext = fext;
-  if (!articulatedPass<true>(model, data, in, NoLeafTerms{}, EarlyElimination{model, data, cd, a0, algorithm}))
+  // not a plain pass: the eliminated rows' inertias sit in the output bodies' IA
+  if (!articulatedPass<true>(model, data, in, NoLeafTerms{}, EarlyElimination{model, data, cd, a0, algorithm}, false))
     throwArticulatedInertiaNotPositive(model, data, algorithm);
   outwardPass(model, data, a0, EarlyRollOut{model, data, cd});
   int rank = cd.numRows;

@@ -60,14 +60,18 @@ void kktForwardDynamics(const Model& model, Data& data, ConstraintData& cd, cons
   cd.rhs = tau - data.tau;                     // τ − C
   cd.Hinvrhs = cd.rhs;
   cd.lltH.solveInPlace(cd.Hinvrhs);            // ÿ_free
-  cd.HinvJt = cd.J.transpose();
-  cd.lltH.solveInPlace(cd.HinvJt);
-  sys.L.noalias() = cd.J * cd.HinvJt;          // Delassus matrix
-  sys.b.noalias() -= cd.J * cd.Hinvrhs;
-  solveDelassus(sys, cd, settings, false, algorithm);
-  cd.lambda = sys.lambda;
   data.qdd = cd.Hinvrhs;
-  data.qdd.noalias() += cd.HinvJt * cd.lambda;
+  if (cd.numRows > 0) {  // (Eigen's triangular solve must not see an empty right-hand side)
+    cd.HinvJt = cd.J.transpose();
+    cd.lltH.solveInPlace(cd.HinvJt);
+    sys.L.noalias() = cd.J * cd.HinvJt;          // Delassus matrix
+    sys.b.noalias() -= cd.J * cd.Hinvrhs;
+    solveDelassus(sys, cd, settings, false, algorithm);
+    cd.lambda = sys.lambda;
+    data.qdd.noalias() += cd.HinvJt * cd.lambda;
+  } else {
+    solveDelassus(sys, cd, settings, false, algorithm);  // rank and flags of the empty set
+  }
   bodyAccelerationsAtQdd(model, data);  // for the residual, as the PV solvers leave them
 }
 
