@@ -30,9 +30,8 @@
 // articulated inertia or an inconsistent (infeasible) constraint set.
 //
 // What it leaves valid in Data: data.qdd (q̈), data.a (gravity-biased body accelerations), the
-// articulated-cluster pass (plain for pv, kkt, proximal; with the soft leaf inertias for pv-soft,
-// the eliminated rows' inertias for pv-early; untouched by ltl and ltl-soft, which leave H in
-// data.H instead).
+// articulated-cluster pass (plain for pv, kkt, proximal; with added inertias for pv-soft, pv-early;
+// untouched by ltl and ltl-soft, which leave H in data.H instead).
 #include <string>
 
 #include "grbda/constraints/constraint_data.hpp"
