@@ -28,6 +28,7 @@
 
 #include "../constraints/constraint_rows.hpp"
 #include "articulated_pass.hpp"
+#include "row_propagation.hpp"
 #include "cluster_state.hpp"
 #include "grbda/errors.hpp"
 #include "small_spd.hpp"
@@ -120,20 +121,14 @@ struct EarlyElimination {
     const int d = cl.nv, m = ec.m;
     const bool root = cl.output < 0;
     const Eigen::Map<const typename Sz::MatD> Dinv(kd.Dinv.data(), d, d);
-    Eigen::Map<typename Sz::VecD> w(kd.scratchD6.col(0).data(), d), z(kd.scratchD6.col(1).data(), d);
-    w = Eigen::Map<const typename Sz::VecD>(kd.w.data(), d);
-    if (root) {  // w' = u − Uᵀ a' with a' = Xout a_0 + c, the known motion of the ground (in data.a)
-      predictAccelerations(cl, data, a0);
-      w = Eigen::Map<const typename Sz::VecD>(kd.u.data(), d);
-      for (int r = 0; r < cl.numBodies; ++r) w.noalias() -= rowsOf<D>(kd.U, r).transpose() * predicted(cl.firstBody + r, true);
-    }
-    z.noalias() = Dinv * w;
+    freeMotion<D>(cl, kd, data, a0);
+    const Eigen::Map<const typename Sz::VecD> z(kd.scratchD6.col(1).data(), d);
     Eigen::Map<Eigen::Matrix<double, D, Eigen::Dynamic>> T(ec.T.data(), d, m);
     double scaleF = 0.0, scaleB = 0.0;
     for (int j = 0; j < m; ++j) {  // t = Sᵀ F,  b −= Fᵀ c + tᵀ D⁻¹ w   (42d)
       const int body = ec.bodyOf[static_cast<size_t>(j)];
       T.col(j).noalias() = rowsOf<D>(kd.S, body - cl.firstBody).transpose() * ec.F.col(j);
-      ec.b[j] -= ec.F.col(j).dot(predicted(body, root)) + T.col(j).dot(z);
+      ec.b[j] -= ec.F.col(j).dot(predictedAcceleration(data, body, root)) + T.col(j).dot(z);
       scaleF = std::max(scaleF, ec.F.col(j).norm());
       scaleB = std::max(scaleB, std::abs(ec.b[j]));
     }
@@ -212,11 +207,6 @@ struct EarlyElimination {
     }
   }
 
-  /// Acceleration of body i with ÿ = 0 and a_o = 0 (c_i), or a_o = a_0 for a root cluster (its
-  /// bodies' a' = Xout a_0 + c, put in data.a by the root step; the outward pass rewrites it).
-  const Vec6& predicted(int i, bool root) const {
-    return root ? data.a[static_cast<size_t>(i)] : data.c[static_cast<size_t>(i)];
-  }
 };
 
 /// The outward hook at cluster k: λ of its entering rows (62, 64), t += T λ, hand λ on.

@@ -41,6 +41,30 @@ inline void startRowPropagation(ConstraintData& cd) {
   for (size_t j = 0; j < cd.parts.size(); ++j) cd.F[j] = cd.parts[j].K;
 }
 
+/// Body i's acceleration with ÿ = 0 and a_o = 0 (c_i), or a_o = a_0 for a root cluster (its
+/// bodies' a' = Xout a_0 + c, put in data.a by freeMotion; the outward pass rewrites it).
+inline const Vec6& predictedAcceleration(const Data& data, int i, bool root) {
+  return root ? data.a[static_cast<size_t>(i)] : data.c[static_cast<size_t>(i)];
+}
+
+/// z = D⁻¹ w, cluster k's free ÿ with a_o = 0 (a_0 at a root: w' = u − Uᵀ a', a' = Xout a_0 + c),
+/// in kd.scratchD6's column 1 (column 0 holds w) — the free-motion term of PV's rows (42d).
+template <int D>
+void freeMotion(const Cluster& cl, ClusterData& kd, Data& data, const Vec6& a0) {
+  using Sz = Sizes<D>;
+  const int d = cl.nv;
+  Eigen::Map<typename Sz::VecD> w(kd.scratchD6.col(0).data(), d), z(kd.scratchD6.col(1).data(), d);
+  if (cl.output < 0) {
+    predictAccelerations(cl, data, a0);
+    w = Eigen::Map<const typename Sz::VecD>(kd.u.data(), d);
+    for (int r = 0; r < cl.numBodies; ++r)
+      w.noalias() -= rowsOf<D>(kd.U, r).transpose() * data.a[static_cast<size_t>(cl.firstBody + r)];
+  } else {
+    w = Eigen::Map<const typename Sz::VecD>(kd.w.data(), d);
+  }
+  z.noalias() = Eigen::Map<const typename Sz::MatD>(kd.Dinv.data(), d, d) * w;
+}
+
 /// The articulated pass hook that propagates the rows of `sys` (eq. 42c-e).
 template <bool Bias, class Sink>
 struct RowPropagation {
@@ -66,17 +90,7 @@ struct RowPropagation {
     const Eigen::Map<const typename Sz::MatD> Dinv(kd.Dinv.data(), d, d);
     // d-vectors in the cluster's scratch columns (no allocation for a dynamic d either)
     Eigen::Map<typename Sz::VecD> z(kd.scratchD6.col(1).data(), d), t(kd.scratchD6.col(2).data(), d);
-    if constexpr (Bias) {
-      Eigen::Map<typename Sz::VecD> w(kd.scratchD6.col(0).data(), d);
-      w = Eigen::Map<const typename Sz::VecD>(kd.w.data(), d);
-      if (root) {  // w' = u − Uᵀ a' with a' = Xout a_0 + c, the known motion of the ground (in data.a)
-        predictAccelerations(cl, data, a0);
-        w = Eigen::Map<const typename Sz::VecD>(kd.u.data(), d);
-        for (int r = 0; r < cl.numBodies; ++r)
-          w.noalias() -= rowsOf<D>(kd.U, r).transpose() * predicted(cl.firstBody + r, true);
-      }
-      z.noalias() = Dinv * w;  // D⁻¹ w: the cluster's free ÿ with a_o = 0 (a_0 at the root)
-    }
+    if constexpr (Bias) freeMotion<D>(cl, kd, data, a0);
     using MatDX = Eigen::Matrix<double, D, Eigen::Dynamic>;
     Eigen::Map<MatDX> SF(cr.SF.data(), d, m), DinvSF(cr.DinvSF.data(), d, m);
     for (int j = 0; j < m; ++j) {
@@ -85,7 +99,7 @@ struct RowPropagation {
         const int b = cr.slotBody[static_cast<size_t>(s)];
         const Vec6& F = cd.F[static_cast<size_t>(cr.slots[static_cast<size_t>(s)])];
         t.noalias() += rowsOf<D>(kd.S, b - cl.firstBody).transpose() * F;
-        if constexpr (Bias) sys.e[cr.rows[static_cast<size_t>(j)]] += F.dot(predicted(b, root));
+        if constexpr (Bias) sys.e[cr.rows[static_cast<size_t>(j)]] += F.dot(predictedAcceleration(data, b, root));
       }
       if constexpr (Bias) sys.e[cr.rows[static_cast<size_t>(j)]] += t.dot(z);
       SF.col(j) = t;
@@ -108,11 +122,6 @@ struct RowPropagation {
     }
   }
 
-  /// Acceleration of body i with ÿ = 0 and a_o = 0 (c_i), or a_o = a_0 for a root cluster (its
-  /// bodies' a' = Xout a_0 + c, put in data.a by the root step; the outward pass rewrites it).
-  const Vec6& predicted(int i, bool root) const {
-    return root ? data.a[static_cast<size_t>(i)] : data.c[static_cast<size_t>(i)];
-  }
 };
 
 }  // namespace grbda::detail
