@@ -3,6 +3,38 @@
 #include "cluster/cluster_joint.hpp"
 #include "grbda/errors.hpp"
 
+namespace grbda::detail {
+
+void sizeClusterData(const Model& model, const Cluster& cl, ClusterData& cd) {
+  const int nb = cl.numBodies, d = cl.nv, ns = cl.nvSpan, nc = cl.nvSpan - cl.nv;
+  cd.G = MatX::Zero(ns, d);
+  cd.g = VecX::Zero(ns);
+  cd.K = MatX::Zero(nc, ns);
+  cd.k = VecX::Zero(nc);
+  cd.Kd = MatX::Zero(nc, nc);
+  cd.Ki = MatX::Zero(nc, d);
+  cd.KdInvKi = MatX::Zero(nc, d);
+  cd.luKd = Eigen::PartialPivLU<MatX>(nc);
+  cd.phi = VecX::Zero(nc);
+  cd.dq = VecX::Zero(nc);
+  cd.S = MatX::Zero(6 * nb, d);
+  cd.U = MatX::Zero(6 * nb, d);
+  cd.D = MatX::Zero(d, d);
+  cd.Dinv = MatX::Identity(d, d);
+  cd.scratchD6 = MatX::Zero(d, 6);
+  // compute(), not LLT(d): Eigen's sized constructor leaves info() uninitialised, and copying
+  // it is undefined behaviour (UBSan: invalid enum load).
+  cd.llt.compute(MatX::Identity(d, d));
+  cd.XU = MatX::Zero(6, d);
+  cd.DinvXUt = MatX::Zero(d, 6);
+  cd.u = VecX::Zero(d);
+  cd.w = VecX::Zero(d);
+  cd.F = MatX::Zero(6 * nb, d);
+  cl.joint->initializeData(model, cl, cd);
+}
+
+}  // namespace grbda::detail
+
 namespace grbda {
 
 void Data::setGravity(const Vec3& g) {
@@ -28,35 +60,8 @@ Data::Data(const Model& model) : modelId_(model.id()) {
   Ic.assign(n, Mat6::Zero());
 
   clusters.resize(static_cast<size_t>(model.numClusters()));
-  for (int k = 0; k < model.numClusters(); ++k) {
-    const Cluster& cl = model.cluster(k);
-    ClusterData& cd = clusters[static_cast<size_t>(k)];
-    const int nb = cl.numBodies, d = cl.nv, ns = cl.nvSpan, nc = cl.nvSpan - cl.nv;
-    cd.G = MatX::Zero(ns, d);
-    cd.g = VecX::Zero(ns);
-    cd.K = MatX::Zero(nc, ns);
-    cd.k = VecX::Zero(nc);
-    cd.Kd = MatX::Zero(nc, nc);
-    cd.Ki = MatX::Zero(nc, d);
-    cd.KdInvKi = MatX::Zero(nc, d);
-    cd.luKd = Eigen::PartialPivLU<MatX>(nc);
-    cd.phi = VecX::Zero(nc);
-    cd.dq = VecX::Zero(nc);
-    cd.S = MatX::Zero(6 * nb, d);
-    cd.U = MatX::Zero(6 * nb, d);
-    cd.D = MatX::Zero(d, d);
-    cd.Dinv = MatX::Identity(d, d);
-    cd.scratchD6 = MatX::Zero(d, 6);
-    // compute(), not LLT(d): Eigen's sized constructor leaves info() uninitialised, and copying
-    // it is undefined behaviour (UBSan: invalid enum load).
-    cd.llt.compute(MatX::Identity(d, d));
-    cd.XU = MatX::Zero(6, d);
-    cd.DinvXUt = MatX::Zero(d, 6);
-    cd.u = VecX::Zero(d);
-    cd.w = VecX::Zero(d);
-    cd.F = MatX::Zero(6 * nb, d);
-    cl.joint->initializeData(model, cl, cd);
-  }
+  for (int k = 0; k < model.numClusters(); ++k)
+    detail::sizeClusterData(model, model.cluster(k), clusters[static_cast<size_t>(k)]);
   qSpan = model.neutralSpanningConfiguration();
   vSpan = VecX::Zero(model.nvSpanning());
   vZero = VecX::Zero(model.nv());

@@ -99,6 +99,10 @@ class ModelBuilder {
   /// false keeps every constrained cluster Generic — for comparing the two on the same model.
   void setSpecialisedJoints(bool enabled) { specialisedJoints_ = enabled; }
   bool specialisedJoints() const { return specialisedJoints_; }
+  /// Embed loops and couplings in clusters (the default), keep them as constraint rows on the
+  /// spanning tree (Model::loopConstraints), or choose per cluster (Auto).
+  void setLoopTreatment(LoopTreatment treatment) { loopTreatment_ = treatment; }
+  LoopTreatment loopTreatment() const { return loopTreatment_; }
   /// Reject rotational inertias that violate the triangle inequality (no real body has them) with
   /// a ModelError naming the link. Off by default: published models have them (rounded CAD
   /// estimates, planar models that give only izz), and the dynamics stay well defined; build()
@@ -130,6 +134,7 @@ class ModelBuilder {
   Vec3 gravity_ = Vec3(0.0, 0.0, -9.81);
   bool specialisedJoints_ = true;
   bool strictInertias_ = false;
+  LoopTreatment loopTreatment_ = LoopTreatment::Embed;
 };
 
 }  // namespace grbda

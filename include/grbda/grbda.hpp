@@ -7,6 +7,7 @@
 #include "grbda/algorithms/dynamics.hpp"
 #include "grbda/algorithms/integration.hpp"
 #include "grbda/algorithms/kinematics.hpp"
+#include "grbda/algorithms/loop_coordinates.hpp"
 #include "grbda/algorithms/osim.hpp"
 #include "grbda/algorithms/pv_osim.hpp"
 #include "grbda/algorithms/reactions.hpp"

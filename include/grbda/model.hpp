@@ -68,6 +68,37 @@ struct LoopFrames {
   int row = 0, numRows = 0;    ///< its rows in the cluster's K (redundant rows already removed)
 };
 
+/// Loops and couplings kept as constraint rows instead of being embedded in a cluster
+/// (ModelBuilder::setLoopTreatment, `--loops constrain|auto`): the group of them that would have
+/// formed one cluster. Its bodies stay in the tree as ordinary 1-DoF clusters, so the model's
+/// coordinates include every joint of the group; the rows K(q) q̈ = k(q, q̇) over those joints
+/// (the cluster's constraint set, redundant rows left out) join every ConstraintModel made for
+/// the model, first, and are solved with multipliers like contacts (constrained_dynamics.hpp).
+/// The unconstrained algorithms (forwardDynamics, ...) see the open spanning tree.
+struct LoopConstraint {
+  std::string name;        ///< names of its loops and couplings, as the cluster would be named
+  int firstBody = 0, numBodies = 0;  ///< its bodies (contiguous, parent first; 1-DoF joints)
+  int qIndex = 0, vIndex = 0;        ///< their coordinates (numBodies of each, contiguous)
+  int numRows = 0;                   ///< independent constraint rows (numBodies − numDof)
+  int numDof = 0;                    ///< degrees of freedom the loops leave
+  std::vector<int> dependent;        ///< group-local coordinates the embedded cluster would drop
+  /// The cluster it would have been (indices into this model's bodies and coordinates; for
+  /// completing positions and velocities from the independent ones).
+  Cluster embedded;
+};
+
+/// How ModelBuilder::build() treats loops and couplings (seed 000 conclusion, seed 001 §7: embed
+/// small local loops, keep large ones as constraints).
+enum class LoopTreatment {
+  Embed,      ///< every loop forms a cluster (the default): independent coordinates, no multipliers
+  Constrain,  ///< every loop stays a constraint row on the spanning tree (LoopConstraint)
+  Auto        ///< per cluster, whichever its estimated cost favours (see docs/constraints.md)
+};
+/// "embed", "constrain", "auto".
+const char* loopTreatmentName(LoopTreatment treatment);
+/// The treatment named `name`; InputError listing the valid names otherwise.
+LoopTreatment loopTreatmentFromName(const std::string& name);
+
 /// One constraint of the model as written (URDF+ <loop>, <coupling>, URDF <mimic>, or a
 /// ModelBuilder constraint), for listing: what it is and which cluster it formed.
 struct ConstraintInfo {
@@ -105,9 +136,12 @@ class Model {
   int numClusters() const { return static_cast<int>(clusters_.size()); }
   const std::vector<Cluster>& clusters() const { return clusters_; }
   const Cluster& cluster(int k) const { return clusters_[static_cast<size_t>(k)]; }
-  /// The loops of the model (one per URDF+ <loop>), grouped by cluster.
+  /// The loops of the model (one per URDF+ <loop>) embedded in clusters, grouped by cluster.
   const std::vector<LoopFrames>& loops() const { return loops_; }
-  /// Every coupling, loop and constraint (in that order, each as given), with its cluster.
+  /// Loops and couplings kept as constraint rows (empty unless build() was told to keep some).
+  const std::vector<LoopConstraint>& loopConstraints() const { return loopConstraints_; }
+  /// Every coupling, loop and constraint (in that order, each as given), with its cluster
+  /// (-1 for one kept as a constraint row).
   const std::vector<ConstraintInfo>& constraints() const { return constraints_; }
   /// true when some cluster has more than one body (the model has loops or couplings)
   bool hasConstraints() const { return nvSpan_ != nv_ || nqSpan_ != nq_; }
@@ -142,6 +176,7 @@ class Model {
   std::vector<Frame> frames_;
   std::vector<Cluster> clusters_;
   std::vector<LoopFrames> loops_;
+  std::vector<LoopConstraint> loopConstraints_;
   std::vector<ConstraintInfo> constraints_;
   std::vector<std::string> positionNames_, velocityNames_;
   std::vector<std::string> spanningPositionNames_, spanningVelocityNames_;

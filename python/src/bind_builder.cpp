@@ -134,25 +134,37 @@ void bindModelBuilder(py::module_& m) {
           },
           py::arg("other"),
            "Append everything of another builder (multi-file models); names must stay unique.")
+      .def_property(
+          "loop_treatment", [](const ModelBuilder& b) { return std::string(loopTreatmentName(b.loopTreatment())); },
+          [](ModelBuilder& b, const std::string& name) { b.setLoopTreatment(loopTreatmentFromName(name)); },
+          "'embed' (default), 'constrain' or 'auto': how build() treats loops and couplings (see load_urdf)")
       .def("build", &ModelBuilder::build, "Validate and compile. Raises ModelError naming file, line and element.");
 }
 
 void bindLoading(py::module_& m) {
   m.def(
       "load_urdf",
-      [](PathLike paths) {
+      [](PathLike paths, const std::string& loops) {
+        const LoadOptions options{loopTreatmentFromName(loops)};
         if (py::isinstance<py::list>(paths) || py::isinstance<py::tuple>(paths)) {
           std::vector<std::string> files;
           for (py::handle p : py::handle(paths)) files.push_back(toPath(p));
-          return loadUrdf(files);
+          return loadUrdf(files, options);
         }
-        return loadUrdf(toPath(paths));
+        return loadUrdf(toPath(paths), options);
       },
-      py::arg("path"),
-      "load_urdf(path) -> Model\n\nLoad, validate and compile a URDF / URDF+ file, or a list of files describing one "
-      "robot (a name defined twice is an error naming both files). Raises ModelError naming file and line.");
-  m.def("load_urdf_string", &loadUrdfString, py::arg("xml"), py::arg("source_name") = "<string>",
-        "Load a model from URDF text; `source_name` stands for the file name in error messages.");
+      py::arg("path"), py::arg("loops") = "embed",
+      "load_urdf(path, loops='embed') -> Model\n\nLoad, validate and compile a URDF / URDF+ file, or a list of files "
+      "describing one robot (a name defined twice is an error naming both files). Raises ModelError naming file and "
+      "line. loops: 'embed' (loops and couplings form clusters), 'constrain' (kept as constraint rows on the spanning "
+      "tree: Model.loop_constraints, solved by constrained_forward_dynamics) or 'auto' (per cluster, by cost).");
+  m.def(
+      "load_urdf_string",
+      [](const std::string& xml, const std::string& sourceName, const std::string& loops) {
+        return loadUrdfString(xml, sourceName, LoadOptions{loopTreatmentFromName(loops)});
+      },
+      py::arg("xml"), py::arg("source_name") = "<string>", py::arg("loops") = "embed",
+      "Load a model from URDF text; `source_name` stands for the file name in error messages; `loops` as load_urdf.");
   m.def(
       "parse_urdf_file", [](PathLike path) { return parseUrdfFile(toPath(path)); }, py::arg("path"),
       "Parse a URDF file into a ModelBuilder (syntax checked; graph and physics are validated by build()).");

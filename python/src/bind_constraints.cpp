@@ -43,7 +43,8 @@ void bindKinds(py::module_& m) {
       .value("WELD", ConstraintKind::Weld)
       .value("RELATIVE_POINT", ConstraintKind::RelativePoint)
       .value("RELATIVE_WELD", ConstraintKind::RelativeWeld)
-      .value("CUSTOM", ConstraintKind::Custom);
+      .value("CUSTOM", ConstraintKind::Custom)
+      .value("LOOP", ConstraintKind::Loop);
 
   py::class_<Constraint>(m, "Constraint", "One constraint of a ConstraintModel as stated and validated (read-only).")
       .def_readonly("name", &Constraint::name, "its name (the link name unless given)")

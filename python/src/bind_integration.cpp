@@ -3,10 +3,38 @@
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "grbda/algorithms/integration.hpp"
+#include "grbda/algorithms/loop_coordinates.hpp"
 
 namespace grbda::python {
 
+namespace {
+/// Coordinates of a model that keeps loops as constraint rows (loop_coordinates.hpp).
+void bindLoopCoordinates(py::module_& m) {
+  m.def("reduced_nq", &reducedNq, py::arg("model"), "Positions without the kept loops' dependent joints.");
+  m.def("reduced_nv", &reducedNv, py::arg("model"), "Velocities without the kept loops' dependent joints.");
+  m.def("reduced_velocity_names", &reducedVelocityNames, py::arg("model"),
+        "Names of the reduced velocities: the embedded model's velocity_names.");
+  m.def(
+      "expand_positions", [](const Model& model, ArrayLike y) { return expandPositions(model, toVector(y, "y")); },
+      py::arg("model"), py::arg("y"),
+      "The model's positions from reduced ones, every kept loop closed (NumericalError when one cannot close).");
+  m.def(
+      "expand_velocities",
+      [](const Model& model, ArrayLike q, ArrayLike yd) {
+        return expandVelocities(model, toVector(q, "q"), toVector(yd, "yd"));
+      },
+      py::arg("model"), py::arg("q"), py::arg("yd"), "The model's velocities q_dot = G(q) y_dot in each kept group.");
+  m.def(
+      "expand_forces", [](const Model& model, ArrayLike tau) { return expandForces(model, toVector(tau, "tau")); },
+      py::arg("model"), py::arg("tau"), "Generalised forces on the model's joints: zero on the dependent ones.");
+  m.def(
+      "reduce_velocities", [](const Model& model, ArrayLike x) { return reduceVelocities(model, toVector(x, "x")); },
+      py::arg("model"), py::arg("x"), "A velocity-sized vector (v, qdd) with the dependent joints left out.");
+}
+}  // namespace
+
 void bindIntegration(py::module_& m) {
+  bindLoopCoordinates(m);
   m.def(
       "integrate",
       [](const Model& model, ArrayLike q, ArrayLike v, double dt) {

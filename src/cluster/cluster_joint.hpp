@@ -9,6 +9,9 @@
 
 namespace grbda::detail {
 
+/// Sizes a cluster's workspace (what Data(model) does for every cluster; data.cpp).
+void sizeClusterData(const Model& model, const Cluster& cluster, ClusterData& cd);
+
 class ClusterJoint {
  public:
   explicit ClusterJoint(ConstraintSet constraints) : constraints_(std::move(constraints)) {}

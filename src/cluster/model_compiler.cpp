@@ -669,6 +669,7 @@ void ModelCompiler::formClusters(Model& model, const ModelBuilder& builder,
     const_cast<ClusterJoint&>(*cl.joint).setReference(Eigen::Map<const VecX>(qs, cl.nqSpan), std::move(revolute));
   }
   model.neutral_ = neutral;
+  keepLoopsAsConstraints(model, builder.loopTreatment(), data.qSpan);
 }
 
 }  // namespace grbda::detail

@@ -17,6 +17,10 @@ struct ModelCompiler {
   static void formClusters(Model& model, const ModelBuilder& builder, const std::map<std::string, size_t>& linkIndex,
                            const std::vector<int>& linkBody, const std::vector<Transform>& linkPlacement,
                            const std::vector<const JointSpec*>& bodyJoint);
+  /// Splits the clusters `treatment` keeps as constraint rows into their bodies and records them
+  /// as Model::loopConstraints (loop_constraints.cpp). `closedSpanning`: a closed spanning pose
+  /// (the kept clusters' part of the new neutral configuration).
+  static void keepLoopsAsConstraints(Model& model, LoopTreatment treatment, const VecX& closedSpanning);
 };
 
 }  // namespace grbda::detail

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "../cluster/cluster_joint.hpp"
 #include "grbda/errors.hpp"
 
 namespace grbda {
@@ -32,17 +33,15 @@ void analyse(const Model& model, const ConstraintData& cd, ConstraintData::RowSy
   for (int j = 0; j < sys.size(); ++j) {
     const int r = sys.rowOf[static_cast<size_t>(j)];
     const int p0 = cd.rowFirstPart[static_cast<size_t>(r)], p1 = cd.rowFirstPart[static_cast<size_t>(r) + 1];
-    const std::vector<int> first = clusterPath(model, cd.parts[static_cast<size_t>(p0)].body);
+    // A later part stops at the first cluster an earlier part's path already covers; there the
+    // step sums the row's slots into the lowest-numbered one, which carries the sum on (a
+    // relative row's two halves; a kept loop's parts on every joint of its group).
+    std::vector<char> covered(static_cast<size_t>(nc), 0);
     for (int p = p0; p < p1; ++p) {
-      // the second part of a relative row stops below the first cluster the two paths share;
-      // from there on the first part carries their sum
       for (int k : clusterPath(model, cd.parts[static_cast<size_t>(p)].body)) {
-        const bool shared = std::find(first.begin(), first.end(), k) != first.end();
-        if (p > p0 && shared) {
-          active[static_cast<size_t>(k)].push_back({j, p});
-          break;
-        }
         active[static_cast<size_t>(k)].push_back({j, p});
+        if (covered[static_cast<size_t>(k)]) break;
+        covered[static_cast<size_t>(k)] = 1;
       }
     }
   }
@@ -141,12 +140,25 @@ ConstraintData::ConstraintData(const Model& model, const ConstraintModel& constr
       RowPart part;
       part.row = c.row + r;
       part.body = c.body;
+      if (c.kind == ConstraintKind::Loop) {  // a generalised force on each joint of the group
+        const LoopConstraint& lc = model.loopConstraints()[static_cast<size_t>(c.loop)];
+        for (int b = lc.firstBody; b < lc.firstBody + lc.numBodies; ++b) {
+          part.body = b;
+          parts.push_back(part);
+        }
+        part.body = lc.embedded.output;  // the reaction on the group's support
+        if (part.body >= 0) parts.push_back(part);
+        continue;
+      }
       parts.push_back(part);
       if (c.isRelative() && c.body2 >= 0) {
         part.body = c.body2;
         parts.push_back(part);
       }
     }
+  loopWork.resize(model.loopConstraints().size());
+  for (size_t l = 0; l < loopWork.size(); ++l)  // K: rows x the group's joints
+    detail::sizeClusterData(model, model.loopConstraints()[l].embedded, loopWork[l]);
   rowFirstPart.push_back(static_cast<int>(parts.size()));
   F.assign(parts.size(), Vec6::Zero());
 

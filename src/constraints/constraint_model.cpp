@@ -50,11 +50,35 @@ const char* constraintKindName(ConstraintKind kind) {
     case ConstraintKind::RelativePoint: return "relative";
     case ConstraintKind::RelativeWeld: return "relative-weld";
     case ConstraintKind::Custom: return "custom";
+    case ConstraintKind::Loop: return "loop";
   }
   return "?";
 }
 
-ConstraintModel::ConstraintModel(const Model& model) : model_(&model), modelId_(model.id()) {}
+ConstraintModel::ConstraintModel(const Model& model) : model_(&model), modelId_(model.id()) {
+  const auto& loops = model.loopConstraints();
+  for (size_t l = 0; l < loops.size(); ++l) {
+    Constraint c;
+    c.kind = ConstraintKind::Loop;
+    c.name = loops[l].name;
+    c.loop = static_cast<int>(l);
+    c.body = loops[l].firstBody;
+    c.link = model.body(c.body).name;
+    c.numRows = loops[l].numRows;
+    append(std::move(c));
+  }
+  numLoops_ = size();
+}
+
+void ConstraintModel::append(Constraint c) {
+  c.row = numRows_;
+  numRows_ += c.numRows;
+  VecX compliance = VecX::Zero(numRows_);
+  compliance.head(compliance_.size()) = compliance_;
+  compliance_ = compliance;
+  constraints_.push_back(std::move(c));
+  ++version_;
+}
 
 int ConstraintModel::add(Constraint c, const Model& model) {
   if (c.name.empty()) c.name = c.isRelative() ? c.link + "-" + c.link2 : c.link;
@@ -89,14 +113,9 @@ int ConstraintModel::add(Constraint c, const Model& model) {
       c.numRows = static_cast<int>(c.K.rows());
       break;
     }
+    case ConstraintKind::Loop: break;  // made by the constructor only
   }
-  c.row = numRows_;
-  numRows_ += c.numRows;
-  VecX compliance = VecX::Zero(numRows_);
-  compliance.head(compliance_.size()) = compliance_;
-  compliance_ = compliance;
-  constraints_.push_back(std::move(c));
-  ++version_;
+  append(std::move(c));
   return size() - 1;
 }
 

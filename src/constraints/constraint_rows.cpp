@@ -19,7 +19,7 @@
 #include "grbda/errors.hpp"
 
 #include "../algorithms/cluster_state.hpp"
-#include "grbda/errors.hpp"
+#include "../cluster/cluster_joint.hpp"
 
 namespace grbda::detail {
 
@@ -57,6 +57,42 @@ Vec3 rotationError(const Mat3& R) {
   return aa.angle() * aa.axis();
 }
 
+/// A kept loop group's rows Σ_j K_rj q̈_j = k_r as parts: a generalised force K_rj on joint j is
+/// the spatial force F = K_rj S_j on body j and −F on its parent (their power is K_rj q̇_j), so
+///   Σ_parts Kᵀ a = Σ_j K_rj S_jᵀ (a_j − ^jX_λ a_λ) = Σ_j K_rj q̈_j
+/// (S_jᵀ (v_j × S_j q̇_j) = 0 for a revolute or prismatic joint): the right-hand side is the
+/// loop's own k = −K̇ q̇, with Baumgarte −(2/T) K q̇ − (1/T²) φ.
+void gatherLoopRows(const Model& model, const Data& data, const Constraint& c, ConstraintData& cd, bool rightHandSides,
+                    double kv, double kp) {
+  const LoopConstraint& lc = model.loopConstraints()[static_cast<size_t>(c.loop)];
+  ClusterData& w = cd.loopWork[static_cast<size_t>(c.loop)];
+  const ConstraintSet& set = lc.embedded.joint->constraints();
+  const double* q = data.qSpan.data() + lc.embedded.qSpanIndex;
+  set.jacobian(q, w);
+  const int nb = lc.numBodies;
+  for (int r = 0; r < c.numRows; ++r) {
+    const int p0 = cd.rowFirstPart[static_cast<size_t>(c.row + r)];
+    for (int j = 0; j <= nb && p0 + j < cd.rowFirstPart[static_cast<size_t>(c.row + r) + 1]; ++j)
+      cd.parts[static_cast<size_t>(p0 + j)].K.setZero();
+    for (int j = 0; j < nb; ++j) {
+      const Body& b = model.body(lc.firstBody + j);
+      const Vec6 F = w.K(r, j) * b.joint.subspace();
+      cd.parts[static_cast<size_t>(p0 + j)].K += F;
+      if (b.parent < 0) continue;
+      const int onParent = b.parent >= lc.firstBody ? b.parent - lc.firstBody : nb;  // in the group, or its support
+      cd.parts[static_cast<size_t>(p0 + onParent)].K -= data.Xup[static_cast<size_t>(lc.firstBody + j)].applyTranspose(F);
+    }
+  }
+  if (!rightHandSides) return;
+  const double* qd = data.vSpan.data() + lc.embedded.vSpanIndex;
+  set.bias(q, qd, w);
+  cd.k.segment(c.row, c.numRows) = w.k;
+  if (kv == 0.0) return;
+  set.residual(q, w);
+  const Eigen::Map<const VecX> rate(qd, nb);
+  for (int r = 0; r < c.numRows; ++r) cd.k[c.row + r] -= kv * w.K.row(r).dot(rate) + kp * w.phi[r];
+}
+
 }  // namespace
 
 void checkConstraintWorkspace(const Model& model, const ConstraintModel& constraints, const ConstraintData& cd,
@@ -80,6 +116,10 @@ void gatherConstraintRows(const Model& model, const Data& data, const Constraint
     const Constraint& c = constraints.constraint(ci);
     const auto ic = static_cast<size_t>(ci);
     int part = cd.rowFirstPart[static_cast<size_t>(c.row)];
+    if (c.kind == ConstraintKind::Loop) {
+      gatherLoopRows(model, data, c, cd, rightHandSides, kv, kp);
+      continue;
+    }
     if (c.kind == ConstraintKind::Custom) {
       const Transform& placement = model.frame(c.frame).placement;  // ^link X_body
       for (int r = 0; r < c.numRows; ++r, ++part) {

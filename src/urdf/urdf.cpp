@@ -70,12 +70,21 @@ ModelBuilder parseUrdfString(const std::string& xml, const std::string& sourceNa
   return assemble(files);
 }
 
-Model loadUrdf(const std::string& path) { return parseUrdfFile(path).build(); }
+namespace {
+Model buildWith(ModelBuilder builder, const LoadOptions& options) {
+  builder.setLoopTreatment(options.loops);
+  return builder.build();
+}
+}  // namespace
 
-Model loadUrdf(const std::vector<std::string>& paths) { return parseUrdfFiles(paths).build(); }
+Model loadUrdf(const std::string& path, const LoadOptions& options) { return buildWith(parseUrdfFile(path), options); }
 
-Model loadUrdfString(const std::string& xml, const std::string& sourceName) {
-  return parseUrdfString(xml, sourceName).build();
+Model loadUrdf(const std::vector<std::string>& paths, const LoadOptions& options) {
+  return buildWith(parseUrdfFiles(paths), options);
+}
+
+Model loadUrdfString(const std::string& xml, const std::string& sourceName, const LoadOptions& options) {
+  return buildWith(parseUrdfString(xml, sourceName), options);
 }
 
 }  // namespace grbda

@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "constraint_args.hpp"
 #include "inputs.hpp"
+#include "grbda/algorithms/loop_coordinates.hpp"
 #include "grbda/algorithms/reactions.hpp"
 #include "method_setup.hpp"
 
@@ -37,6 +38,7 @@ std::vector<OptionSpec> dynamicsCommandOptions(const std::string& command) {
     options.push_back({"--prox-iters", "N", "proximal: maximum number of iterations (default 20, at least 1)"});
     options.push_back({"--prox-mu", "MU", "proximal: regularisation mu >= 0 (default 1e-8)"});
     for (const OptionSpec& o : constraintOptions()) options.push_back(o);
+    options.push_back(loopsOption());
   }
   for (const auto& group : {dynamicsOptions(), outputOptions()}) options.insert(options.end(), group.begin(), group.end());
   return options;
@@ -47,9 +49,16 @@ int runForwardDynamics(const ParsedArgs& args, std::ostream& out) {
   const VecX v = velocityVectorFromArgs(args, "--v", s.model);
   const VecX tau = velocityVectorFromArgs(args, "--tau", s.model);
   const std::vector<CommandLineConstraint> constraints = constraintsFromArgs(args, s.method);
-  if (!constraints.empty() || isConstraintMethod(s.method))
+  const bool keptLoops = !s.model.loopConstraints().empty();
+  if (keptLoops && !isConstraintMethod(s.method) && s.method != Method::Proximal)
+    throw UsageError("--loops keeps loops of '" + s.model.name() + "' as constraint rows; --method " +
+                     methodName(s.method) + " does not solve constraints (use pv, pv-soft, pv-early, kkt, ltl, "
+                     "ltl-soft or proximal)");
+  if (!constraints.empty() || isConstraintMethod(s.method) || keptLoops)
     s.runner.setConstraints(makeConstraintModel(args, s.model, constraints));
-  const VecX* qdd = repeated<VecX>(args, [&]() -> const VecX& { return s.runner.forwardDynamics(s.q, v, tau); });
+  // the model's own vectors (a model keeping loops as rows has every joint of them)
+  const VecX vModel = modelVelocities(s.model, s.q, v), tauModel = modelForces(s.model, tau);
+  const VecX* qdd = repeated<VecX>(args, [&]() -> const VecX& { return s.runner.forwardDynamics(s.q, vModel, tauModel); });
   if (!qdd) return 0;
   Report report = s.report("fd", "qdd", "joint accelerations", {{"v", &v}, {"tau", &tau}});
   if (const ProximalResult* p = s.runner.proximalResult())
@@ -58,7 +67,14 @@ int runForwardDynamics(const ParsedArgs& args, std::ostream& out) {
   if (s.method == Method::CfaParallel)
     report.scalars = {{"threads", static_cast<double>(s.runner.cfaData()->threads())},
                       {"levels", static_cast<double>(s.runner.cfaData()->reductionLevels())}};
-  printVectorReport(out, args.has("--json"), s.model, report, *qdd);
+  if (!keptLoops) {
+    printVectorReport(out, args.has("--json"), s.model, report, *qdd);
+    return 0;
+  }
+  const std::vector<std::string> positions = reducedPositionNames(s.model), velocities = reducedVelocityNames(s.model);
+  report.positionNames = &positions;
+  report.velocityNames = report.labels = &velocities;
+  printVectorReport(out, args.has("--json"), s.model, report, reduceVelocities(s.model, *qdd));
   return 0;
 }
 

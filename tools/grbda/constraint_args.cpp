@@ -67,12 +67,14 @@ std::vector<CommandLineConstraint> constraintsFromArgs(const ParsedArgs& args, M
     list.push_back(c);
   }
   const bool soft = method == Method::PVSoft || method == Method::LTLSoft;
+  const std::string* loops = args.value("--loops");
+  const bool loopRows = loops && *loops != "embed";  // loops may be kept as constraint rows
   if (args.has("--compliance") && !soft)
     throw UsageError("--compliance applies to --method pv-soft and ltl-soft only");
-  if (soft && !list.empty() && !args.has("--compliance"))
+  if (soft && (!list.empty() || loopRows) && !args.has("--compliance"))
     throw UsageError("--method " + methodName(method) + " needs --compliance R (R > 0)");
-  if (args.has("--baumgarte") && list.empty())
-    throw UsageError("--baumgarte needs --contact, --weld, --relative or --relative-weld");
+  if (args.has("--baumgarte") && list.empty() && !loopRows)
+    throw UsageError("--baumgarte needs --contact, --weld, --relative, --relative-weld or --loops constrain|auto");
   if (!list.empty() && !isConstraintMethod(method) && method != Method::Proximal)
     throw UsageError("constraints (--contact, --weld, --relative) are solved by --method pv, pv-soft, kkt, "
                      "proximal, ltl, ltl-soft or pv-early, not " + methodName(method));
@@ -110,20 +112,22 @@ std::unique_ptr<ConstraintModel> makeConstraintModel(const ParsedArgs& args, con
 void addConstraintForces(Report& report, const ConstraintModel& constraints, const ConstraintData& cd,
                          const std::vector<CommandLineConstraint>& given) {
   report.jsonExtras = [&constraints, &cd, &given](JsonWriter& w) {
+    const int loops = constraints.numLoopConstraints();  // first in the set; not on the command line
     w.key("contact_forces");
     w.beginArray();
-    for (int i = 0; i < constraints.size(); ++i) {
+    for (int i = loops; i < constraints.size(); ++i) {
       const Constraint& c = constraints.constraint(i);
+      const CommandLineConstraint& typed = given[static_cast<size_t>(i - loops)];
       const bool weld = c.hasAngularRows();
       w.beginObject();
       w.member("link", c.link);
       w.key("point");
-      writeVector(w, VecX(given[static_cast<size_t>(i)].where.point), "point");
+      writeVector(w, VecX(typed.where.point), "point");
       w.member("kind", constraintKindName(c.kind));
-      if (given[static_cast<size_t>(i)].relative()) {
+      if (typed.relative()) {
         w.member("link2", c.link2);
         w.key("point2");
-        writeVector(w, VecX(given[static_cast<size_t>(i)].where2.point), "point2");
+        writeVector(w, VecX(typed.where2.point), "point2");
       }
       w.key("force");
       writeVector(w, VecX(cd.lambda.segment<3>(c.row + (weld ? 3 : 0))), "force");
@@ -134,11 +138,24 @@ void addConstraintForces(Report& report, const ConstraintModel& constraints, con
       w.endObject();
     }
     w.endArray();
+    if (loops > 0) {  // --loops: each kept group's multipliers, generalised forces on its rows
+      w.key("loop_forces");
+      w.beginArray();
+      for (int i = 0; i < loops; ++i) {
+        const Constraint& c = constraints.constraint(i);
+        w.beginObject();
+        w.member("name", c.name);
+        w.key("lambda");
+        writeVector(w, VecX(cd.lambda.segment(c.row, c.numRows)), "lambda");
+        w.endObject();
+      }
+      w.endArray();
+    }
     w.member("constraint_residual", cd.residual);
   };
   std::ostringstream text;
   text << "constraint forces (world axes; welds: moment about the point, then force):\n";
-  for (int i = 0; i < constraints.size(); ++i) {
+  for (int i = constraints.numLoopConstraints(); i < constraints.size(); ++i) {
     const Constraint& c = constraints.constraint(i);
     text << "  " << constraintKindName(c.kind) << " " << c.link;
     if (!c.link2.empty()) text << "/" << c.link2;

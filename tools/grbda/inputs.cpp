@@ -1,5 +1,7 @@
 #include "inputs.hpp"
 
+#include "grbda/algorithms/loop_coordinates.hpp"
+
 #include <filesystem>
 #include <fstream>
 
@@ -73,17 +75,21 @@ void checkLength(const VecX& x, int expected, const std::string& option, const c
 }  // namespace
 
 namespace {
-Model builtinOrUrdf(const std::vector<std::string>& positional) {
+Model builtinOrUrdf(const std::vector<std::string>& positional, LoopTreatment loops) {
   // "builtin:NAME" names a robot built in code (robots that URDF+ cannot express, spec §5.9)
   const std::string prefix = "builtin:";
   if (positional.size() == 1 && positional[0].rfind(prefix, 0) == 0) {
     const std::string name = positional[0].substr(prefix.size());
-    if (name == "tello") return robots::tello(true);
-    if (name == "tello_no_arms") return robots::tello(false);
+    if (name == "tello" || name == "tello_no_arms") {
+      ModelBuilder builder = robots::telloBuilder(name == "tello");
+      builder.setLoopTreatment(loops);
+      return builder.build();
+    }
     throw UsageError("unknown built-in robot '" + positional[0] + "' (built-in robots: builtin:tello, builtin:tello_no_arms)");
   }
   for (const auto& path : positional) checkReadable(path);
-  return positional.size() == 1 ? loadUrdf(positional[0]) : loadUrdf(positional);
+  const LoadOptions options{loops};
+  return positional.size() == 1 ? loadUrdf(positional[0], options) : loadUrdf(positional, options);
 }
 }  // namespace
 
@@ -96,7 +102,15 @@ Model loadModelFromArgs(const ParsedArgs& args) {
     }
   }
   if (args.positional.empty()) throw UsageError("no model file given");
-  Model model = builtinOrUrdf(args.positional);
+  LoopTreatment loops = LoopTreatment::Embed;
+  if (const std::string* text = args.value("--loops")) {
+    try {
+      loops = loopTreatmentFromName(*text);
+    } catch (const InputError& e) {
+      throw UsageError(std::string("--loops: ") + e.what());
+    }
+  }
+  Model model = builtinOrUrdf(args.positional, loops);
   if (const std::string* g = args.value("--gravity")) {
     const VecX gravity = parseVector(*g, "--gravity");
     if (gravity.size() != 3)
@@ -115,17 +129,36 @@ Configuration configurationFromArgs(const ParsedArgs& args, const Model& model) 
     checkLength(q, model.nqSpanning(), "--q-spanning", "nq_spanning", model, model.spanningPositionNames());
     return {q, "q_spanning"};
   }
-  if (!independent) return {model.neutralConfiguration(), "q"};
+  if (!independent) return {reducePositions(model, model.neutralConfiguration()), "q"};
   VecX q = parseVector(*independent, "--q");
-  checkLength(q, model.nq(), "--q", "nq", model, model.positionNames());
+  if (q.size() != model.nq()) checkLength(q, reducedNq(model), "--q", "nq", model, reducedPositionNames(model));
   return {q, "q"};
+}
+
+OptionSpec loopsOption() {
+  return {"--loops", "embed|constrain|auto",
+          "loops and couplings: embedded in clusters (embed, default), kept as constraint rows solved with the "
+          "constrained method (constrain), or per cluster by estimated cost (auto); q, v, tau and the result stay "
+          "in the embedded model's coordinates"};
+}
+
+VecX modelPositions(const Model& model, const VecX& q) {
+  return q.size() == reducedNq(model) && q.size() != model.nq() ? expandPositions(model, q) : q;
+}
+
+VecX modelVelocities(const Model& model, const VecX& q, const VecX& v) {
+  return v.size() == reducedNv(model) && v.size() != model.nv() ? expandVelocities(model, q, v) : v;
+}
+
+VecX modelForces(const Model& model, const VecX& tau) {
+  return tau.size() == reducedNv(model) && tau.size() != model.nv() ? expandForces(model, tau) : tau;
 }
 
 VecX velocityVectorFromArgs(const ParsedArgs& args, const std::string& option, const Model& model) {
   const std::string* text = args.value(option);
-  if (!text) return VecX::Zero(model.nv());
+  if (!text) return VecX::Zero(reducedNv(model));
   VecX x = parseVector(*text, option);
-  checkLength(x, model.nv(), option, "nv", model, model.velocityNames());
+  if (x.size() != model.nv()) checkLength(x, reducedNv(model), option, "nv", model, reducedVelocityNames(model));
   return x;
 }
 

@@ -19,6 +19,9 @@ std::vector<OptionSpec> dynamicsOptions();
 /// naming it (exit code 3); no model argument is a UsageError.
 Model loadModelFromArgs(const ParsedArgs& args);
 
+/// --loops embed|constrain|auto (fd): how the model's loops and couplings are solved.
+OptionSpec loopsOption();
+
 /// --q and --q-spanning: the positions, independent or of the spanning tree (one of the two).
 std::vector<OptionSpec> configurationOptions();
 /// --v, --tau, --a.
@@ -33,8 +36,16 @@ struct Configuration {
 /// --q, --q-spanning, or the neutral configuration when both are omitted (both given is a
 /// UsageError); checked against nq / nqSpanning.
 Configuration configurationFromArgs(const ParsedArgs& args, const Model& model);
-/// A velocity-sized vector (--v, --tau, --a): zeros when omitted; checked against nv.
+/// A velocity-sized vector (--v, --tau, --a): zeros when omitted; checked against nv (or the
+/// reduced nv of a model that keeps loops as constraint rows, see loop_coordinates.hpp).
 VecX velocityVectorFromArgs(const ParsedArgs& args, const std::string& option, const Model& model);
+
+/// A model that keeps loops as constraint rows (--loops constrain|auto) takes and reports
+/// reduced coordinates — those of the embedded model — so that --loops never changes what the
+/// numbers mean. These give the model's own vectors from what was typed (either size).
+VecX modelPositions(const Model& model, const VecX& q);
+VecX modelVelocities(const Model& model, const VecX& q, const VecX& v);
+VecX modelForces(const Model& model, const VecX& tau);
 /// --repeat N (default 1).
 long repeatCountFromArgs(const ParsedArgs& args);
 

@@ -116,7 +116,9 @@ NamedPoint parseNamedPoint(const std::string& text, const std::string& option) {
 
 Method methodFromArgs(const ParsedArgs& args, const std::string& command) {
   const std::string* text = args.value("--method");
-  const bool constrained = hasConstraintArgs(args);
+  // loops kept as constraint rows (--loops constrain|auto) are solved like contacts
+  const std::string* loops = args.value("--loops");
+  const bool constrained = hasConstraintArgs(args) || (loops && *loops != "embed");
   if (!text) return constrained ? Method::PV : Method::Cluster;
   const std::vector<Method> valid = methodsOf(command);
   for (Method m : valid)

@@ -12,7 +12,7 @@ DynamicsSetup::DynamicsSetup(const ParsedArgs& args, const std::string& command)
       model(loadModelFromArgs(args)),
       given(configurationFromArgs(args, model)),
       runner(model, method, proximalSettingsFromArgs(args, method), threadsFromArgs(args, method)),
-      q(runner.methodConfiguration(given.q)) {}
+      q(runner.methodConfiguration(modelPositions(model, given.q))) {}
 
 Report DynamicsSetup::report(const std::string& command, const std::string& quantity, const std::string& title,
                              std::vector<std::pair<std::string, const VecX*>> inputs) const {

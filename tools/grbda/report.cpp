@@ -17,9 +17,9 @@ void writeJsonHead(JsonWriter& w, const Model& model, const Report& report) {
   w.member("quantity", report.quantity);
   if (!report.method.empty()) w.member("method", report.method);
   w.key("position_names");
-  writeNames(w, model.positionNames());
+  writeNames(w, report.positionNames ? *report.positionNames : model.positionNames());
   w.key("velocity_names");
-  writeNames(w, model.velocityNames());
+  writeNames(w, report.velocityNames ? *report.velocityNames : model.velocityNames());
   for (const auto& [name, names] : report.nameLists) {
     w.key(name);
     writeNames(w, *names);

@@ -27,6 +27,9 @@ struct Report {
   std::vector<std::pair<std::string, double>> scalars = {};
   /// Names of the result's entries (vector) or rows and columns (matrix); default velocity names.
   const std::vector<std::string>* labels = nullptr;
+  /// JSON "position_names" / "velocity_names" when not the model's (reduced coordinates, --loops).
+  const std::vector<std::string>* positionNames = nullptr;
+  const std::vector<std::string>* velocityNames = nullptr;
   /// More JSON members before "result" (e.g. fd's "contact_forces"), and text after the result.
   std::function<void(JsonWriter&)> jsonExtras = {};
   std::string textExtras = {};

@@ -86,7 +86,9 @@ class ConstraintData {
   std::uint64_t modelId = 0;
   int constraintsVersion = 0;
   int numRows = 0;
-  std::vector<RowPart> parts;        ///< gathered at the current state, row order: 1 part a row, 2 for relative rows
+  std::vector<RowPart> parts;        ///< gathered at the current state, row order: 1 part a row, 2 for relative rows,
+                                     ///< a loop row one per joint of its group and one on the group's support
+  std::vector<ClusterData> loopWork; ///< per Model::loopConstraints group: its K, k, φ
   std::vector<int> rowFirstPart;     ///< parts of row r: [rowFirstPart[r], rowFirstPart[r+1])
   std::vector<Vec6> F;               ///< parts propagated towards the root (PV)
   VecX k;                            ///< right-hand sides for true accelerations

@@ -11,6 +11,9 @@
 //    fixed in a link zero: p̈ = 0 (3 rows x, y, z). A weld also makes the angular acceleration
 //    zero: ω̇ = 0, angular rows first (6 rows). Relative constraints: p̈_A − p̈_B = 0 (and
 //    ω̇_A − ω̇_B = 0 for a relative weld).
+//  * Loop rows (a Model::loopConstraints group: loops and couplings kept as constraints) are
+//    K(q) q̈ = k(q, q̇) over the group's joints, as the cluster would have used them; every
+//    ConstraintModel starts with them, and their λ are generalised forces on those joints.
 //  * Custom rows act on the link's spatial acceleration [ω̇; a_O] (Featherstone's, not the
 //    classical one) in link coordinates: K a = k, K is m x 6, k in the same units.
 //  * λ, the constraint force, is what the environment exerts on the robot: a force [N] (contact),
@@ -30,10 +33,10 @@
 
 namespace grbda {
 
-enum class ConstraintKind { PointContact, Weld, RelativePoint, RelativeWeld, Custom };
+enum class ConstraintKind { PointContact, Weld, RelativePoint, RelativeWeld, Custom, Loop };
 
 /// The name of a kind as the command line and JSON spell it: "contact", "weld", "relative",
-/// "relative-weld", "custom".
+/// "relative-weld", "custom", "loop".
 const char* constraintKindName(ConstraintKind kind);
 
 /// One constraint as the user stated it, plus what validation derived from it.
@@ -49,6 +52,7 @@ struct Constraint {
   int body = -1, body2 = -1;    ///< bodies carrying the frames (-1: the world)
   Vec3 bodyPoint = Vec3::Zero(), bodyPoint2 = Vec3::Zero();  ///< the points in body coordinates
   int row = 0, numRows = 0;     ///< its rows in λ
+  int loop = -1;                ///< Loop: index into Model::loopConstraints()
 
   bool isRelative() const { return kind == ConstraintKind::RelativePoint || kind == ConstraintKind::RelativeWeld; }
   bool hasAngularRows() const { return kind == ConstraintKind::Weld || kind == ConstraintKind::RelativeWeld; }
@@ -58,7 +62,11 @@ struct Constraint {
 /// naming the constraint). Build it once; ConstraintData sizes itself from it.
 class ConstraintModel {
  public:
+  /// Starts with one Loop constraint per Model::loopConstraints() group (the loops the model
+  /// keeps as constraint rows), so that their rows come first.
   explicit ConstraintModel(const Model& model);
+  /// The number of Loop constraints at the front (those of Model::loopConstraints()).
+  int numLoopConstraints() const { return numLoops_; }
 
   /// p̈ = 0 for `point` (link coordinates) of link `link`. Returns the constraint's index.
   int addPointContact(const std::string& link, const Vec3& point = Vec3::Zero(), const std::string& name = {});
@@ -92,12 +100,13 @@ class ConstraintModel {
 
  private:
   int add(Constraint c, const Model& model);
+  void append(Constraint c);  ///< rows, compliance slots and version for a validated constraint
   const Model* model_;  ///< for validating additions; the ConstraintModel must not outlive it
   std::uint64_t modelId_;
   std::vector<Constraint> constraints_;
   VecX compliance_;
   double baumgarte_ = 0.0;
-  int numRows_ = 0, version_ = 0;
+  int numRows_ = 0, version_ = 0, numLoops_ = 0;
 };
 
 }  // namespace grbda

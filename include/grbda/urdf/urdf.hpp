@@ -18,14 +18,20 @@ ModelBuilder parseUrdfFiles(const std::vector<std::string>& paths);
 /// Parse URDF text; `sourceName` is used in error messages in place of a file name.
 ModelBuilder parseUrdfString(const std::string& xml, const std::string& sourceName = "<string>");
 
+/// Options of the loaders below.
+struct LoadOptions {
+  LoopTreatment loops = LoopTreatment::Embed;  ///< ModelBuilder::setLoopTreatment
+};
+
 /// Load, validate and compile a model from one URDF file.
-Model loadUrdf(const std::string& path);
+Model loadUrdf(const std::string& path, const LoadOptions& options = {});
 /// Load several URDF files describing one robot (union of links, joints and constraints; a name
 /// defined twice is an error naming both files). A file may declare a link defined in another
 /// file as a bare `<link name="x"/>` placeholder (URDF needs every link a joint names declared in
 /// the same file); only one file may give a link an <inertial>. The robot takes the first file's name.
-Model loadUrdf(const std::vector<std::string>& paths);
+Model loadUrdf(const std::vector<std::string>& paths, const LoadOptions& options = {});
 /// Load from URDF text.
-Model loadUrdfString(const std::string& xml, const std::string& sourceName = "<string>");
+Model loadUrdfString(const std::string& xml, const std::string& sourceName = "<string>",
+                     const LoadOptions& options = {});
 
 }  // namespace grbda
