@@ -26,12 +26,13 @@ _BUILTIN = {
 }
 
 
-def load(*models):
-    """load(*models) -> Model
+def load(*models, loops="embed"):
+    """load(*models, loops="embed") -> Model
 
     Load a robot as the grbda command does: one URDF / URDF+ file, several files describing one
     robot, or a built-in robot ("builtin:tello", "builtin:tello_no_arms"). Paths may be str or
-    os.PathLike. Raises ModelError (naming file and line) for a bad model, InputError for a bad
+    os.PathLike. `loops` is "embed", "constrain" or "auto", as the command's --loops (see
+    load_urdf). Raises ModelError (naming file and line) for a bad model, InputError for a bad
     argument.
     """
     if len(models) == 1 and isinstance(models[0], (list, tuple)):
@@ -45,5 +46,9 @@ def load(*models):
     if len(names) == 1 and names[0].startswith("builtin:"):
         if names[0] not in _BUILTIN:
             raise InputError("unknown built-in robot '%s' (built-in robots: %s)" % (names[0], ", ".join(_BUILTIN)))
-        return _BUILTIN[names[0]]()
-    return load_urdf(names[0] if len(names) == 1 else names)
+        if loops == "embed":
+            return _BUILTIN[names[0]]()
+        builder = robots.tello_builder(names[0] == "builtin:tello")
+        builder.loop_treatment = loops
+        return builder.build()
+    return load_urdf(names[0] if len(names) == 1 else names, loops=loops)

@@ -2,6 +2,8 @@
 // the rows once, run the chosen solver, measure the residual.
 #include "grbda/algorithms/constrained_dynamics.hpp"
 
+#include "grbda/algorithms/dynamics.hpp"
+
 #include <string>
 
 #include "../constraints/constraint_rows.hpp"
@@ -67,6 +69,16 @@ const VecX& constrainedForwardDynamics(const Model& model, Data& data, const Con
       if (!(constraints.compliance()[r] > 0.0))
         throw InputError(std::string(alg) + ": " + constraintSolverName(settings.solver) + " needs a compliance R > 0 on every row; row " +
                          std::to_string(r) + " has none (ConstraintModel::setCompliance, --compliance)");
+  const bool articulated = settings.solver == ConstraintSolver::PV || settings.solver == ConstraintSolver::PVSoft ||
+                           settings.solver == ConstraintSolver::PVEarly || settings.solver == ConstraintSolver::Proximal;
+  if (articulated && cd.numRows == 0) {  // no rows (e.g. --loops auto embedded every loop): C-ABA itself
+    forwardDynamics(model, data, q, v, tau, fext);
+    cd.residual = 0.0;
+    cd.rank = 0;
+    cd.redundant = false;
+    cd.iterations = 0;
+    return data.qdd;
+  }
   detail::prepareState(model, data, q, &v, alg);
   detail::gatherConstraintRows(model, data, constraints, cd);
   switch (settings.solver) {

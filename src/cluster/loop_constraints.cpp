@@ -32,29 +32,29 @@ namespace grbda::detail {
 
 namespace {
 
-/// Depth of body b in clusters (the number of clusters from its own up to a root).
-int clusterDepth(const Model& model, int k) {
+/// Clusters above cluster k (its ancestors) — the clusters a kept row travels through.
+int clustersAbove(const Model& model, int k) {
   int depth = 0;
-  for (; k >= 0; k = model.cluster(k).parent) ++depth;
+  for (k = model.cluster(k).parent; k >= 0; k = model.cluster(k).parent) ++depth;
   return depth;
 }
 
-/// Whether `auto` keeps cluster k as constraint rows: a cost model in units of one body's
-/// articulated step, fitted to callgrind counts of C-ABA and PV on the locality family (seed 000
-/// Figs. 10-11; bench/RESULTS.md "Hybrid loops"). Embedding costs the cluster's explicit form
-/// (an LU of the m x m dependent block and G, m = rows) and its d x d articulated block over n
-/// bodies; a specialised joint (rotor transmissions, the four-bar) runs in closed form and is
-/// always embedded. Constraint rows cost each of the m rows a propagation through every cluster
-/// below the root it passes (depth), plus the m x m Delassus factorisation.
+/// Whether `auto` keeps cluster k as constraint rows: an estimate, in instructions, of what
+/// embedding costs beyond keeping the rows, fitted to callgrind counts of C-ABA against PV on the
+/// locality family (seed 000 Figs. 10-11; tools/count_loops_instructions.sh, bench/RESULTS.md
+/// "Hybrid loops"). A Generic cluster of n bodies grows as n³ (its d x d articulated block, d ≈ n,
+/// and the generic per-body recursion); a static one (couplings: constant G) saves the Delassus
+/// work of its m rows (about 12 k instructions a row); an implicit one (<loop>s) evaluates K(q)
+/// and solves for G every call, which costs about as much as those rows. Each row also travels
+/// through every cluster above (about 400 instructions a cluster). Clusters with a closed-form
+/// joint (rotor transmissions, the four-bar) are always embedded: nothing is cheaper.
 bool keepAsConstraint(const Model& model, int k) {
   const Cluster& cl = model.cluster(k);
-  const std::string type = cl.typeName();
-  if (type != "Generic") return false;
-  const double n = cl.numBodies, d = cl.nv, m = cl.nvSpan - cl.nv;
-  const double depth = clusterDepth(model, k) + n;
-  const double embedCost = n + 0.02 * (m * m * m + n * m * d + n * d * d);
-  const double constrainCost = n + 0.25 * m * depth + 0.01 * m * m * m;
-  return constrainCost < embedCost;
+  if (std::string(cl.typeName()) != "Generic") return false;
+  const double n = cl.numBodies, m = cl.nvSpan - cl.nv;
+  const bool implicit = !cl.joint->constraints().isStatic();
+  const double embedExtra = implicit ? 19.0 * n * n * n + 470.0 * n * n : 21.5 * n * n * n + 362.0 * n * n - 12000.0 * m;
+  return embedExtra > 400.0 * m * clustersAbove(model, k);
 }
 
 void appendCoordinateNames(const Body& b, std::vector<std::string>& positions, std::vector<std::string>& velocities) {

@@ -1,0 +1,43 @@
+"""Loops kept as constraint rows (load(..., loops="constrain"|"auto")): the same dynamics as the
+embedded model, through the reduced-coordinate maps, and the same numbers as `grbda fd --loops`."""
+import numpy as np
+import pytest
+
+import grbda
+from conftest import model_path, run_cli, vector_arg
+
+LOOP_MODELS = ["four_bar.urdf", "six_bar.urdf", "mini_cheetah.urdf", "revolute_rotor_chain.urdf"]
+
+
+def reduced_state(model, seed):
+    rng = np.random.default_rng(seed)
+    y = grbda.integrate(model, model.neutral_configuration(), rng.uniform(-0.2, 0.2, model.nv), 1.0)
+    return y, rng.uniform(-1, 1, model.nv), rng.uniform(-1, 1, model.nv)
+
+
+@pytest.mark.parametrize("name", LOOP_MODELS)
+def test_constrained_loops_give_the_embedded_dynamics(name):
+    embedded = grbda.load(model_path(name))
+    kept = grbda.load(model_path(name), loops="constrain")
+    assert kept.loop_constraints and not embedded.loop_constraints
+    assert grbda.reduced_velocity_names(kept) == embedded.velocity_names
+    y, yd, tau = reduced_state(embedded, 3)
+    reference = grbda.forward_dynamics(embedded, grbda.Data(embedded), y, yd, tau)
+    q = grbda.expand_positions(kept, y)
+    v = grbda.expand_velocities(kept, q, yd)
+    constraints = grbda.ConstraintModel(kept)
+    assert constraints.num_rows == embedded.nv_spanning - embedded.nv
+    cdata = grbda.ConstraintData(kept, constraints)
+    for solver in ("pv", "kkt", "ltl"):
+        qdd = grbda.constrained_forward_dynamics(kept, grbda.Data(kept), constraints, cdata, q, v,
+                                                 grbda.expand_forces(kept, tau), solver=solver)
+        assert np.allclose(grbda.reduce_velocities(kept, qdd), reference, rtol=1e-8, atol=1e-8), solver
+    # and the command, given the same reduced vectors
+    out = run_cli("fd", model_path(name), "--loops", "constrain", "--q", vector_arg(y), "--v", vector_arg(yd),
+                  "--tau", vector_arg(tau))
+    assert np.allclose(out["result"], reference, rtol=1e-8, atol=1e-8)
+
+
+def test_bad_treatment_is_an_input_error():
+    with pytest.raises(grbda.InputError, match="constrain"):
+        grbda.load(model_path("four_bar.urdf"), loops="cut")
