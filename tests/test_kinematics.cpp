@@ -194,6 +194,40 @@ TEST(Kinematics, FrameAccelerationIsTheTimeDerivativeOfFrameVelocity) {
   std::cout << "[ measured ] max frame acceleration vs finite difference = " << worst << "\n";
 }
 
+TEST(Kinematics, FrameAccelerationBiasIsJdotV) {
+  // J̇ v = d/dt (J v) at q̈ = 0: central differences of the frame velocity along the motion with
+  // constant v; and frameAcceleration(q̈) = J q̈ + J̇ v.
+  Rng rng(55);
+  const double h = 1e-6;
+  forRandomCases(rng, [&](const Model& m, Data& data) {
+    const VecX q = randomConfiguration(rng, m), v = randomVector(rng, m.nv()), qdd = randomVector(rng, m.nv());
+    const VecX qp = integrateConfiguration(m, q, v, h), qm = integrateConfiguration(m, q, v, -h);
+    Mat6X J(6, m.nv());
+    for (int f = 0; f < static_cast<int>(m.frames().size()); ++f) {
+      const Vec3 point = randomVec3(rng);
+      for (ReferenceFrame axes : {ReferenceFrame::LocalWorldAligned, ReferenceFrame::Local}) {
+        if (axes == ReferenceFrame::Local) continue;  // d/dt of local-axis velocity differs by ω ×
+        forwardKinematics(m, data, qp, v);
+        const Vec6 velPlus = frameVelocity(m, data, f, point, axes);
+        forwardKinematics(m, data, qm, v);
+        const Vec6 expected = (velPlus - frameVelocity(m, data, f, point, axes)) / (2.0 * h);
+        forwardKinematics(m, data, q, v, qdd);
+        const Vec6 bias = frameAccelerationBias(m, data, f, point, axes);
+        EXPECT_LT((bias - expected).norm() / std::max(1.0, expected.norm()), 1e-7) << m.frame(f).name;
+        frameJacobian(m, data, f, point, axes, J);
+        const Vec6 full = frameAcceleration(m, data, f, point, axes);
+        EXPECT_LT((J * qdd + bias - full).norm(), 1e-12 * std::max(1.0, full.norm())) << m.frame(f).name;
+      }
+      // Local axes: the same vectors rotated
+      forwardKinematics(m, data, q, v, qdd);
+      EXPECT_LT((frameAccelerationBias(m, data, f, point, ReferenceFrame::Local) -
+                 inAxes(frameAccelerationBias(m, data, f, point), frameRotation(m, data, f), ReferenceFrame::Local))
+                    .norm(),
+                1e-12 * (1.0 + frameAccelerationBias(m, data, f, point).norm()));
+    }
+  });
+}
+
 TEST(Kinematics, ExternalForceActsLikeJacobianTransposeTimesForce) {
   // A force F (world axes) at world point p is the spatial force [p × F; F] about the world
   // origin; its generalized force is J_pᵀ F with J_p the point Jacobian's linear rows in world

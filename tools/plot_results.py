@@ -190,6 +190,29 @@ def cfa_plot(path, plots, work):
             "plot " + ", ".join(plot) + "\n", files)
 
 
+def loops_plot(path, plots, work):
+    """Hybrid loops on the locality family: instructions per call against loop size, loops embedded
+    (C-ABA), kept as rows (PV) and chosen by `auto`, one panel per kind of loop."""
+    rows = [line.split() for line in open(path) if line.strip() and not line.startswith("#")]
+    if not rows:
+        return
+    out = TERMINAL.format(h=450) + f"\nset output '{os.path.join(plots, 'loops.png')}'\n" + \
+        "set multiplot layout 1,2\nset logscale y\nset grid\nset key left top\n" + \
+        "set xlabel 'loop size l (bodies)'\nset ylabel 'thousand instructions per call'\n"
+    files = {}
+    for kind, title in (("explicit", "explicit transmission"), ("implicit", "implicit connecting rod")):
+        curves = []
+        for colour, depth in enumerate(sorted({int(r[1]) for r in rows if r[0] == kind}), start=1):
+            name = os.path.join(work, f"loops_{kind}_{depth}.dat")
+            files[name] = sorted([int(r[2]), float(r[3]), float(r[4]), float(r[5])]
+                                 for r in rows if r[0] == kind and int(r[1]) == depth)
+            curves += [f"'{name}' using 1:($2/1000) with linespoints lt {colour} dt 1 title 'embed, d={depth}'",
+                       f"'{name}' using 1:($3/1000) with linespoints lt {colour} dt 2 title 'constrain'",
+                       f"'{name}' using 1:($4/1000) with points lt {colour} pt 6 ps 1.5 notitle"]
+        out += f"set title '{title} (circles: auto)'\nplot " + ", ".join(curves) + "\n"
+    gnuplot(out + "unset multiplot\n", files)
+
+
 def read_columns(path):
     """A whitespace table whose first line is '# name name ...': {name: [values]} ('nan' = missing)."""
     with open(path) as f:
@@ -264,6 +287,9 @@ def main():
         contacts_plot(contacts, plots, work)
     else:
         print(f"plot_results: {contacts} missing, no contacts plot")
+    loops = os.path.join(results, "loops_instructions.dat")
+    if os.path.exists(loops):
+        loops_plot(loops, plots, work)
     cfa = os.path.join(results, "cfa.json")
     if os.path.exists(cfa):
         cfa_plot(cfa, plots, work)

@@ -189,6 +189,17 @@ void bindKinematics(py::module_& m) {
       "acceleration and classical linear acceleration of the point (true accelerations, gravity not included), after "
       "forward_kinematics(model, data, q, v, qdd).");
   m.def(
+      "frame_acceleration_bias",
+      [](const Model& model, BoundData& d, FrameLike frame, ArrayLike point, ReferenceFrame axes) {
+        return frameAccelerationBias(model, d.of(model, "frame_acceleration_bias"), toFrame(frame, model),
+                                     toVec3(point, "point"), axes);
+      },
+      py::arg("model"), py::arg("data"), py::arg("frame"), py::arg("point") = Vec3::Zero().eval(),
+      py::arg("reference") = ReferenceFrame::LocalWorldAligned,
+      "frame_acceleration_bias(model, data, frame, point=0, reference=LOCAL_WORLD_ALIGNED) -> J_dot v (6)\n\n"
+      "The frame point's acceleration with qdd = 0 (velocity-product terms only, gravity not included), after "
+      "forward_kinematics(model, data, q, v): frame_acceleration = J qdd + this.");
+  m.def(
       "frame_jacobian",
       [](const Model& model, BoundData& d, ArrayLike q, FrameLike frame, ArrayLike point, ReferenceFrame axes) {
         return Mat6X(frameJacobian(model, d.of(model, "frame_jacobian"), toVector(q, "q"), toFrame(frame, model),

@@ -28,6 +28,12 @@ Vec6 frameVelocity(const Model& model, const Data& data, int frame, const Vec3& 
 Vec6 frameAcceleration(const Model& model, const Data& data, int frame, const Vec3& point = Vec3::Zero(),
                        ReferenceFrame axes = ReferenceFrame::LocalWorldAligned);
 
+/// J̇ v of frame F's point: its [angular; classical linear] acceleration with q̈ = 0 (gravity not
+/// included), from the velocity-product terms c_i along its support path — no J̇ formed, no
+/// finite difference. Needs forwardKinematics with velocities; frameAcceleration = J q̈ + this.
+Vec6 frameAccelerationBias(const Model& model, const Data& data, int frame, const Vec3& point = Vec3::Zero(),
+                           ReferenceFrame axes = ReferenceFrame::LocalWorldAligned);
+
 /// 6 x nv Jacobian J (independent coordinates) with J v = frameVelocity(frame, point, axes).
 /// J is resized to 6 x nv if needed. Uses the state of the last forwardKinematics call.
 void frameJacobian(const Model& model, const Data& data, int frame, const Vec3& point, ReferenceFrame axes,
