@@ -256,6 +256,30 @@ TEST(Allocations, ConstrainedSolversDoNotAllocate) {
   EXPECT_EQ(allocationsAfterWarmUp([&] { ltlInverseOperationalSpaceInertia(m, data, ws, feet, q); }), 0);
 }
 
+TEST(Allocations, ConstrainedDynamicsDerivativesDoNotAllocate) {
+  if (!GRBDA_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting needs glibc and no AddressSanitizer";
+  // Mini Cheetah: point contacts, a weld, a relative point and a custom row; pv and kkt solves
+  const Model m = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf");
+  ConstraintModel cm(m);
+  cm.addPointContact("FR_foot");
+  cm.addPointContact("FL_foot", Vec3(0.01, 0.0, 0.0));
+  cm.addWeld("HR_foot");
+  cm.addRelativePoint("HL_foot", Vec3::Zero(), "FL_knee_link", Vec3(0.0, 0.0, -0.1));
+  cm.addCustomRows(m.body(0).name, MatX::Ones(1, 6), VecX::Ones(1));
+  Data data(m);
+  ConstraintData cd(m, cm);
+  Rng rng(71);
+  VecX q = m.neutralConfiguration();
+  q.tail(m.nq() - 7) = randomVector(rng, m.nq() - 7);
+  const VecX v = randomVector(rng, m.nv()), tau = randomVector(rng, m.nv());
+  for (ConstraintSolver solver : {ConstraintSolver::PV, ConstraintSolver::KKT}) {
+    ConstraintSolverSettings s;
+    s.solver = solver;
+    EXPECT_EQ(allocationsAfterWarmUp([&] { computeConstrainedDynamicsDerivatives(m, data, cm, cd, q, v, tau, s); }), 0)
+        << constraintSolverName(solver);
+  }
+}
+
 TEST(Allocations, PvOsimAndPvOsimFastDoNotAllocate) {
   if (!GRBDA_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting needs glibc and no AddressSanitizer";
   // Mini Cheetah feet (the fast path), a weld on the base (the dense fallback) and a fixed-base
