@@ -12,6 +12,7 @@
 #include "cluster_support/constrained_models.hpp"
 #include "cluster_support/constraint_problems.hpp"
 #include "grbda/grbda.hpp"
+#include "support/finite_differences.hpp"
 
 using namespace grbda;
 using namespace grbda::testsupport;
@@ -25,12 +26,10 @@ double maxRelErr(const MatX& a, const MatX& b) {
 
 constexpr double kTolerance = 1e-6;
 
-/// Finite differences of (q̈, λ) = constrained FD (kkt) along each tangent direction of q, and of
-/// v and τ. Positions: the fourth-order central stencil (f(−2h) − 8f(−h) + 8f(h) − f(2h)) / 12h
-/// with h = 1e-5: a fully constrained (welded) arm near a singular pose has derivatives large
-/// enough that the plain central difference's h² error reaches 1e-5 there (1e-4 with this
-/// stencil); rounding stays ~1e-16 / h of the values. q̈ and λ are quadratic in v and linear in τ: the plain central difference is exact
-/// at steps large enough to keep rounding out.
+/// Finite differences of (q̈, λ) = constrained FD (kkt), stacked, along each tangent direction of
+/// q (fourth-order stencil, h = 1e-5: a welded arm near a singular pose puts the plain central
+/// difference's error at 1e-5), and of v and τ: q̈ and λ are quadratic in v and linear in τ, so
+/// the plain central difference is exact at steps large enough to keep rounding out.
 struct FiniteDifferences {
   MatX ddq_dq, ddq_dv, ddq_dtau, dl_dq, dl_dv, dl_dtau;
 };
@@ -43,29 +42,21 @@ FiniteDifferences finiteDifferences(const Model& model, const ConstraintModel& c
   kkt.solver = ConstraintSolver::KKT;
   const int nv = model.nv(), m = cm.numRows();
   FiniteDifferences fd{MatX(nv, nv), MatX(nv, nv), MatX(nv, nv), MatX(m, nv), MatX(m, nv), MatX(m, nv)};
-  // Σ_k w_k f(s_k h) / h over the stencil, into column j of a (q̈) and l (λ)
-  auto column = [&](int j, double h, const std::vector<std::pair<double, double>>& stencil,
-                    const std::function<void(double)>& solveAt, MatX& a, MatX& l) {
-    a.col(j).setZero();
-    l.col(j).setZero();
-    for (const auto& [s, w] : stencil) {
-      solveAt(s * h);
-      a.col(j) += (w / h) * data.qdd;
-      l.col(j) += (w / h) * cd.lambda;
-    }
+  VecX x(nv + m);  // [q̈; λ]
+  auto solve = [&](const VecX& qx, const VecX& vx, const VecX& taux) {
+    constrainedForwardDynamics(model, data, cm, cd, qx, vx, taux, kkt);
+    x << data.qdd, cd.lambda;
+    return x;
   };
-  const std::vector<std::pair<double, double>> central = {{1.0, 0.5}, {-1.0, -0.5}};
-  const std::vector<std::pair<double, double>> fourth = {
-      {-2.0, 1.0 / 12}, {-1.0, -8.0 / 12}, {1.0, 8.0 / 12}, {2.0, -1.0 / 12}};
+  auto split = [&](const VecX& d, MatX& a, MatX& l, int j) {
+    a.col(j) = d.head(nv);
+    l.col(j) = d.tail(m);
+  };
   for (int j = 0; j < nv; ++j) {
     const VecX e = VecX::Unit(nv, j);
-    column(j, 1e-5, fourth,
-           [&](double h) { constrainedForwardDynamics(model, data, cm, cd, integrate(model, q, e, h), v, tau, kkt); },
-           fd.ddq_dq, fd.dl_dq);
-    column(j, 1e-2, central, [&](double h) { constrainedForwardDynamics(model, data, cm, cd, q, v + h * e, tau, kkt); },
-           fd.ddq_dv, fd.dl_dv);
-    column(j, 1.0, central, [&](double h) { constrainedForwardDynamics(model, data, cm, cd, q, v, tau + h * e, kkt); },
-           fd.ddq_dtau, fd.dl_dtau);
+    split(tangentDerivative(model, q, j, 1e-5, [&](const VecX& qj) { return solve(qj, v, tau); }), fd.ddq_dq, fd.dl_dq, j);
+    split((solve(q, v + 1e-2 * e, tau) - solve(q, v - 1e-2 * e, tau)) / 2e-2, fd.ddq_dv, fd.dl_dv, j);
+    split((solve(q, v, tau + e) - solve(q, v, tau - e)) / 2.0, fd.ddq_dtau, fd.dl_dtau, j);
   }
   return fd;
 }
