@@ -269,10 +269,11 @@ TEST(Allocations, ConstrainedSolversDoNotAllocate) {
 
 TEST(Allocations, ConstrainedDynamicsDerivativesDoNotAllocate) {
   if (!GRBDA_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting needs glibc and no AddressSanitizer";
-  // Mini Cheetah: point contacts, a weld, a relative point and a custom row; pv and kkt solves
+  // Mini Cheetah: point contacts, a weld, a relative point and a custom row, Baumgarte on; pv and kkt
   const Model m = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf");
   ConstraintModel cm = mixedCheetahConstraints(m);
   cm.addCustomRows(m.body(0).name, MatX::Ones(1, 6), VecX::Ones(1));
+  cm.setBaumgarte(0.1);
   Data data(m);
   ConstraintData cd(m, cm);
   Rng rng(71);

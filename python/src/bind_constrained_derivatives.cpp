@@ -26,7 +26,8 @@ void bindConstrainedDerivatives(py::module_& m) {
       "Partial derivatives of the constrained forward dynamics (hard constraints, KKT formula) and of the "
       "constraint forces: the qdd matrices are nv x nv, the lambda ones num_rows x nv; position derivatives in "
       "the tangent space (as integrate()). The solve itself leaves qdd in data.qdd and lambda in cdata.lambda_. "
-      "InputError for Baumgarte stabilisation or a soft solver, NumericalError for redundant rows.");
+      "Baumgarte stabilisation is differentiated with its reference pose fixed. InputError for a soft solver, "
+      "NumericalError for redundant rows.");
 }
 
 }  // namespace grbda::python

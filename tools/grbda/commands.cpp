@@ -71,7 +71,7 @@ const std::vector<Command>& commandTable() {
                    "\"dqdd_dtau\", \"dtau_dq\", \"dtau_dv\" as arrays of rows. Vectors are comma-separated "
                    "numbers in the order of the model's coordinate names (`grbda info MODEL`); defaults: "
                    "the neutral configuration, zero v and tau. With fd's constraint flags (--contact, --weld, "
-                   "--relative, --relative-weld; hard constraints, no --baumgarte) the dqdd_* keys are the "
+                   "--relative, --relative-weld, --baumgarte; hard constraints) the dqdd_* keys are the "
                    "derivatives of the constrained forward dynamics (KKT formula), dtau_dq and dtau_dv those "
                    "of the inverse dynamics with the constraint forces applied at fixed lambda, and JSON "
                    "adds \"constraint_row_names\", \"lambda\" and \"dlambda_dq\", \"dlambda_dv\", "

@@ -18,9 +18,10 @@
 // derivatives, projected through G like the dynamics (∂a_c/∂y = ∂a_c/∂q_s G + ∂a_c/∂q̇_s ∂(Gẏ)/∂y
 // + J_s ∂(Gÿ + g)/∂y). Position derivatives are in the tangent space as in derivatives.hpp.
 //
-// Supported: point contacts, welds, relative points and welds, custom rows; every hard solver of
-// ConstraintSolverSettings for the solve (pv, kkt, ltl, pv-early, proximal; default pv). Refused with
-// InputError: Baumgarte stabilisation (its position-error terms are not differentiated), the soft
+// Supported: point contacts, welds, relative points and welds, custom rows, Baumgarte
+// stabilisation (k = −k_v ė − k_p e is differentiated with the reference pose held fixed; rotation
+// errors through the inverse left Jacobian of SO(3)); every hard solver of ConstraintSolverSettings
+// for the solve (pv, kkt, ltl, pv-early, proximal; default pv). Refused with InputError: the soft
 // solvers pv-soft and ltl-soft (a different dynamics). NumericalError for redundant rows (J ℳ⁻¹ Jᵀ
 // singular: ∂λ is not defined) and the errors of constrainedForwardDynamics. Results in
 // cdata.derivatives (ConstraintDerivativesData); the unconstrained RNEA derivatives at (q, v, ÿ, λ)

@@ -69,9 +69,6 @@ const VecX& computeConstrainedDynamicsDerivatives(const Model& model, Data& data
   detail::checkConstraintWorkspace(model, constraints, cd, alg);
   detail::checkVector(v, model.nv(), "v", alg);
   detail::checkVector(tau, model.nv(), "tau", alg);
-  if (constraints.baumgarte() > 0.0)
-    throw InputError(std::string(alg) + ": Baumgarte stabilisation is not differentiated; turn it off "
-                     "(ConstraintModel::setBaumgarte(0)) for the derivatives");
   if (settings.solver == ConstraintSolver::PVSoft || settings.solver == ConstraintSolver::LTLSoft)
     throw InputError(std::string(alg) + ": the derivatives are those of hard constraints; " +
                      constraintSolverName(settings.solver) + " solves soft ones (use pv, kkt, ltl, pv-early or proximal)");

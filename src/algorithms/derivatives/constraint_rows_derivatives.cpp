@@ -15,7 +15,17 @@
 // angular parts of ∂a_k. A custom row K (body coordinates, on the true spatial acceleration) is
 // the world force-like K_w = ^kX_0ᵀ K turning with the body, so ∂(K_w · (a_k − a_0))/∂q_j =
 // K_w · (dAdq_j + dVdq_j × v_k + S_j × a_0).
+//
+// Baumgarte (T > 0) adds k_v ė + k_p e to each row (k_v = 2/T, k_p = 1/T², constraint_rows.cpp):
+// point rows e = p_A − p_B − const, ė = ṗ_A − ṗ_B, with ∂ṗ/∂q_j = pt(∂v_k) + ω × ∂p,
+// ∂ṗ/∂q̇_j = pt(S_j); angular rows ė = ω_A − ω_B and e = log(R_A R_Bᵀ R_ref), whose change under
+// world rotations δθ_A, δθ_B of the two links is J_l⁻¹(e) (δθ_A − R_A R_Bᵀ δθ_B) (J_l: the left
+// Jacobian of SO(3)).
 #include "constraint_rows_derivatives.hpp"
+
+#include <cmath>
+
+#include <Eigen/Geometry>
 
 #include "../cluster_state.hpp"
 #include "grbda/spatial/cross.hpp"
@@ -36,12 +46,28 @@ void addWorldForce(ConstraintDerivativesData& D, int b, const Vec3& p, const Vec
   D.Eext[ib].block<3, 3>(3, 0) += skew(f);
 }
 
-/// One side of a contact/weld row block: sign ±1, rows [row, row + 3) angular when `angular`.
+/// One side of a contact/weld row block: sign ±1; Baumgarte gains and, for angular rows, the map
+/// from the link's world rotation increment to the rotation error (times sign).
 struct SideRows {
   int body;
   Vec3 p;
   double sign;
+  double kv = 0.0, kp = 0.0;
+  Mat3 errorMap = Mat3::Zero();
 };
+
+/// J_l⁻¹(φ) = 1 − ½ φ× + (1/θ² − (1 + cos θ) / (2θ sin θ)) (φ×)², θ = |φ| (series below 1e-4).
+Mat3 inverseLeftJacobian(const Vec3& phi) {
+  const double t = phi.norm();
+  const Mat3 P = skew(phi);
+  const double c = t < 1e-4 ? 1.0 / 12.0 + t * t / 720.0 : 1.0 / (t * t) - (1.0 + std::cos(t)) / (2.0 * t * std::sin(t));
+  return Mat3::Identity() - 0.5 * P + c * P * P;
+}
+
+Vec3 rotationVector(const Mat3& R) {
+  const Eigen::AngleAxisd aa(R);
+  return aa.angle() * aa.axis();
+}
 
 /// Adds sign · (∂/∂q_s, ∂/∂q̇_s, J_s) of the three rows at `row` (point or angular) of one side.
 void sideDerivatives(const Model& model, const DerivativesData& d, ConstraintDerivativesData& D, const SideRows& s,
@@ -59,13 +85,13 @@ void sideDerivatives(const Model& model, const DerivativesData& d, ConstraintDer
       const Vec6 dadv = d.dJ.col(col) + dV - crossMotion(vk, S);
       Vec3 gq, gv, js;
       if (angular) {
-        gq = da.head<3>();
-        gv = dadv.head<3>();
+        gq = da.head<3>() + s.kv * dv.head<3>() + s.kp * (s.errorMap * S.head<3>());
+        gv = dadv.head<3>() + s.kv * S.head<3>();
         js = S.head<3>();
       } else {
-        const Vec3 dp = pointPart(S, s.p);
-        gq = pointPart(da, s.p) + wd.cross(dp) + dv.head<3>().cross(pd) + w.cross(pointPart(dv, s.p) + w.cross(dp));
-        gv = pointPart(dadv, s.p) + S.head<3>().cross(pd) + w.cross(dp);
+        const Vec3 dp = pointPart(S, s.p), dpd = pointPart(dv, s.p) + w.cross(dp);
+        gq = pointPart(da, s.p) + wd.cross(dp) + dv.head<3>().cross(pd) + w.cross(dpd) + s.kv * dpd + s.kp * dp;
+        gv = pointPart(dadv, s.p) + S.head<3>().cross(pd) + w.cross(dp) + s.kv * dp;
         js = dp;
       }
       D.das_dq.block<3, 1>(row, col) += s.sign * gq;
@@ -92,6 +118,11 @@ void customRowDerivatives(const Model& model, const Data& data, const Constraint
       D.Js(row, col) = Kw.dot(S);
     }
   }
+}
+
+/// Body -> world rotation (the identity for the world, body < 0).
+Mat3 rotationOf(const Data& data, int body) {
+  return body < 0 ? Mat3::Identity() : Mat3(data.Xa[static_cast<size_t>(body)].E.transpose());
 }
 
 SideRows sideOf(const Data& data, int body, const Vec3& bodyPoint, double sign) {
@@ -137,8 +168,20 @@ void constraintAccelerationDerivatives(const Model& model, const Data& data, con
       for (int r = 0; r < c.numRows; ++r) customRowDerivatives(model, data, cd, D, c.row + r);
       continue;
     }
-    const SideRows A = sideOf(data, c.body, c.bodyPoint, 1.0);
-    const SideRows B = c.isRelative() ? sideOf(data, c.body2, c.bodyPoint2, -1.0) : SideRows{-1, Vec3::Zero(), -1.0};
+    SideRows A = sideOf(data, c.body, c.bodyPoint, 1.0);
+    SideRows B = c.isRelative() ? sideOf(data, c.body2, c.bodyPoint2, -1.0) : SideRows{-1, Vec3::Zero(), -1.0};
+    if (const double T = constraints.baumgarte(); T > 0.0) {
+      A.kv = B.kv = 2.0 / T;
+      A.kp = B.kp = 1.0 / (T * T);
+      if (c.hasAngularRows()) {  // e = log(R_A R_Bᵀ (R_refA R_refBᵀ)ᵀ), as gatherConstraintRows measures it
+        const auto ic = static_cast<size_t>(&c - constraints.constraints().data());
+        const Mat3 RA = rotationOf(data, c.body), RB = rotationOf(data, c.body2);
+        const Mat3 Jinv = inverseLeftJacobian(
+            rotationVector(RA * RB.transpose() * (cd.refRotation[ic] * cd.refRotation2[ic].transpose()).transpose()));
+        A.errorMap = Jinv;
+        B.errorMap = Jinv * RA * RB.transpose();
+      }
+    }
     int row = c.row;
     if (c.hasAngularRows()) {
       sideDerivatives(model, data.derivatives, D, A, row, true);
