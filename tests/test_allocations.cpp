@@ -218,16 +218,27 @@ TEST(Allocations, HotCallsOnPreparedDataDoNotAllocate) {
   }
 }
 
-TEST(Allocations, ConstrainedSolversDoNotAllocate) {
-  if (!GRBDA_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting needs glibc and no AddressSanitizer";
-  // Every cluster type of the Mini Cheetah (free base, geared rotors), point contacts, a weld, a
-  // relative constraint, Baumgarte on; every solver, also the redundant (proximal) path.
-  const Model m = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf");
+namespace {
+
+/// Mini Cheetah constraints of every built-in kind: two point contacts (one off the frame), a
+/// weld, a relative point between two legs.
+ConstraintModel mixedCheetahConstraints(const Model& m) {
   ConstraintModel cm(m);
   cm.addPointContact("FR_foot");
   cm.addPointContact("FL_foot", Vec3(0.01, 0.0, 0.0));
   cm.addWeld("HR_foot");
   cm.addRelativePoint("HL_foot", Vec3::Zero(), "FL_knee_link", Vec3(0.0, 0.0, -0.1));
+  return cm;
+}
+
+}  // namespace
+
+TEST(Allocations, ConstrainedSolversDoNotAllocate) {
+  if (!GRBDA_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting needs glibc and no AddressSanitizer";
+  // Every cluster type of the Mini Cheetah (free base, geared rotors), point contacts, a weld, a
+  // relative constraint, Baumgarte on; every solver, also the redundant (proximal) path.
+  const Model m = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf");
+  ConstraintModel cm = mixedCheetahConstraints(m);
   cm.setCompliance(1e-4);
   cm.setBaumgarte(0.1);
   ConstraintModel redundant(m);
@@ -254,6 +265,27 @@ TEST(Allocations, ConstrainedSolversDoNotAllocate) {
   const std::vector<EndEffector> feet = {{m.frameIndex("FR_foot"), Vec3(0.01, 0.0, 0.0)},
                                          {m.frameIndex("HL_foot"), Vec3::Zero()}};
   EXPECT_EQ(allocationsAfterWarmUp([&] { ltlInverseOperationalSpaceInertia(m, data, ws, feet, q); }), 0);
+}
+
+TEST(Allocations, ConstrainedDynamicsDerivativesDoNotAllocate) {
+  if (!GRBDA_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting needs glibc and no AddressSanitizer";
+  // Mini Cheetah: point contacts, a weld, a relative point and a custom row, Baumgarte on; pv and kkt
+  const Model m = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf");
+  ConstraintModel cm = mixedCheetahConstraints(m);
+  cm.addCustomRows(m.body(0).name, MatX::Ones(1, 6), VecX::Ones(1));
+  cm.setBaumgarte(0.1);
+  Data data(m);
+  ConstraintData cd(m, cm);
+  Rng rng(71);
+  VecX q = m.neutralConfiguration();
+  q.tail(m.nq() - 7) = randomVector(rng, m.nq() - 7);
+  const VecX v = randomVector(rng, m.nv()), tau = randomVector(rng, m.nv());
+  for (ConstraintSolver solver : {ConstraintSolver::PV, ConstraintSolver::KKT}) {
+    ConstraintSolverSettings s;
+    s.solver = solver;
+    EXPECT_EQ(allocationsAfterWarmUp([&] { computeConstrainedDynamicsDerivatives(m, data, cm, cd, q, v, tau, s); }), 0)
+        << constraintSolverName(solver);
+  }
 }
 
 TEST(Allocations, PvOsimAndPvOsimFastDoNotAllocate) {

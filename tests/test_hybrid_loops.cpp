@@ -252,3 +252,18 @@ TEST(HybridLoops, NoAllocationPerCall) {
     }
   }
 }
+
+TEST(HybridLoops, ConstrainedDerivativesRefuseKeptLoops) {
+  ModelBuilder b = parseUrdfFile(std::string(GRBDA_SOURCE_DIR) + "/models/four_bar.urdf");
+  const Model C = buildWith(b, LoopTreatment::Constrain);
+  ConstraintModel cm(C);
+  ConstraintData cd(C, cm);
+  Data data(C);
+  const VecX q = C.neutralConfiguration(), zero = VecX::Zero(C.nv());
+  try {
+    computeConstrainedDynamicsDerivatives(C, data, cm, cd, q, zero, zero);
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("loop1"), std::string::npos) << e.what();
+  }
+}

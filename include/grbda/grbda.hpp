@@ -1,5 +1,6 @@
 #pragma once
 // Umbrella header: everything a user needs.
+#include "grbda/algorithms/constrained_derivatives.hpp"
 #include "grbda/algorithms/constrained_dynamics.hpp"
 #include "grbda/algorithms/cfa.hpp"
 #include "grbda/algorithms/change_of_basis.hpp"

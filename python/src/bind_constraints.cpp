@@ -7,6 +7,7 @@
 // was made for, so that a workspace of another constraint set with the same row count is refused
 // (the library only compares the model and the row count).
 #include "bindings.hpp"
+#include "constraints.hpp"
 #include "convert.hpp"
 #include "grbda/algorithms/constrained_dynamics.hpp"
 #include "grbda/algorithms/dynamics.hpp"
@@ -18,19 +19,6 @@ namespace grbda::python {
 
 namespace {
 
-/// ConstraintData plus the ConstraintModel it was made for.
-struct BoundConstraintData {
-  BoundConstraintData(const Model& m, const ConstraintModel& c) : constraints(&c), data(m, c) {}
-  /// The workspace, after checking it belongs to `c`; InputError naming `function` otherwise.
-  ConstraintData& of(const ConstraintModel& c, const char* function) {
-    if (&c != constraints)
-      throw InputError(std::string(function) +
-                       ": cdata was made for another ConstraintModel (use grbda.ConstraintData(model, constraints))");
-    return data;
-  }
-  const ConstraintModel* constraints;
-  ConstraintData data;
-};
 
 constexpr const char* kPointDoc = "point: 3 coordinates in the link's frame (m), default its origin.";
 
@@ -189,23 +177,6 @@ void bindConstraintData(py::module_& m) {
       "clear_reference()\n\nForget the reference: the next solve with Baumgarte on captures the pose it starts at.");
 }
 
-/// solver= of constrained_forward_dynamics: a name, a ConstraintSolver or settings.
-ConstraintSolverSettings toSettings(py::handle solver) {
-  if (py::isinstance<py::str>(solver)) {
-    ConstraintSolverSettings s;
-    s.solver = constraintSolverFromName(solver.cast<std::string>());
-    return s;
-  }
-  if (py::isinstance<ConstraintSolverSettings>(solver)) return solver.cast<ConstraintSolverSettings>();
-  if (py::isinstance<ConstraintSolver>(solver)) {
-    ConstraintSolverSettings s;
-    s.solver = solver.cast<ConstraintSolver>();
-    return s;
-  }
-  throw InputError("solver must be a name ('pv', 'pv-soft', 'kkt', 'proximal', 'ltl', 'ltl-soft', 'pv-early'), a "
-                   "ConstraintSolver or "
-                   "ConstraintSolverSettings, got " + std::string(py::str(py::type::of(solver))));
-}
 
 void bindSolvers(py::module_& m) {
   py::enum_<ConstraintSolver>(m, "ConstraintSolver",
@@ -400,6 +371,23 @@ void bindPvOsim(py::module_& m) {
 }
 
 }  // namespace
+
+ConstraintSolverSettings toSettings(py::handle solver) {
+  if (py::isinstance<py::str>(solver)) {
+    ConstraintSolverSettings s;
+    s.solver = constraintSolverFromName(solver.cast<std::string>());
+    return s;
+  }
+  if (py::isinstance<ConstraintSolverSettings>(solver)) return solver.cast<ConstraintSolverSettings>();
+  if (py::isinstance<ConstraintSolver>(solver)) {
+    ConstraintSolverSettings s;
+    s.solver = solver.cast<ConstraintSolver>();
+    return s;
+  }
+  throw InputError("solver must be a name ('pv', 'pv-soft', 'kkt', 'proximal', 'ltl', 'ltl-soft', 'pv-early'), a "
+                   "ConstraintSolver or "
+                   "ConstraintSolverSettings, got " + std::string(py::str(py::type::of(solver))));
+}
 
 void bindConstraints(py::module_& m) {
   bindKinds(m);

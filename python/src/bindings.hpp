@@ -16,6 +16,7 @@ void bindTree(pybind11::module_& m);        // grbda.tree: the spanning-tree alg
 void bindConstraints(pybind11::module_& m); // ConstraintModel, ConstraintData, solvers, H^-1, log det H
 void bindIntegration(pybind11::module_& m); // integrate, difference, position_rate, energies
 void bindDerivatives(pybind11::module_& m); // compute_rnea_derivatives, compute_aba_derivatives
+void bindConstrainedDerivatives(pybind11::module_& m); // compute_constrained_dynamics_derivatives
 void bindCfa(pybind11::module_& m);         // CfaData, cfa_forward_dynamics, joint_reactions
 
 }  // namespace grbda::python

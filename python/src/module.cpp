@@ -14,5 +14,6 @@ PYBIND11_MODULE(_grbda, m) {
   grbda::python::bindConstraints(m);
   grbda::python::bindIntegration(m);
   grbda::python::bindDerivatives(m);
+  grbda::python::bindConstrainedDerivatives(m);
   grbda::python::bindCfa(m);
 }

@@ -47,6 +47,18 @@ inline grbda::MatX matrixOf(const Json& rows) {
   return M;
 }
 
+/// A rows x cols matrix from a JSON array of rows (every row must have `cols` entries).
+inline grbda::MatX matrixOf(const Json& rows, size_t cols) {
+  grbda::MatX M = grbda::MatX::Zero(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(cols));
+  for (size_t r = 0; r < rows.size(); ++r) {
+    const std::vector<double> row = rows[r].numbers();
+    EXPECT_EQ(row.size(), cols);
+    for (size_t c = 0; c < row.size() && c < cols; ++c)
+      M(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = row[c];
+  }
+  return M;
+}
+
 /// Full-precision text of a vector for --q/--v/--tau/--a.
 inline std::string joinFull(const std::vector<double>& x) {
   std::string s;

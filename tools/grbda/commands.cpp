@@ -59,7 +59,7 @@ const std::vector<Command>& commandTable() {
                    "the matrix as an array of rows and names them in \"result_labels\" (LINK:wx ... "
                    "LINK:vz). ") + kVectorNote,
        dynamicsCommandOptions("osim"), runOsim},
-      {"derivatives", "MODEL... [--q Q] [--v V] [--tau TAU | --qdd QDD] [options]",
+      {"derivatives", "MODEL... [--q Q] [--v V] [--tau TAU | --qdd QDD] [--contact LINK[:X,Y,Z]]... [options]",
        "analytic derivatives of forward and inverse dynamics",
        std::string("Computes qdd = forward dynamics (q, v, tau) and, at that state, the partial derivatives "
                    "of qdd with respect to q, v and tau and of the inverse dynamics tau(q, v, qdd) with "
@@ -70,7 +70,12 @@ const std::vector<Command>& commandTable() {
                    "the inverse dynamics of qdd. JSON: \"qdd\", then \"dqdd_dq\", \"dqdd_dv\", "
                    "\"dqdd_dtau\", \"dtau_dq\", \"dtau_dv\" as arrays of rows. Vectors are comma-separated "
                    "numbers in the order of the model's coordinate names (`grbda info MODEL`); defaults: "
-                   "the neutral configuration, zero v and tau."),
+                   "the neutral configuration, zero v and tau. With fd's constraint flags (--contact, --weld, "
+                   "--relative, --relative-weld, --baumgarte; hard constraints) the dqdd_* keys are the "
+                   "derivatives of the constrained forward dynamics (KKT formula), dtau_dq and dtau_dv those "
+                   "of the inverse dynamics with the constraint forces applied at fixed lambda, and JSON "
+                   "adds \"constraint_row_names\", \"lambda\" and \"dlambda_dq\", \"dlambda_dv\", "
+                   "\"dlambda_dtau\" (one row per constraint row)."),
        derivativesOptions(), runDerivatives},
       {"complete", "MODEL... [--q Q] [options]", "spanning-tree positions that close the loops",
        "Completes the independent positions --q to the positions of every joint of the spanning tree "

@@ -54,7 +54,8 @@ void printMainHelp(std::ostream& out) {
          "the Tello humanoid with arms built in code (its differentials are not URDF+).\n"
       << "Every command takes --log-level, all but view --json; fd, id, mass-matrix and osim also take\n"
       << "--gravity, --repeat, --method and --q-spanning; simulate takes --gravity, --method and the\n"
-      << "constraints of fd; derivatives takes --gravity, --repeat and --q-spanning. Run 'grbda help\n"
+      << "constraints of fd; derivatives takes --gravity, --repeat, --q-spanning and fd's hard\n"
+      << "constraints. Run 'grbda help\n"
       << "COMMAND' for its options.\n\n";
   printWrapped(out, kExitCodes, 0);
 }

@@ -13,6 +13,24 @@
 
 namespace grbda {
 
+/// Results and workspace of computeConstrainedDynamicsDerivatives
+/// (algorithms/constrained_derivatives.hpp), sized by its first call. nv = model.nv(), m = rows;
+/// position derivatives in the tangent space; rows of λ in the ConstraintModel's order.
+struct ConstraintDerivativesData {
+  VecX ddq, lambda;                               ///< ÿ (nv) and λ (m) at the state
+  MatX ddq_dq, ddq_dv, ddq_dtau;                  ///< ∂ÿ/∂y, ∂ÿ/∂ẏ, ∂ÿ/∂τ (nv x nv)
+  MatX dlambda_dq, dlambda_dv, dlambda_dtau;      ///< ∂λ/∂y, ∂λ/∂ẏ, ∂λ/∂τ (m x nv)
+  MatX J;                                         ///< the rows' Jacobian (m x nv): J ẏ = row velocities
+  MatX da_dq, da_dv;                              ///< ∂(J ÿ + J̇ ẏ)/∂y, ∂/∂ẏ at fixed ÿ (m x nv)
+  // workspace
+  MatX Js, das_dq, das_dv;                        ///< the same in spanning coordinates (m x nvSpanning)
+  MatX MinvJt;                                    ///< ℳ⁻¹ Jᵀ (nv x m)
+  MatX delassus;                                  ///< J ℳ⁻¹ Jᵀ (m x m)
+  Eigen::LLT<MatX> lltDelassus;
+  std::vector<Vec6> Fext;                         ///< λ as world forces per body (about the world origin)
+  std::vector<Mat6> Eext;                         ///< their pose derivative terms (derivatives_internal.hpp)
+};
+
 class ConstraintData {
  public:
   ConstraintData(const Model& model, const ConstraintModel& constraints);
@@ -27,6 +45,9 @@ class ConstraintData {
   // ---- results of the last operational-space call (algorithms/pv_osim.hpp, osim_baselines.hpp) ----
   MatX LambdaInv;           ///< Λ⁻¹ = J H⁻¹ Jᵀ of the rows (m x m, the ConstraintModel's order)
   MatX Lambda;              ///< Λ = (J H⁻¹ Jᵀ)⁻¹ (pvOsim only)
+
+  // ---- results of the last computeConstrainedDynamicsDerivatives call ----
+  ConstraintDerivativesData derivatives;
 
   /// The reference pose of Baumgarte stabilisation: the constraint points' positions and the
   /// links' orientations at the kinematics in `data` (call after forwardKinematics at the

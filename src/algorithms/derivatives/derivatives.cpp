@@ -56,11 +56,10 @@ void spanningAccelerations(const Model& model, Data& data, const VecX& ydd) {
   }
 }
 
-/// The RNEA derivatives at the cluster kinematics already in data (q, v prepared).
-void rneaDerivativesPrepared(const Model& model, Data& data, const VecX& ydd) {
+void rneaDerivativesPrepared(const Model& model, Data& data, const VecX& ydd, const WorldFixedForces* ext) {
   sizeDerivatives(model, data);
   spanningAccelerations(model, data, ydd);
-  spanningRneaDerivatives(model, data);
+  spanningRneaDerivatives(model, data, ext);
   clusterLocalDerivatives(model, data, ydd);
   projectDerivatives(model, data);
 }

@@ -10,8 +10,6 @@
 
 namespace grbda::detail {
 
-namespace {
-
 /// T = X Ĝ: per cluster, its columns of T are combinations of its spanning columns of X.
 void timesG(const Model& model, const Data& data, const MatX& X, MatX& T) {
   for (int c = 0; c < model.numClusters(); ++c) {
@@ -28,6 +26,8 @@ void timesG(const Model& model, const Data& data, const MatX& X, MatX& T) {
     }
   }
 }
+
+namespace {
 
 /// out = Ĝᵀ T: per cluster, its rows of out are combinations of its spanning rows of T.
 void transposeGTimes(const Model& model, const Data& data, const MatX& T, MatX& out) {

@@ -9,6 +9,11 @@
 //   j ⪯ i:  ∂τ_i/∂q_j = S_iᵀ (IC_i dAdq_j + BC_i dVdq_j)        (the S_j ×* F_i terms cancel)
 //   i ≺ j:  ∂τ_i/∂q_j = S_iᵀ (S_j ×* F_j + IC_j dAdq_j + BC_j dVdq_j)
 // and likewise for q̇ with (Ṡ_j + dVdq_j, S_j) in place of (dAdq_j, dVdq_j).
+//
+// Forces held fixed in world axes at points of the bodies (constraint forces at fixed λ,
+// algorithms/constrained_derivatives.hpp) enter F_k with a minus sign. They do not turn with the
+// subtree: ∂F^ext_k/∂q_j = S_j ×* F^ext_k + E_k S_j (derivatives_internal.hpp), so with EC_i the
+// subtree sum of E_k the rules above gain −S_iᵀ EC_i S_j (j ⪯ i) and −S_iᵀ EC_j S_j (i ≺ j).
 #include "derivatives_internal.hpp"
 #include "../cluster_state.hpp"
 #include "grbda/spatial/cross.hpp"
@@ -28,7 +33,7 @@ Mat6 forceCrossFixedForce(const Vec6& h) {
 }
 
 /// Outward: world S, v, a and the per-column terms; each body's own IC, BC, f.
-void outward(const Model& model, Data& data) {
+void outward(const Model& model, Data& data, const WorldFixedForces* ext) {
   DerivativesData& d = data.derivatives;
   const Vec6 a0 = gravityBias(model, data);
   for (int i = 0; i < model.numBodies(); ++i) {
@@ -63,18 +68,20 @@ void outward(const Model& model, Data& data) {
     for (int k = 0; k < 6; ++k) B.col(k) = crossForce(v, I.col(k));
     B += B.transpose().eval();
     B += forceCrossFixedForce(h);
+    if (ext) d.F[i] -= (*ext->F)[static_cast<size_t>(i)];
   }
 }
 
 }  // namespace
 
-void spanningRneaDerivatives(const Model& model, Data& data) {
+void spanningRneaDerivatives(const Model& model, Data& data, const WorldFixedForces* ext) {
   DerivativesData& d = data.derivatives;
-  outward(model, data);
+  outward(model, data, ext);
   d.dtauSpan_dq.setZero();
   d.dtauSpan_dv.setZero();
   d.HSpan.setZero();
   Mat6 Y, Z, Wq, Wv;  // per column of body i: IC_i S, BC_iᵀ S, and the i ≺ j terms
+  Mat6 Ze = Mat6::Zero();  // EC_iᵀ S (external forces only)
   for (int i = model.numBodies() - 1; i >= 0; --i) {
     const Body& b = model.body(i);
     const int iv = b.vIndex, n = b.joint.nv();
@@ -86,13 +93,19 @@ void spanningRneaDerivatives(const Model& model, Data& data) {
       d.tauSpan[iv + c] = s.dot(d.F[i]);
       Wq.col(c) = crossForce(s, d.F[i]) + IC * d.dAdq.col(iv + c) + BC * d.dVdq.col(iv + c);
       Wv.col(c) = IC * (d.dJ.col(iv + c) + d.dVdq.col(iv + c)) + BC * s;
+      if (ext) {
+        const Mat6& EC = (*ext->E)[static_cast<size_t>(i)];
+        Ze.col(c).noalias() = EC.transpose() * s;
+        Wq.col(c).noalias() -= EC * s;
+      }
     }
     for (int j = i; j >= 0; j = model.body(j).parent) {
       const int jv = model.body(j).vIndex, m = model.body(j).joint.nv();
       for (int c = 0; c < n; ++c)
         for (int e = 0; e < m; ++e) {
           const int r = iv + c, col = jv + e;
-          d.dtauSpan_dq(r, col) = Y.col(c).dot(d.dAdq.col(col)) + Z.col(c).dot(d.dVdq.col(col));
+          d.dtauSpan_dq(r, col) = Y.col(c).dot(d.dAdq.col(col)) + Z.col(c).dot(d.dVdq.col(col)) -
+                                  Ze.col(c).dot(d.J.col(col));
           d.dtauSpan_dv(r, col) = Y.col(c).dot(d.dJ.col(col) + d.dVdq.col(col)) + Z.col(c).dot(d.J.col(col));
           d.HSpan(r, col) = Y.col(c).dot(d.J.col(col));
           if (j == i) continue;
@@ -105,6 +118,7 @@ void spanningRneaDerivatives(const Model& model, Data& data) {
       d.IC[b.parent] += IC;
       d.BC[b.parent] += BC;
       d.F[b.parent] += d.F[i];
+      if (ext) (*ext->E)[static_cast<size_t>(b.parent)] += (*ext->E)[static_cast<size_t>(i)];
     }
   }
 }
