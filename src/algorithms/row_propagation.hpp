@@ -119,10 +119,13 @@ struct RowPropagation {
       for (int j = 0; j < m; ++j) generalRow<D>(cl, kd, cr, j, z, t, root);
     } else {
       typename Sz::Mat6D U0;  // Σ_i U_i in world coordinates (XU seen from the world)
-      if (!root) {
+      if (!root) {  // X_{0←o}* XU = [Eᵀ f_a + r × Eᵀ f_l; Eᵀ f_l] per column, Xa_o = (E, r)
         const Transform& Xo = data.Xa[static_cast<size_t>(cl.output)];
+        const Mat3 Et = Xo.E.transpose();  // column-major copy: Eᵀ v as scaled columns
         const Eigen::Map<const typename Sz::Mat6D> XU(kd.XU.data());
-        for (int i = 0; i < D; ++i) U0.col(i) = Xo.applyTranspose(XU.col(i));
+        U0.template bottomRows<3>().noalias() = Et * XU.template bottomRows<3>();
+        U0.template topRows<3>().noalias() = Et * XU.template topRows<3>();
+        for (int i = 0; i < D; ++i) U0.col(i).template head<3>() += Xo.r.cross(U0.col(i).template tail<3>());
       }
       for (int j = 0; j < m;) {
         const int s = slotStart[j];
@@ -135,12 +138,21 @@ struct RowPropagation {
         const int b = slotBody[s];
         int j1 = j + 1;
         while (j1 < m && slotStart[j1 + 1] - slotStart[j1] == 1 && slotBody[slotStart[j1]] == b) ++j1;
+        // S_b and c_b (a' at a root) in world coordinates: X_{0←b} m = [Eᵀ m_a; Eᵀ m_l + r × Eᵀ m_a]
         const Transform& Xb = data.Xa[static_cast<size_t>(b)];
+        const Mat3 Et = Xb.E.transpose();
         const auto Sb = rowsOf<D>(kd.S, b - cl.firstBody);
-        typename Sz::Mat6D S0;  // S_b in world coordinates
-        for (int i = 0; i < D; ++i) S0.col(i) = Xb.applyInverse(Sb.col(i));
-        Vec6 c0 = Vec6::Zero();  // c_b (a' at a root) in world coordinates
-        if constexpr (Bias) c0 = Xb.applyInverse(predictedAcceleration(data, b, root));
+        typename Sz::Mat6D S0;
+        S0.template topRows<3>().noalias() = Et * Sb.template topRows<3>();
+        S0.template bottomRows<3>().noalias() = Et * Sb.template bottomRows<3>();
+        for (int i = 0; i < D; ++i) S0.col(i).template tail<3>() += Xb.r.cross(S0.col(i).template head<3>());
+        Vec6 c0 = Vec6::Zero();
+        if constexpr (Bias) {
+          const Vec6& c = predictedAcceleration(data, b, root);
+          c0.template head<3>().noalias() = Et * c.template head<3>();
+          c0.template tail<3>().noalias() = Et * c.template tail<3>();
+          c0.template tail<3>() += Xb.r.cross(c0.template head<3>());
+        }
         for (; j < j1; ++j) {
           Vec6& F = cd.F[static_cast<size_t>(slots[slotStart[j]])];
           t.noalias() = S0.transpose() * F;                                  // t = Sᵀ F
