@@ -48,7 +48,7 @@ struct SoftLeafTerms {
 void startSystem(const Data& data, ConstraintData& cd, ConstraintData::RowSystem& sys) {
   sys.e.setZero();
   sys.L.setZero();
-  startRowPropagation(data, cd);
+  startRowPropagation(data, cd, sys);
 }
 
 /// The hook of PV and PV-soft: bias terms, L into the lower triangle of sys.L.

@@ -40,7 +40,7 @@ void osimPass(const Model& model, Data& data, const ConstraintModel& constraints
   checkConstraintWorkspace(model, constraints, cd, algorithm);
   prepareState(model, data, q, nullptr, algorithm);
   gatherConstraintRows(model, data, constraints, cd, false);
-  startRowPropagation(data, cd);
+  startRowPropagation(data, cd, cd.hard);
   const ArticulatedPassInputs in;  // no bias terms
   if (!articulatedPass<false>(model, data, in, NoLeafTerms{},
                               RowPropagation<false, Sink>{data, cd, cd.hard, sink, Vec6::Zero(), atRoot}))

@@ -47,11 +47,18 @@ struct SymmetricSink {
   }
 };
 
-/// F = K for every row part, in world coordinates (X_{0←b}* K; see RowPropagation::step): the
-/// start of the propagation.
-inline void startRowPropagation(const Data& data, ConstraintData& cd) {
-  for (size_t j = 0; j < cd.parts.size(); ++j)
-    cd.F[j] = data.Xa[static_cast<size_t>(cd.parts[j].body)].applyTranspose(cd.parts[j].K);
+/// F = K for every part of the rows of `sys`, in world coordinates (X_{0←b}* K; see
+/// RowPropagation::step): the start of the propagation. Rows outside `sys` (PV-soft's leaf rows)
+/// are not propagated, so not transformed either.
+inline void startRowPropagation(const Data& data, ConstraintData& cd, const ConstraintData::RowSystem& sys) {
+  const auto start = [&](size_t p) { cd.F[p] = data.Xa[static_cast<size_t>(cd.parts[p].body)].applyTranspose(cd.parts[p].K); };
+  if (sys.size() == cd.numRows) {  // every row (PV, PV-OSIM): every part, in order
+    for (size_t p = 0; p < cd.parts.size(); ++p) start(p);
+    return;
+  }
+  for (int r : sys.rowOf)
+    for (int p = cd.rowFirstPart[static_cast<size_t>(r)]; p < cd.rowFirstPart[static_cast<size_t>(r) + 1]; ++p)
+      start(static_cast<size_t>(p));
 }
 
 /// Body i's acceleration with ÿ = 0 and a_o = 0 (c_i), or a_o = a_0 for a root cluster (its
