@@ -8,7 +8,9 @@
 //   e  += Fᵀ c + tᵀ D⁻¹ w        free motion of the row (w = u − Uᵀ c)          (42d, l = −k + e)
 //   L  += tᵀ D⁻¹ t               Delassus matrix J H⁻¹ Jᵀ of the rows             (42e)
 //   F  ← Xoutᵀ F − XU D⁻¹ t      the row seen from the output body                (42c)
-// so that K a = e + Fᵀ a_o + L λ with λ the force the environment applies. A root cluster sees
+// so that K a = e + Fᵀ a_o + L λ with λ the force the environment applies. F is stored in world
+// coordinates (startRowPropagation), where Xoutᵀ is the identity and (42c) is F −= U₀ D⁻¹ t, U₀
+// = XU seen from the world: a 6-vector update per row instead of a spatial transform (step). A root cluster sees
 // a_o = a_0 (= −a_g; a free base's F vanishes). Without bias terms (Bias = false: PV-OSIM) only
 // L and F are propagated. Where L goes is the Sink's business: the lower triangle of a dense
 // matrix (PV), a symmetric dense matrix (PV-OSIM) or per-branch blocks (PV-OSIM-fast, which also
