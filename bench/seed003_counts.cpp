@@ -8,8 +8,9 @@
 //     SET     a constraint set of the model (0, H3, H, F3 … 4F3, F, 2F, 2F+H, 2F+2H, W)
 //     METHOD  c-aba (forwardDynamics, the constraints ignored), tree-aba, any constrained solver
 //             name (pv, pv-soft, kkt, proximal, pv-early, ltl, ltl-soft when built), efpa (Λ⁻¹
-//             of the set's links by C-EFPA), kdl (KDL's Vereshchagin; chains only: set W = 6-D
-//             tip constraint, 0 = none)
+//             of the set's links by C-EFPA), pv-osim (Λ⁻¹ = J H⁻¹ Jᵀ of the set's rows by
+//             PV-OSIM, pvInverseOsim), pv-osim-fast (PvOsimFast::compute), kdl (KDL's
+//             Vereshchagin; chains only: set W = 6-D tip constraint, 0 = none)
 //   seed003_counts --check-kdl    KDL's q̈ against ours on a 7-link chain (exit 0 when they agree)
 //
 // Exit codes: 0 done, 3 the method is not in this build (a solver of another branch, or kdl
@@ -94,6 +95,7 @@ int run(const std::string& modelName, const std::string& setName, const std::str
   std::unique_ptr<ConstraintData> cdata;
   ConstraintSolverSettings settings;
   std::unique_ptr<OsimSet> osim;
+  std::unique_ptr<PvOsimFast> fast;
 #ifdef GRBDA_HAVE_KDL
   std::unique_ptr<KdlChain> kdl;
 #endif
@@ -106,6 +108,14 @@ int run(const std::string& modelName, const std::string& setName, const std::str
     for (const ConstraintItem& c : set.items) ends.push_back({model.frameIndex(c.link), Vec3::Zero()});
     osim = std::make_unique<OsimSet>(model, ends);
     call = [&](int i) { inverseOperationalSpaceInertia(model, data, *osim, p.q[at(i)]); };
+  } else if (method == "pv-osim" || method == "pv-osim-fast") {
+    cdata = std::make_unique<ConstraintData>(model, *p.constraints);
+    if (method == "pv-osim") {
+      call = [&](int i) { pvInverseOsim(model, data, *p.constraints, *cdata, p.q[at(i)]); };
+    } else {
+      fast = std::make_unique<PvOsimFast>(model, *p.constraints);
+      call = [&](int i) { fast->compute(model, data, *p.constraints, *cdata, p.q[at(i)]); };
+    }
   } else if (method == "kdl") {
 #ifdef GRBDA_HAVE_KDL
     if (modelName.rfind("chain:", 0) != 0) throw InputError("seed003_counts: kdl runs on chain:N only");

@@ -9,7 +9,8 @@
 #                             columns C-ABA, PV, PV-e, LTL, PV-s, LTL-s, KKT; empty where this
 #                             build has no such solver), the chain scaling beside KDL's
 #                             Vereshchagin solver, the ladder and the stem-and-branches
-#   seed003_table.dat, seed003_chain.dat, seed003_ladder.dat   the same numbers for the plots
+#   seed003_table.dat, seed003_chain.dat, seed003_ladder.dat, seed003_stem.dat   the same numbers
+#                             (the first three for the plots)
 # then draws bench/plots/seed003_chains.png and seed003_ladder.png (tools/plot_results.py).
 #
 #   tools/count_seed003.sh [--build DIR] [--repeat N] [--out DIR] [--only table,chain,ladder,stem]
@@ -170,19 +171,25 @@ if wants stem; then
     echo
     echo "## Stem and branches: a stem of S links, B branches of 7 links from each end, tips welded (12B rows)"
     echo
-    echo "EFPA = Λ⁻¹ of the 2B welded tips by C-EFPA (osim.hpp); PV-OSIM (the paper's comparison) is on another branch."
+    echo "Λ⁻¹ of the 2B welded tips (12B x 12B): EFPA = C-EFPA (osim.hpp, 6-D end-effectors at the tips),"
+    echo "PV-OSIM = pvInverseOsim on the welds' rows (the paper's comparison), PV-OSIM-f = PvOsimFast::compute."
     echo
-    echo "| S | B | nv | rows | C-ABA | EFPA (Λ⁻¹) | PV | PV-s | KKT |"
-    echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    echo "| S | B | nv | rows | C-ABA | EFPA (Λ⁻¹) | PV-OSIM (Λ⁻¹) | PV-OSIM-f | PV-OSIM / EFPA | PV | PV-e | LTL | PV-s | KKT |"
+    echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   } >>"$md"
-  for sb in 7:4 20:4 54:4 7:10 20:10 54:10 100:10; do
+  echo "# S B nv rows CABA EFPA PVOSIM PVOSIMf PV PVe LTL PVs KKT" >"$tmp/seed003_stem.dat"
+  for sb in 7:4 20:4 54:4 100:4 7:8 54:8 100:8 7:10 20:10 40:10 54:10 70:10 100:10; do
     m="stem:$sb"
     aba=$(count "$m" 0 c-aba); efpa=$(count "$m" W efpa)
     read -r _ _ _ nv rows <"$tmp/out"
-    pv=$(count "$m" W pv); soft=$(count "$m" W pv-soft); kkt=$(count "$m" W kkt)
-    echo "| ${sb%:*} | ${sb#*:} | $nv | $rows | $aba | $efpa | $pv | $soft | $kkt |" >>"$md"
+    posim=$(count "$m" W pv-osim); pfast=$(count "$m" W pv-osim-fast)
+    pv=$(count "$m" W pv); pve=$(count "$m" W pv-early); ltl=$(count "$m" W ltl)
+    soft=$(count "$m" W pv-soft); kkt=$(count "$m" W kkt)
+    echo "| ${sb%:*} | ${sb#*:} | $nv | $rows | $aba | $efpa | $posim | $pfast | $(ratio "$posim" "$efpa") | $pv | $pve | $ltl | $soft | $kkt |" >>"$md"
+    echo "${sb%:*} ${sb#*:} $nv $rows $(for x in "$aba" "$efpa" "$posim" "$pfast" "$pv" "$pve" "$ltl" "$soft" "$kkt"; do printf '%s ' "$(dat "$x")"; done)" >>"$tmp/seed003_stem.dat"
     echo "count_seed003.sh: stem $sb done" >&2
   done
+  cp "$tmp/seed003_stem.dat" "$out/"
 fi
 
 cp "$md" "$out/seed003_instructions.md"

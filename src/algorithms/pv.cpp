@@ -3,6 +3,7 @@
 // propagated by row_propagation.hpp: L λ = kBiased − e gives λ (43/47) at the root, and the
 // outward pass adds Sᵀ F λ to u (41). m = 0 is C-ABA step for step.
 #include <string>
+#include <type_traits>
 
 #include "../constraints/constraint_rows.hpp"
 #include "row_propagation.hpp"
@@ -44,10 +45,10 @@ struct SoftLeafTerms {
   }
 };
 
-void startSystem(ConstraintData& cd, ConstraintData::RowSystem& sys) {
+void startSystem(const Data& data, ConstraintData& cd, ConstraintData::RowSystem& sys) {
   sys.e.setZero();
   sys.L.setZero();
-  startRowPropagation(cd);
+  startRowPropagation(data, cd, sys);
 }
 
 /// The hook of PV and PV-soft: bias terms, L into the lower triangle of sys.L.
@@ -60,8 +61,9 @@ RowPropagation<true, LowerTriangleSink> rowHook(const Model& model, Data& data, 
 void outwardWithForces(const Model& model, Data& data, ConstraintData::RowSystem& sys) {
   outwardPass(model, data, gravityBias(model, data), [&](int k, auto& t) {
     const ConstraintData::ClusterRows& cr = sys.clusters[static_cast<size_t>(k)];
-    for (size_t j = 0; j < cr.rows.size(); ++j)
-      t += sys.lambda[cr.rows[j]] * cr.SF.col(static_cast<Eigen::Index>(j)).head(t.size());
+    constexpr int D = std::decay_t<decltype(t)>::SizeAtCompileTime;  // d_k, fixed for 1, 2, 3, 6
+    const Eigen::Map<const Eigen::Matrix<double, D, Eigen::Dynamic>> SF(cr.SF.data(), t.size(), cr.SF.cols());
+    for (Eigen::Index j = 0; j < SF.cols(); ++j) t += sys.lambda[cr.rows[static_cast<size_t>(j)]] * SF.col(j);
   });
 }
 
@@ -71,7 +73,7 @@ void outwardWithForces(const Model& model, Data& data, ConstraintData::RowSystem
 void pvForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const VecX& tau, const ExternalForces* fext,
                        const ConstraintSolverSettings& settings, bool proximal, const char* algorithm) {
   ConstraintData::RowSystem& sys = cd.hard;
-  startSystem(cd, sys);
+  startSystem(data, cd, sys);
   ArticulatedPassInputs in;
   in.tau = &tau;
   in.fext = fext;
@@ -87,7 +89,7 @@ void pvForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const
 void pvSoftForwardDynamics(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cd,
                            const VecX& tau, const ExternalForces* fext, const char* algorithm) {
   ConstraintData::RowSystem& sys = cd.soft;
-  startSystem(cd, sys);
+  startSystem(data, cd, sys);
   ArticulatedPassInputs in;
   in.tau = &tau;
   in.fext = fext;

@@ -20,6 +20,7 @@ namespace {
 
 /// L(i, j) += v into the branch blocks of PV-OSIM-fast (lower triangles).
 struct BranchSink {
+  static constexpr bool dense = false;  // rows pair by pair (RowPropagation::addDelassus)
   std::vector<MatX>& blocks;
   const std::vector<int>& blockOf;
   const std::vector<int>& localOf;
@@ -39,7 +40,7 @@ void osimPass(const Model& model, Data& data, const ConstraintModel& constraints
   checkConstraintWorkspace(model, constraints, cd, algorithm);
   prepareState(model, data, q, nullptr, algorithm);
   gatherConstraintRows(model, data, constraints, cd, false);
-  startRowPropagation(cd);
+  startRowPropagation(data, cd, cd.hard);
   const ArticulatedPassInputs in;  // no bias terms
   if (!articulatedPass<false>(model, data, in, NoLeafTerms{},
                               RowPropagation<false, Sink>{data, cd, cd.hard, sink, Vec6::Zero(), atRoot}))

@@ -43,13 +43,15 @@ struct Shared {
 /// One thread's workspaces.
 struct Workspace {
   Workspace(const Shared& s, const Vec3& gravity)
-      : data(s.model), approxData(s.approx.tree), contacts(s.model, s.contacts), proximal(s.model) {
+      : data(s.model), approxData(s.approx.tree), contacts(s.model, s.contacts), proximal(s.model),
+        delassus(s.model, s.contacts) {
     data.setGravity(gravity);
     approxData.setGravity(gravity);
   }
   Data data, approxData;
   ConstraintData contacts;
   ProximalData proximal;
+  PvOsimFast delassus;  // keeps scratch vectors: one per thread
 };
 
 struct State {
@@ -77,11 +79,21 @@ void runEveryAlgorithm(const Shared& s, Workspace& w, const State& st, std::vect
   keep(forwardDynamicsProximal(m, d, w.proximal, st.q, st.v, st.x).qdd);
   for (ConstraintSolver solver :
        {ConstraintSolver::PV, ConstraintSolver::PVSoft, ConstraintSolver::KKT, ConstraintSolver::Proximal,
-        ConstraintSolver::PVEarly}) {
+        ConstraintSolver::PVEarly, ConstraintSolver::LTL, ConstraintSolver::LTLSoft}) {
     ConstraintSolverSettings settings;
     settings.solver = solver;
     keep(constrainedForwardDynamics(m, d, s.contacts, w.contacts, st.q, st.v, st.x, settings));
   }
+  // PV-OSIM: Λ⁻¹ and Λ of the contact rows, and PV-OSIM-fast's operator products
+  keep(pvInverseOsim(m, d, s.contacts, w.contacts, st.q));
+  keep(pvOsim(m, d, s.contacts, w.contacts, st.q));
+  w.delassus.compute(m, d, s.contacts, w.contacts, st.q);
+  const VecX ones = VecX::Ones(s.contacts.numRows());
+  VecX y;
+  w.delassus.applyInverse(ones, y);
+  keep(y);
+  w.delassus.applyLambda(ones, y);
+  keep(y);
   const VecX qSpan = completeConfiguration(m, d, st.q);
   keep(qSpan);
   keep(tree::crba(m, d, qSpan));
