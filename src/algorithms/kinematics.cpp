@@ -143,26 +143,6 @@ Mat6X frameJacobian(const Model& model, Data& data, const VecX& q, int frame, co
 
 namespace grbda::tree {
 
-namespace {
-/// Body j's spatial acceleration with ÿ = 0 and a_0 = 0: a_j = Xout_j a_Λ(j) + c_j, up its support path.
-Vec6 biasAcceleration(const Model& model, const Data& data, int j) {
-  const int o = model.body(j).output;
-  Vec6 a = data.c[static_cast<size_t>(j)];
-  if (o >= 0) a += data.Xout[static_cast<size_t>(j)].apply(biasAcceleration(model, data, o));
-  return a;
-}
-}  // namespace
-
-Vec6 frameAccelerationBias(const Model& model, const Data& data, int frame, const Vec3& point, ReferenceFrame axes) {
-  const Frame& f = checkedFrame(model, data, frame, "frameAccelerationBias");
-  if (f.body < 0) return Vec6::Zero();
-  const Transform X = pointPlacement(f, point);
-  const Vec6 v = X.apply(data.v[f.body]);
-  Vec6 a = X.apply(biasAcceleration(model, data, f.body));
-  a.tail<3>() += v.head<3>().cross(v.tail<3>());  // spatial -> classical, as frameAcceleration
-  return toAxes(a, frameRotation(model, data, frame), axes);
-}
-
 void frameJacobian(const Model& model, const Data& data, int frame, const Vec3& point, ReferenceFrame axes,
                    Mat6X& J) {
   const Frame& f = checkedFrame(model, data, frame, "tree::frameJacobian");
