@@ -159,6 +159,17 @@ TEST(ThreadsAllAlgorithms, TelloDifferentialsSharedModelGivesSerialAnswers) {
   expectThreadsGiveSerialAnswers(s, rng);
 }
 
+TEST(ThreadsAllAlgorithms, KeptLoopsSharedModelGivesSerialAnswers) {
+  // the differentials kept as constraint rows (--loops constrain): every ConstraintModel carries
+  // their rows, gathered through the shared model's constraint sets
+  ModelBuilder builder = robots::telloBuilder(false);
+  builder.setLoopTreatment(LoopTreatment::Constrain);
+  const Shared s(builder.build());
+  EXPECT_FALSE(s.model.loopConstraints().empty());
+  Rng rng(155);
+  expectThreadsGiveSerialAnswers(s, rng);
+}
+
 TEST(ThreadsAllAlgorithms, SerialCfaOnSharedChainGivesSerialAnswers) {
   Rng rng(154);
   const Model model = randomChain(rng, 12, true, 3, 1);
