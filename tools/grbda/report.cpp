@@ -35,7 +35,7 @@ void writeJsonHead(JsonWriter& w, const Model& model, const Report& report) {
 
 std::string textHead(const Model& model, const Report& report) {
   std::string head = report.command + ": " + report.title + " " + report.quantity + " of '" + model.name() +
-                     "' (nv = " + std::to_string(model.nv()) + ")" +
+                     "' (nv = " + std::to_string(report.velocityNames ? report.velocityNames->size() : static_cast<size_t>(model.nv())) + ")" +
                      (report.method.empty() ? "" : ", method " + report.method) + "\n";
   for (const auto& [name, x] : report.scalars) head += "  " + name + " " + formatNumber(x, name) + "\n";
   return head;
