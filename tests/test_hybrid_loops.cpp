@@ -267,3 +267,21 @@ TEST(HybridLoops, ConstrainedDerivativesRefuseKeptLoops) {
     EXPECT_NE(std::string(e.what()).find("loop1"), std::string::npos) << e.what();
   }
 }
+
+TEST(HybridLoops, CoordinateMapsRejectBadVectorsByName) {
+  ModelBuilder b = parseUrdfFile(std::string(GRBDA_SOURCE_DIR) + "/models/four_bar.urdf");
+  const Model C = buildWith(b, LoopTreatment::Constrain);
+  const auto expectError = [](auto call, const std::string& mention) {
+    try {
+      call();
+      FAIL() << "expected an InputError mentioning " << mention;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(mention), std::string::npos) << e.what();
+    }
+  };
+  expectError([&] { expandPositions(C, VecX::Zero(2)); }, "expandPositions: reduced q has 2 entries, expected 1");
+  expectError([&] { expandPositions(C, VecX::Constant(1, std::nan(""))); }, "reduced q[0] is not finite");
+  expectError([&] { expandVelocities(C, C.neutralConfiguration(), VecX::Zero(3)); }, "reduced v has 3 entries");
+  expectError([&] { expandForces(C, VecX::Zero(3)); }, "reduced tau has 3 entries");
+  expectError([&] { reduceVelocities(C, VecX::Zero(1)); }, "reduceVelocities: x has 1 entries, expected 3");
+}

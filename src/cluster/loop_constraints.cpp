@@ -57,16 +57,6 @@ bool keepAsConstraint(const Model& model, int k) {
   return embedExtra > 400.0 * m * clustersAbove(model, k);
 }
 
-void appendCoordinateNames(const Body& b, std::vector<std::string>& positions, std::vector<std::string>& velocities) {
-  if (b.joint.type == JointType::Free) {
-    for (const char* s : {"x", "y", "z", "qw", "qx", "qy", "qz"}) positions.push_back(b.jointName + ":" + s);
-    for (const char* s : {"wx", "wy", "wz", "vx", "vy", "vz"}) velocities.push_back(b.jointName + ":" + s);
-  } else {
-    positions.push_back(b.jointName);
-    velocities.push_back(b.jointName);
-  }
-}
-
 }  // namespace
 
 void ModelCompiler::keepLoopsAsConstraints(Model& model, LoopTreatment treatment, const VecX& closedSpanning) {

@@ -297,6 +297,16 @@ std::string dofMismatchMessage(int marked, int dof, int coordinates, int rows, c
 
 }  // namespace
 
+void appendCoordinateNames(const Body& b, std::vector<std::string>& positions, std::vector<std::string>& velocities) {
+  if (b.joint.type == JointType::Free) {
+    for (const char* s : {"x", "y", "z", "qw", "qx", "qy", "qz"}) positions.push_back(b.jointName + ":" + s);
+    for (const char* s : {"wx", "wy", "wz", "vx", "vy", "vz"}) velocities.push_back(b.jointName + ":" + s);
+  } else {
+    positions.push_back(b.jointName);
+    velocities.push_back(b.jointName);
+  }
+}
+
 void ModelCompiler::formClusters(Model& model, const ModelBuilder& builder,
                                  const std::map<std::string, size_t>& linkIndex, const std::vector<int>& linkBody,
                                  const std::vector<Transform>& linkPlacement,
@@ -382,13 +392,7 @@ void ModelCompiler::formClusters(Model& model, const ModelBuilder& builder,
     b.vIndex = model.nvSpan_;
     model.nqSpan_ += b.joint.nq();
     model.nvSpan_ += b.joint.nv();
-    if (b.joint.type == JointType::Free) {
-      for (const char* s : {"x", "y", "z", "qw", "qx", "qy", "qz"}) model.spanningPositionNames_.push_back(b.jointName + ":" + s);
-      for (const char* s : {"wx", "wy", "wz", "vx", "vy", "vz"}) model.spanningVelocityNames_.push_back(b.jointName + ":" + s);
-    } else {
-      model.spanningPositionNames_.push_back(b.jointName);
-      model.spanningVelocityNames_.push_back(b.jointName);
-    }
+    appendCoordinateNames(b, model.spanningPositionNames_, model.spanningVelocityNames_);
   }
 
   // --- clusters: constraint sets, joint types, independent coordinates ---
@@ -590,14 +594,7 @@ void ModelCompiler::formClusters(Model& model, const ModelBuilder& builder,
     model.nv_ += cl.nv;
     for (int r = 0; r < cl.numBodies; ++r) {
       const Body& b = model.bodies_[static_cast<size_t>(cl.firstBody + r)];
-      if (!b.independent) continue;
-      if (b.joint.type == JointType::Free) {
-        for (const char* s : {"x", "y", "z", "qw", "qx", "qy", "qz"}) model.positionNames_.push_back(b.jointName + ":" + s);
-        for (const char* s : {"wx", "wy", "wz", "vx", "vy", "vz"}) model.velocityNames_.push_back(b.jointName + ":" + s);
-      } else {
-        model.positionNames_.push_back(b.jointName);
-        model.velocityNames_.push_back(b.jointName);
-      }
+      if (b.independent) appendCoordinateNames(b, model.positionNames_, model.velocityNames_);
     }
     model.clusters_.push_back(std::move(cl));
   }

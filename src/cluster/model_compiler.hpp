@@ -11,6 +11,10 @@
 
 namespace grbda::detail {
 
+/// The names of body b's joint coordinates (a free joint's seven positions and six velocities,
+/// suffixed; otherwise the joint's name), appended to the two lists.
+void appendCoordinateNames(const Body& b, std::vector<std::string>& positions, std::vector<std::string>& velocities);
+
 struct ModelCompiler {
   /// `linkBody[l]`: body carrying link l (-1: ground); `linkPlacement[l]`: ^link X_body;
   /// `bodyJoint[i]`: the JointSpec of body i (tree numbering of `model` on entry).
