@@ -42,7 +42,15 @@ TEST(CliLoops, ConstrainAndAutoAgreeWithEmbed) {
       tau[i] = 0.5 - 0.1 * static_cast<double>(i);
     }
     const Args base = {"fd", model(file), "--q", joinFull(q), "--v", joinFull(v), "--tau", joinFull(tau)};
-    const Json embed = grbdaJson(base);
+    Args embedArgs = base;
+    embedArgs.insert(embedArgs.end(), {"--loops", "embed"});
+    const Json embed = grbdaJson(embedArgs);
+    EXPECT_EQ(embed["method"].text, "cluster");
+    EXPECT_FALSE(embed.has("loop_forces"));
+    // without --loops and --method: auto, solved by pv where it keeps a loop, C-ABA otherwise
+    const Json byDefault = grbdaJson(base);
+    EXPECT_EQ(byDefault["method"].text, byDefault.has("loop_forces") ? "pv" : "cluster");
+    EXPECT_LT(maxDifference(byDefault["result"].numbers(), embed["result"].numbers()), 1e-8);
     for (const char* treatment : {"constrain", "auto"}) {
       SCOPED_TRACE(treatment);
       for (const char* method : {"pv", "kkt"}) {
@@ -60,7 +68,8 @@ TEST(CliLoops, ConstrainAndAutoAgreeWithEmbed) {
 TEST(CliLoops, ContactsOnTopOfConstrainedCouplings) {
   Args base = {"fd", model("mini_cheetah.urdf")};
   for (const char* foot : {"FR_foot", "FL_foot", "HR_foot", "HL_foot"}) base.insert(base.end(), {"--contact", foot});
-  const Json embed = grbdaJson(base);
+  const Json embed = grbdaJson(base);  // the default, auto, embeds the rotor pairs (closed form)
+  EXPECT_FALSE(embed.has("loop_forces"));
   Args args = base;
   args.insert(args.end(), {"--loops", "constrain"});
   const Json kept = grbdaJson(args);
@@ -72,6 +81,63 @@ TEST(CliLoops, ContactsOnTopOfConstrainedCouplings) {
               1e-7);
   }
   EXPECT_EQ(kept["loop_forces"].size(), 12u);  // one group per rotor: 12 geared joints
+}
+
+TEST(CliLoops, AutoIsTheDefaultOnlyWhereItCannotChangeTheAnswer) {
+  // The six-bar's Generic cluster is cheaper kept as rows (bench/RESULTS.md "Hybrid loops").
+  const Args base = {"fd", model("six_bar.urdf"), "--q", "0.3,-0.2,0.4", "--v", "0.5,-1,0.7", "--tau", "1,2,-1"};
+  const Json byDefault = grbdaJson(base);
+  EXPECT_EQ(byDefault["method"].text, "pv");
+  ASSERT_TRUE(byDefault.has("loop_forces"));
+  EXPECT_EQ(byDefault["loop_forces"].size(), 1u);
+  for (const char* method : {"kkt", "ltl", "pv-early"}) {  // exact solvers keep it too
+    Args args = base;
+    args.insert(args.end(), {"--method", method});
+    EXPECT_TRUE(grbdaJson(args).has("loop_forces")) << method;
+  }
+  // every other method embeds it: soft rows or an iteration would change the answer
+  for (const Args& extra : {Args{"--method", "cluster"}, Args{"--method", "projection"}, Args{"--method", "proximal"},
+                            Args{"--method", "pv-soft"}}) {
+    Args args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Json r = grbdaJson(args);
+    EXPECT_FALSE(r.has("loop_forces")) << extra[1];
+    EXPECT_LT(maxDifference(r["result"].numbers(), byDefault["result"].numbers()), 1e-8) << extra[1];
+  }
+  // text output names the kept group's multipliers
+  const CommandResult text = runGrbda(base);
+  EXPECT_NE(text.out.find("loop forces"), std::string::npos) << text.out;
+  // --baumgarte stabilises the kept rows; on a model that keeps none (and has no contact) it is refused
+  Args stabilised = base;
+  stabilised.insert(stabilised.end(), {"--baumgarte", "0.1"});
+  EXPECT_EQ(grbdaJson(stabilised)["method"].text, "pv");
+  expectCommandError({"fd", model("four_bar.urdf"), "--baumgarte", "0.1"}, 2, {"--baumgarte", "keeps none"});
+}
+
+TEST(CliLoops, SimulateKeepsTheStateInEmbeddedCoordinates) {
+  // Kept rows or embedded cluster: the same trajectory (reduced state integrated, loops closed by
+  // Newton at every evaluation), under both integrators.
+  for (const char* integrator : {"semi-implicit-euler", "rk4"}) {
+    SCOPED_TRACE(integrator);
+    const Args base = {"simulate", model("six_bar.urdf"), "--q0", "0.3,-0.2,0.4", "--v0", "1,0,-0.5", "--tau",
+                       "0.1,0,0.05", "--duration", "0.2", "--integrator", integrator};
+    Args embedArgs = base, keptArgs = base;
+    embedArgs.insert(embedArgs.end(), {"--loops", "embed"});
+    keptArgs.insert(keptArgs.end(), {"--loops", "constrain"});
+    const Json embed = grbdaJson(embedArgs), kept = grbdaJson(keptArgs), byDefault = grbdaJson(base);
+    EXPECT_EQ(embed["method"].text, "cluster");
+    EXPECT_EQ(kept["method"].text, "pv");
+    EXPECT_EQ(byDefault["method"].text, "pv");
+    EXPECT_EQ(kept["position_names"].strings(), embed["position_names"].strings());
+    EXPECT_GT(maxDifference(embed["final_q"].numbers(), {0.3, -0.2, 0.4}), 0.05);  // it moved
+    for (const Json* r : {&kept, &byDefault}) {
+      EXPECT_LT(maxDifference((*r)["final_q"].numbers(), embed["final_q"].numbers()), 1e-9);
+      EXPECT_LT(maxDifference((*r)["final_v"].numbers(), embed["final_v"].numbers()), 1e-9);
+      EXPECT_NEAR((*r)["energy_end"].number, embed["energy_end"].number, 1e-9);
+    }
+  }
+  expectCommandError({"simulate", model("six_bar.urdf"), "--loops", "constrain", "--method", "cluster"}, 2,
+                     {"--loops", "cluster", "pv"});
 }
 
 TEST(CliLoops, UsageErrors) {

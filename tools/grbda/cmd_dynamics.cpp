@@ -50,10 +50,7 @@ int runForwardDynamics(const ParsedArgs& args, std::ostream& out) {
   const VecX tau = velocityVectorFromArgs(args, "--tau", s.model);
   const std::vector<CommandLineConstraint> constraints = constraintsFromArgs(args, s.method);
   const bool keptLoops = !s.model.loopConstraints().empty();
-  if (keptLoops && !isConstraintMethod(s.method) && s.method != Method::Proximal)
-    throw UsageError("--loops keeps loops of '" + s.model.name() + "' as constraint rows; --method " +
-                     methodName(s.method) + " does not solve constraints (use pv, pv-soft, pv-early, kkt, ltl, "
-                     "ltl-soft or proximal)");
+  checkBaumgarteHasRows(args, constraints, s.model);
   if (!constraints.empty() || isConstraintMethod(s.method) || keptLoops)
     s.runner.setConstraints(makeConstraintModel(args, s.model, constraints));
   // the model's own vectors (a model keeping loops as rows has every joint of them)

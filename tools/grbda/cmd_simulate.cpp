@@ -28,11 +28,12 @@ std::vector<OptionSpec> simulateOptions() {
       {"--dt", "H", "time step in seconds (default 0.001)"},
       {"--integrator", "NAME", "semi-implicit-euler (default) or rk4"},
       {"--method", "NAME",
-       "cluster (default without constraints: C-ABA), pv (default with --contact/--weld), pv-soft "
+       "cluster (default without constraints: C-ABA), pv (default with --contact/--weld or loops kept as rows), pv-soft "
        "(with --compliance), kkt, proximal, ltl or ltl-soft (with --compliance)"},
       {"--out", "FILE", "write the trajectory as CSV: t, q:NAME..., v:NAME..., constraint_residual, energy"},
   };
   for (const OptionSpec& o : constraintOptions()) options.push_back(o);
+  options.push_back(loopsOption());
   options.push_back(dynamicsOptions().front());  // --gravity
   for (const OptionSpec& o : outputOptions()) options.push_back(o);
   return options;
@@ -158,7 +159,7 @@ void printText(std::ostream& out, const Model& model, const Summary& s, Method m
 
 int runSimulate(const ParsedArgs& args, std::ostream& out) {
   // Everything on the command line is checked before the model is read or a step is taken.
-  const Method method = methodFromArgs(args, "simulate");
+  const Method named = methodFromArgs(args, "simulate");
   const std::string* integratorText = args.value("--integrator");
   const Integrator integrator = integratorFromName(integratorText ? *integratorText : "semi-implicit-euler");
   const double duration = positiveSeconds(args, "--duration", 1.0);
@@ -167,10 +168,19 @@ int runSimulate(const ParsedArgs& args, std::ostream& out) {
   if (count > static_cast<double>(kMaxSteps))
     throw UsageError("--duration / --dt asks for " + formatNumber(count, "steps") + " steps, more than " +
                      std::to_string(kMaxSteps));
-  const Model model = loadModelFromArgs(args);
+  const Model dynamics = loadModelFromArgs(args, loopTreatmentFromArgs(args, defaultLoopTreatment(args, named)));
+  const Method method = methodForModel(args, named, dynamics);
+  const bool keptLoops = !dynamics.loopConstraints().empty();
+  // The state, the inputs and the report stay in the embedded model's coordinates (--loops
+  // changes how the loops are solved, not what the numbers mean): that model, loaded again.
+  std::unique_ptr<const Model> embedded;
+  if (keptLoops) embedded = std::make_unique<const Model>(loadModelFromArgs(args, LoopTreatment::Embed));
+  const Model& model = keptLoops ? *embedded : dynamics;
   const std::vector<CommandLineConstraint> given = constraintsFromArgs(args, method);
-  MethodRunner runner(model, method);
-  if (!given.empty() || isConstraintMethod(method)) runner.setConstraints(makeConstraintModel(args, model, given));
+  checkBaumgarteHasRows(args, given, dynamics);
+  MethodRunner runner(dynamics, method);
+  if (!given.empty() || isConstraintMethod(method) || keptLoops)
+    runner.setConstraints(makeConstraintModel(args, dynamics, given));
   const bool constrained = !given.empty();
   Simulation sim(model, runner, integrator, initialPositions(args, model), velocityVectorFromArgs(args, "--v0", model),
                  velocityVectorFromArgs(args, "--tau", model));

@@ -73,12 +73,17 @@ std::vector<CommandLineConstraint> constraintsFromArgs(const ParsedArgs& args, M
     throw UsageError("--compliance applies to --method pv-soft and ltl-soft only");
   if (soft && (!list.empty() || loopRows) && !args.has("--compliance"))
     throw UsageError("--method " + methodName(method) + " needs --compliance R (R > 0)");
-  if (args.has("--baumgarte") && list.empty() && !loopRows)
-    throw UsageError("--baumgarte needs --contact, --weld, --relative, --relative-weld or --loops constrain|auto");
   if (!list.empty() && !isConstraintMethod(method) && method != Method::Proximal)
     throw UsageError("constraints (--contact, --weld, --relative) are solved by --method pv, pv-soft, kkt, "
                      "proximal, ltl, ltl-soft or pv-early, not " + methodName(method));
   return list;
+}
+
+void checkBaumgarteHasRows(const ParsedArgs& args, const std::vector<CommandLineConstraint>& given,
+                           const Model& model) {
+  if (args.has("--baumgarte") && given.empty() && model.loopConstraints().empty())
+    throw UsageError("--baumgarte needs --contact, --weld, --relative, --relative-weld or loops kept as constraint "
+                     "rows (--loops constrain|auto; '" + model.name() + "' keeps none)");
 }
 
 std::unique_ptr<ConstraintModel> makeConstraintModel(const ParsedArgs& args, const Model& model,
@@ -154,8 +159,9 @@ void addConstraintForces(Report& report, const ConstraintModel& constraints, con
     w.member("constraint_residual", cd.residual);
   };
   std::ostringstream text;
-  text << "constraint forces (world axes; welds: moment about the point, then force):\n";
-  for (int i = constraints.numLoopConstraints(); i < constraints.size(); ++i) {
+  const int loops = constraints.numLoopConstraints();
+  if (constraints.size() > loops) text << "constraint forces (world axes; welds: moment about the point, then force):\n";
+  for (int i = loops; i < constraints.size(); ++i) {
     const Constraint& c = constraints.constraint(i);
     text << "  " << constraintKindName(c.kind) << " " << c.link;
     if (!c.link2.empty()) text << "/" << c.link2;
@@ -166,6 +172,13 @@ void addConstraintForces(Report& report, const ConstraintModel& constraints, con
       text << "  moment";
       for (int a = 0; a < 3; ++a) text << " " << formatNumber(cd.lambda[c.row + a], "moment");
     }
+    text << "\n";
+  }
+  if (loops > 0) text << "loop forces (multipliers of each kept group's rows):\n";
+  for (int i = 0; i < loops; ++i) {
+    const Constraint& c = constraints.constraint(i);
+    text << "  " << c.name << ":";
+    for (int r = 0; r < c.numRows; ++r) text << " " << formatNumber(cd.lambda[c.row + r], "lambda");
     text << "\n";
   }
   text << "  constraint residual " << formatNumber(cd.residual, "residual") << "\n";

@@ -28,8 +28,11 @@ struct CommandLineConstraint {
 bool hasConstraintArgs(const ParsedArgs& args);
 
 /// The constraint arguments in command-line order (links are checked when the set is made). UsageError for a malformed point, for
-/// --compliance without pv-soft or ltl-soft, --baumgarte without constraints or a method that solves none.
+/// --compliance without pv-soft or ltl-soft, or a method that solves none.
 std::vector<CommandLineConstraint> constraintsFromArgs(const ParsedArgs& args, Method method);
+/// --baumgarte without a row to stabilise (no constraint given, no loop kept) is a UsageError.
+void checkBaumgarteHasRows(const ParsedArgs& args, const std::vector<CommandLineConstraint>& given,
+                           const Model& model);
 /// The constraint set (unknown links are InputErrors naming the constraint), with --compliance
 /// and --baumgarte applied.
 std::unique_ptr<ConstraintModel> makeConstraintModel(const ParsedArgs& args, const Model& model,

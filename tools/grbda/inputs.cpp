@@ -93,7 +93,17 @@ Model builtinOrUrdf(const std::vector<std::string>& positional, LoopTreatment lo
 }
 }  // namespace
 
-Model loadModelFromArgs(const ParsedArgs& args) {
+LoopTreatment loopTreatmentFromArgs(const ParsedArgs& args, LoopTreatment fallback) {
+  const std::string* text = args.value("--loops");
+  if (!text) return fallback;
+  try {
+    return loopTreatmentFromName(*text);
+  } catch (const InputError& e) {
+    throw UsageError(std::string("--loops: ") + e.what());
+  }
+}
+
+Model loadModelFromArgs(const ParsedArgs& args, LoopTreatment loops) {
   if (const std::string* level = args.value("--log-level")) {
     try {
       setLogLevel(parseLogLevel(*level));
@@ -102,14 +112,6 @@ Model loadModelFromArgs(const ParsedArgs& args) {
     }
   }
   if (args.positional.empty()) throw UsageError("no model file given");
-  LoopTreatment loops = LoopTreatment::Embed;
-  if (const std::string* text = args.value("--loops")) {
-    try {
-      loops = loopTreatmentFromName(*text);
-    } catch (const InputError& e) {
-      throw UsageError(std::string("--loops: ") + e.what());
-    }
-  }
   Model model = builtinOrUrdf(args.positional, loops);
   if (const std::string* g = args.value("--gravity")) {
     const VecX gravity = parseVector(*g, "--gravity");
@@ -137,9 +139,10 @@ Configuration configurationFromArgs(const ParsedArgs& args, const Model& model) 
 
 OptionSpec loopsOption() {
   return {"--loops", "embed|constrain|auto",
-          "loops and couplings: embedded in clusters (embed, default), kept as constraint rows solved with the "
-          "constrained method (constrain), or per cluster by estimated cost (auto); q, v, tau and the result stay "
-          "in the embedded model's coordinates"};
+          "loops and couplings: embedded in clusters (embed), kept as constraint rows solved with the "
+          "constrained method (constrain), or per cluster by estimated cost (auto: the default without --method "
+          "and with pv, pv-early, kkt or ltl; embed is the default with any other method); q, v, tau and the "
+          "result stay in the embedded model's coordinates"};
 }
 
 VecX modelPositions(const Model& model, const VecX& q) {

@@ -16,10 +16,13 @@ std::vector<OptionSpec> dynamicsOptions();
 
 /// Applies --log-level, then loads the model file(s) given as positional arguments (several files
 /// describe one robot), then applies --gravity. A missing or unreadable file is a ModelError
-/// naming it (exit code 3); no model argument is a UsageError.
-Model loadModelFromArgs(const ParsedArgs& args);
+/// naming it (exit code 3); no model argument is a UsageError. Loops and couplings are treated
+/// as `loops` says (loop_coordinates.hpp).
+Model loadModelFromArgs(const ParsedArgs& args, LoopTreatment loops = LoopTreatment::Embed);
+/// --loops, or `fallback` when it is not given.
+LoopTreatment loopTreatmentFromArgs(const ParsedArgs& args, LoopTreatment fallback);
 
-/// --loops embed|constrain|auto (fd): how the model's loops and couplings are solved.
+/// --loops embed|constrain|auto (fd, simulate): how the model's loops and couplings are solved.
 OptionSpec loopsOption();
 
 /// --q and --q-spanning: the positions, independent or of the spanning tree (one of the two).

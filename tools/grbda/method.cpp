@@ -127,6 +127,22 @@ Method methodFromArgs(const ParsedArgs& args, const std::string& command) {
                    joinMethodNames(valid, ", "));
 }
 
+LoopTreatment defaultLoopTreatment(const ParsedArgs& args, Method method) {
+  const bool exactRows = method == Method::PV || method == Method::PVEarly || method == Method::KKT ||
+                         method == Method::LTL;
+  return !args.has("--method") || exactRows ? LoopTreatment::Auto : LoopTreatment::Embed;
+}
+
+Method methodForModel(const ParsedArgs& args, Method method, const Model& model) {
+  if (model.loopConstraints().empty()) return method;
+  if (!args.has("--method")) return Method::PV;
+  if (!isConstraintMethod(method) && method != Method::Proximal)
+    throw UsageError("--loops keeps loops of '" + model.name() + "' as constraint rows; --method " +
+                     methodName(method) + " does not solve constraints (use pv, pv-soft, pv-early, kkt, ltl, "
+                     "ltl-soft or proximal)");
+  return method;
+}
+
 OptionSpec threadsOption() {
   return {"--threads", "N", "cfa-parallel: threads of the pool, 1..256 (default: the machine's hardware threads)"};
 }

@@ -37,6 +37,13 @@ OptionSpec methodOption(const std::string& command);
 /// --method (default cluster); a name the command does not accept is a UsageError naming the
 /// valid ones.
 Method methodFromArgs(const ParsedArgs& args, const std::string& command);
+/// fd and simulate: how loops are treated when --loops is not given. `auto` (keep a loop as
+/// constraint rows where that is cheaper) when the method solves hard constraints exactly or
+/// none was named, so the default never changes the answer; `embed` for every other method.
+LoopTreatment defaultLoopTreatment(const ParsedArgs& args, Method method);
+/// The method once the model is loaded: without --method, pv for a model that keeps loops as
+/// constraint rows; a method that cannot solve those rows is a UsageError naming the valid ones.
+Method methodForModel(const ParsedArgs& args, Method method, const Model& model);
 /// fd's --threads N of --method cfa-parallel (default: the machine's hardware threads); a
 /// UsageError with another method or outside 1..256.
 OptionSpec threadsOption();
@@ -62,6 +69,7 @@ class MethodRunner {
   MethodRunner(const Model& model, Method method, const ProximalSettings& proximal = {}, int threads = 1);
 
   Method method() const { return method_; }
+  const Model& model() const { return model_; }
   /// The configuration in the form the method's library call takes; call once, outside loops.
   VecX methodConfiguration(const VecX& q) const;
 

@@ -8,8 +8,12 @@
 namespace grbda::cli {
 
 DynamicsSetup::DynamicsSetup(const ParsedArgs& args, const std::string& command)
-    : method(methodFromArgs(args, command)),
-      model(loadModelFromArgs(args)),
+    : DynamicsSetup(args, command, methodFromArgs(args, command)) {}
+
+DynamicsSetup::DynamicsSetup(const ParsedArgs& args, const std::string& command, Method named)
+    : model(loadModelFromArgs(args, command == "fd" ? loopTreatmentFromArgs(args, defaultLoopTreatment(args, named))
+                                                    : LoopTreatment::Embed)),
+      method(methodForModel(args, named, model)),
       given(configurationFromArgs(args, model)),
       runner(model, method, proximalSettingsFromArgs(args, method), threadsFromArgs(args, method)),
       q(runner.methodConfiguration(modelPositions(model, given.q))) {}

@@ -21,12 +21,17 @@ struct DynamicsSetup {
   DynamicsSetup(const DynamicsSetup&) = delete;
   DynamicsSetup& operator=(const DynamicsSetup&) = delete;
 
+ private:
+  DynamicsSetup(const ParsedArgs& args, const std::string& command, Method named);
+
+ public:
+
   /// The report of a command; the positions as given come first among the inputs.
   Report report(const std::string& command, const std::string& quantity, const std::string& title,
                 std::vector<std::pair<std::string, const VecX*>> inputs) const;
 
-  const Method method;
-  const Model model;
+  const Model model;          ///< fd: loops kept as rows where --loops (default auto) says
+  const Method method;        ///< as named, or the command's default for `model`
   const Configuration given;  ///< --q or --q-spanning as typed
   MethodRunner runner;        ///< refers to `model`
   const VecX q;               ///< `given` in the form the method takes

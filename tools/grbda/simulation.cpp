@@ -6,6 +6,7 @@
 #include "args.hpp"
 #include "grbda/algorithms/integration.hpp"
 #include "grbda/algorithms/kinematics.hpp"
+#include "grbda/algorithms/loop_coordinates.hpp"
 #include "grbda/errors.hpp"
 #include "numbers.hpp"
 
@@ -22,28 +23,39 @@ std::string integratorName(Integrator integrator) {
 }
 
 namespace {
-/// The world positions of the points of the runner's constraints (first link of each).
-std::vector<Vec3> constrainedPoints(const Model& model, const Data& data, const ConstraintModel* constraints) {
+/// The world positions at q of the points of the runner's constraints (first link of each; kept
+/// loops have none).
+std::vector<Vec3> constrainedPoints(const Model& model, Data& data, const ConstraintModel* constraints, const VecX& q) {
   std::vector<Vec3> points;
-  if (!constraints) return points;
-  for (const Constraint& c : constraints->constraints()) points.push_back(framePosition(model, data, c.frame, c.point));
+  if (!constraints || constraints->size() == constraints->numLoopConstraints()) return points;
+  forwardKinematics(model, data, q);
+  for (int i = constraints->numLoopConstraints(); i < constraints->size(); ++i) {
+    const Constraint& c = constraints->constraints()[static_cast<size_t>(i)];
+    points.push_back(framePosition(model, data, c.frame, c.point));
+  }
   return points;
 }
 }  // namespace
 
 Simulation::Simulation(const Model& model, MethodRunner& runner, Integrator integrator, VecX q0, VecX v0, VecX tau)
-    : model_(model), runner_(runner), integrator_(integrator), q_(std::move(q0)), v_(std::move(v0)),
-      tau_(std::move(tau)), kinematics_(model) {
+    : model_(model), dynamics_(runner.model()), keptLoops_(!dynamics_.loopConstraints().empty()), runner_(runner),
+      integrator_(integrator), q_(std::move(q0)), v_(std::move(v0)),
+      tau_(keptLoops_ ? expandForces(dynamics_, tau) : std::move(tau)), kinematics_(model), dynamicsKinematics_(dynamics_) {
   normalizeConfiguration(model_, q_);
-  forwardKinematics(model_, kinematics_, q_);
-  startPoints_ = constrainedPoints(model_, kinematics_, runner_.constraints());
+  startPoints_ = constrainedPoints(dynamics_, dynamicsKinematics_, runner_.constraints(), dynamicsPositions(q_));
+}
+
+VecX Simulation::dynamicsPositions(const VecX& q) const {
+  return keptLoops_ ? expandPositions(dynamics_, q) : q;
 }
 
 VecX Simulation::acceleration(const VecX& q, const VecX& v) {
   // RK4's stages leave the unit sphere by O(h²); the dynamics sees the rotation they stand for
   VecX unit = q;
   normalizeConfiguration(model_, unit);
-  return runner_.forwardDynamics(unit, v, tau_);
+  if (!keptLoops_) return runner_.forwardDynamics(unit, v, tau_);
+  const VecX qm = expandPositions(dynamics_, unit);  // the kept loops closed by Newton, as embedding would
+  return reduceVelocities(dynamics_, runner_.forwardDynamics(qm, expandVelocities(dynamics_, qm, v), tau_));
 }
 
 void Simulation::step(double h) {
@@ -87,7 +99,8 @@ SimulationSample Simulation::sample() {
     failAtThisTime(e);
   }
   s.loopResidual = loopClosureError(model_, kinematics_);  // potentialEnergy ran the kinematics at q
-  const std::vector<Vec3> now = constrainedPoints(model_, kinematics_, runner_.constraints());
+  const std::vector<Vec3> now =
+      constrainedPoints(dynamics_, dynamicsKinematics_, runner_.constraints(), dynamicsPositions(q_));
   for (size_t i = 0; i < now.size(); ++i) s.contactDrift = std::max(s.contactDrift, (now[i] - startPoints_[i]).norm());
   return s;
 }
