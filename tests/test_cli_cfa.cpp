@@ -1,5 +1,6 @@
 // `grbda fd --method cfa / cfa-parallel` and `grbda id --reactions`, run as a subprocess: the CFA
-// agrees with C-ABA on chain models, a model with loops is refused naming the cluster, the
+// agrees with C-ABA on chain models and (cluster CFA) on chains of clusters, what it cannot take
+// is refused naming why, the
 // reactions of a pendulum at rest hold its weight, and the misuses are exit code 2.
 #include <gtest/gtest.h>
 
@@ -55,10 +56,25 @@ TEST(CliCfa, CfaAndParallelCfaAgreeWithClusterAbaOnChains) {
   }
 }
 
-TEST(CliCfa, ModelsWithLoopsAreRefusedNamingTheCluster) {
+TEST(CliCfa, ModelsWithLoopsTakeTheClusterCfaOrAreRefusedNamingWhy) {
+  // --method cfa on a model with loops is the serial cluster CFA (algorithms/cluster_cfa.hpp)
+  for (const char* file : {"four_bar.urdf", "six_bar.urdf"}) {
+    SCOPED_TRACE(file);
+    const Json m = grbdaJson({"info", kModels + file});
+    std::vector<double> q(static_cast<size_t>(m["nq"].number), 0.2), v(static_cast<size_t>(m["nv"].number), -0.7);
+    const Args fd = {"fd", kModels + file, "--q", joinFull(q), "--v", joinFull(v), "--tau", joinFull(v)};
+    Args cluster = fd, cfa = fd;
+    cluster.insert(cluster.end(), {"--method", "cluster"});
+    cfa.insert(cfa.end(), {"--method", "cfa"});
+    const std::vector<double> ref = grbdaJson(cluster)["result"].numbers(), got = grbdaJson(cfa)["result"].numbers();
+    ASSERT_EQ(got.size(), ref.size());
+    for (size_t i = 0; i < ref.size(); ++i) EXPECT_NEAR(got[i], ref[i], 1e-9 * (1.0 + std::abs(ref[i])));
+  }
+  // massless rotors (the CFA inverts every body's inertia), legs sharing a trunk, and the parallel CFA
   expectCommandError({"fd", kModels + "revolute_rotor_chain.urdf", "--method", "cfa"}, 2,
-                     {"CFA does not apply", "cluster '", "bodies"});
-  expectCommandError({"fd", kModels + "four_bar.urdf", "--method", "cfa-parallel"}, 2, {"cluster '"});
+                     {"CFA does not apply", "body '", "singular inertia"});
+  expectCommandError({"fd", kModels + "mini_cheetah.urdf", "--method", "cfa"}, 2, {"both hang from body"});
+  expectCommandError({"fd", kModels + "four_bar.urdf", "--method", "cfa-parallel"}, 2, {"cluster '", "--method cfa"});
 }
 
 TEST(CliCfa, ThreadsAndReactionsAreCheckedAgainstTheMethod) {

@@ -82,8 +82,8 @@ std::string cfaUnsupportedReason(const Model& model, int maxBranchDepth) {
   for (const Cluster& cl : model.clusters())
     if (cl.numBodies > 1)
       return "cluster '" + cl.name + "' has " + std::to_string(cl.numBodies) +
-             " bodies (a loop or coupling): the CFA handles chains of single-body joints (cluster chains are "
-             "research, spec §3.6 C5)";
+             " bodies (a loop or coupling): this CFA handles chains of single-body joints (cluster chains: "
+             "the serial cluster CFA, clusterCfaForwardDynamics or grbda fd --method cfa)";
   for (int i = 1; i < model.numBodies(); ++i)
     if (model.body(i).parent < 0)
       return "bodies '" + model.body(0).name + "' and '" + model.body(i).name +

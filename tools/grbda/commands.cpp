@@ -36,7 +36,8 @@ const std::vector<Command>& commandTable() {
                    "the environment exerts on the robot; relative constraints add link2 and point2 and "
                    "give the force on the first link) and \"constraint_residual\". "
                    "--method cfa and cfa-parallel take a model without loops that is a chain with short "
-                   "side branches; cfa-parallel also gives \"threads\" and \"levels\" (cyclic-reduction "
+                   "side branches; cfa also a model with loops whose clusters hang one per body (the "
+                   "cluster CFA); cfa-parallel also gives \"threads\" and \"levels\" (cyclic-reduction "
                    "depth). ") + kVectorNote,
        dynamicsCommandOptions("fd"), runForwardDynamics},
       {"id", "MODEL... [--q Q] [--v V] [--a QDD] [--method M] [options]", "inverse dynamics: generalized forces tau",

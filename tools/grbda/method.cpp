@@ -77,8 +77,9 @@ OptionSpec methodOption(const std::string& command) {
             "method on the contact forces; pv, pv-soft, kkt, pv-early: the constrained solvers of --contact "
             "and --weld (pv is the default when constraints are given): Popov-Vereshchagin hard, soft "
             "(--compliance), the dense KKT reference, and PV with early elimination of the rows (O(n + m)); cfa: the Constraint Force Algorithm "
-            "(Featherstone & Fijany) for a chain with short side branches and no loops; cfa-parallel: "
-            "the same by block cyclic reduction on --threads threads; ltl, ltl-soft: Featherstone's LTL "
+            "(Featherstone & Fijany) for a chain with short side branches, and for a model with loops whose "
+            "clusters hang one per body (a chain of clusters: the cluster CFA, serial); cfa-parallel: "
+            "the same by block cyclic reduction on --threads threads, models without loops; ltl, ltl-soft: Featherstone's LTL "
             "factorisation H = L^T L (no fill-in) with Y = J L^-1 and Y Y^T lambda = ..., hard and soft "
             "(--compliance): the Pinocchio- and MuJoCo-style baselines";
   if (command == "osim")
@@ -93,6 +94,15 @@ OptionSpec methodOption(const std::string& command) {
           "added as joint armature; unconstrained: that tree without the dropped bodies";
   return {"--method", "NAME", help};
 }
+
+namespace {
+/// Some cluster has several bodies (a loop or coupling embedded).
+bool hasLoopClusters(const Model& model) {
+  for (const Cluster& cl : model.clusters())
+    if (cl.numBodies > 1) return true;
+  return false;
+}
+}  // namespace
 
 bool isConstraintMethod(Method method) {
   return method == Method::PV || method == Method::PVSoft || method == Method::KKT || method == Method::LTL ||
@@ -166,7 +176,10 @@ MethodRunner::MethodRunner(const Model& model, Method method, const ProximalSett
     data_ = std::make_unique<Data>(model);
   }
   if (method == Method::Proximal) proximal_ = std::make_unique<ProximalData>(model);
-  if (method == Method::Cfa) cfa_ = std::make_unique<CfaData>(model);
+  if (method == Method::Cfa) {  // loops: the cluster CFA (serial; spec §3.6 C5)
+    if (hasLoopClusters(model)) clusterCfa_ = std::make_unique<ClusterCfaData>(model);
+    else cfa_ = std::make_unique<CfaData>(model);
+  }
   if (method == Method::CfaParallel) cfa_ = std::make_unique<CfaData>(model, CfaOptions{threads});
   if (method == Method::LTL) ltlOsim_ = std::make_unique<LtlOsimData>(model);
 }
@@ -222,7 +235,9 @@ const VecX& MethodRunner::forwardDynamics(const VecX& q, const VecX& v, const Ve
       return proximalResult_->qdd;
     case Method::Approximate:
     case Method::Unconstrained: return approximateForwardDynamics(*approx_, data, q, v, tau);
-    case Method::Cfa: return cfaForwardDynamics(model_, *cfa_, q, v, tau);
+    case Method::Cfa:
+      return clusterCfa_ ? clusterCfaForwardDynamics(model_, *clusterCfa_, q, v, tau)
+                         : cfaForwardDynamics(model_, *cfa_, q, v, tau);
     case Method::CfaParallel: return cfaParallelForwardDynamics(model_, *cfa_, q, v, tau);
     default: break;
   }

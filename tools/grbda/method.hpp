@@ -9,6 +9,7 @@
 #include "args.hpp"
 #include "grbda/algorithms/constrained_dynamics.hpp"
 #include "grbda/algorithms/cfa.hpp"
+#include "grbda/algorithms/cluster_cfa.hpp"
 #include "grbda/algorithms/osim.hpp"
 #include "grbda/algorithms/pv_osim.hpp"
 #include "grbda/baselines/approximate.hpp"
@@ -108,6 +109,7 @@ class MethodRunner {
   std::unique_ptr<Data> data_;  ///< of model_, or of approx_->tree
   std::unique_ptr<ProximalData> proximal_;
   std::unique_ptr<CfaData> cfa_;
+  std::unique_ptr<ClusterCfaData> clusterCfa_;  ///< cfa on a model with loops
   const ProximalResult* proximalResult_ = nullptr;
   std::unique_ptr<ConstraintModel> constraints_;
   std::unique_ptr<ConstraintData> constraintData_;
