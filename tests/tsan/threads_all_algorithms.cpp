@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "../cluster_support/every_cluster_type.hpp"
+#include "grbda/algorithms/cluster_cfa.hpp"
 #include "grbda/robots/tello.hpp"
 
 using namespace grbda;
@@ -170,17 +171,16 @@ TEST(ThreadsAllAlgorithms, KeptLoopsSharedModelGivesSerialAnswers) {
   expectThreadsGiveSerialAnswers(s, rng);
 }
 
-TEST(ThreadsAllAlgorithms, SerialCfaOnSharedChainGivesSerialAnswers) {
-  Rng rng(154);
-  const Model model = randomChain(rng, 12, true, 3, 1);
+/// One workspace per thread (made inside `solveAll`), the model shared: the same answers as
+/// the same work done on one thread. solveAll(states, out) appends one result per state;
+/// positions(rng) draws a configuration.
+template <class Positions, class SolveAll>
+void expectWorkspacePerThreadGivesSerialAnswers(const Model& model, Rng& rng, Positions positions, SolveAll solveAll) {
   std::vector<std::vector<State>> work(kThreads);
   for (auto& list : work)
     for (int k = 0; k < kStates; ++k)
-      list.push_back({randomConfiguration(rng, model), randomVector(rng, model.nv()), randomVector(rng, model.nv())});
-  auto run = [&](size_t t, std::vector<VecX>& out) {
-    CfaData cfa(model);
-    for (const State& st : work[t]) out.push_back(cfaForwardDynamics(model, cfa, st.q, st.v, st.x));
-  };
+      list.push_back({positions(rng), randomVector(rng, model.nv()), randomVector(rng, model.nv())});
+  auto run = [&](size_t t, std::vector<VecX>& out) { solveAll(work[t], out); };
   std::vector<std::vector<VecX>> serial(kThreads), parallel(kThreads);
   for (size_t t = 0; t < kThreads; ++t) run(t, serial[t]);
   std::vector<std::thread> threads;
@@ -188,4 +188,24 @@ TEST(ThreadsAllAlgorithms, SerialCfaOnSharedChainGivesSerialAnswers) {
   for (auto& th : threads) th.join();
   for (size_t t = 0; t < kThreads; ++t)
     for (size_t k = 0; k < serial[t].size(); ++k) ASSERT_TRUE(parallel[t][k] == serial[t][k]) << t << ", " << k;
+}
+
+TEST(ThreadsAllAlgorithms, SerialCfaOnSharedChainGivesSerialAnswers) {
+  Rng rng(154);
+  const Model model = randomChain(rng, 12, true, 3, 1);
+  auto positions = [&](Rng& r) { return randomConfiguration(r, model); };
+  expectWorkspacePerThreadGivesSerialAnswers(model, rng, positions, [&](const std::vector<State>& states, std::vector<VecX>& out) {
+    CfaData cfa(model);
+    for (const State& st : states) out.push_back(cfaForwardDynamics(model, cfa, st.q, st.v, st.x));
+  });
+}
+
+TEST(ThreadsAllAlgorithms, ClusterCfaOnSharedRotorChainGivesSerialAnswers) {
+  Rng rng(156);
+  const Model model = rotorChain(rng, 6, true);
+  auto positions = [&](Rng& r) { return randomIndependentConfiguration(r, model); };
+  expectWorkspacePerThreadGivesSerialAnswers(model, rng, positions, [&](const std::vector<State>& states, std::vector<VecX>& out) {
+    ClusterCfaData cfa(model);
+    for (const State& st : states) out.push_back(clusterCfaForwardDynamics(model, cfa, st.q, st.v, st.x));
+  });
 }
