@@ -6,6 +6,7 @@
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "grbda/algorithms/cfa.hpp"
+#include "grbda/algorithms/cluster_cfa.hpp"
 #include "grbda/algorithms/reactions.hpp"
 #include "grbda/errors.hpp"
 
@@ -13,18 +14,22 @@ namespace grbda::python {
 
 namespace {
 
-/// A CfaData with the model it was prepared for (kept alive by the Python object).
-struct BoundCfa {
-  BoundCfa(const Model& m, const CfaOptions& options) : model(&m), cfa(m, options) {}
-  CfaData& of(const Model& m, const char* function) {
+/// A CFA workspace with the model it was prepared for (kept alive by the Python object).
+template <class Workspace>
+struct BoundWorkspace {
+  template <class... Options>
+  explicit BoundWorkspace(const Model& m, const Options&... options) : model(&m), cfa(m, options...) {}
+  Workspace& of(const Model& m, const char* function) {
     if (m.id() != model->id())
-      throw InputError(std::string(function) + ": this CfaData was prepared for model '" + model->name() +
+      throw InputError(std::string(function) + ": this workspace was prepared for model '" + model->name() +
                        "', not '" + m.name() + "'");
     return cfa;
   }
   const Model* model;
-  CfaData cfa;
+  Workspace cfa;
 };
+using BoundCfa = BoundWorkspace<CfaData>;
+using BoundClusterCfa = BoundWorkspace<ClusterCfaData>;
 
 CfaBasis basisFromName(const std::string& name) {
   if (name == "identity") return CfaBasis::Identity;
@@ -93,6 +98,30 @@ void bindCfa(py::module_& m) {
       py::arg("model"), py::arg("cfa"), py::arg("q"), py::arg("v"), py::arg("tau"),
       "cfa_parallel_forward_dynamics(model, cfa, q, v, tau) -> qdd\n\nCFA by block cyclic reduction on "
       "cfa.threads threads (the GIL is released).");
+
+  py::class_<BoundClusterCfa>(m, "ClusterCfaData",
+                              "Workspace of the cluster CFA (spec §3.6 C5, research): the CFA with whole clusters in "
+                              "place of joints, for a model with loops whose clusters hang one per body and whose "
+                              "bodies all have positive-definite inertias (cluster_cfa_unsupported_reason says why "
+                              "not). Serial.")
+      .def(py::init([](const Model& model) { return std::make_unique<BoundClusterCfa>(model); }), py::arg("model"),
+           py::keep_alive<1, 2>())
+      .def("block_size", [](const BoundClusterCfa& b, int cluster) { return b.cfa.blockSize(cluster); },
+           py::arg("cluster"), "rows 6 n_k − d_k of cluster k's block of the immobilised system")
+      .def_property_readonly("system_size", [](const BoundClusterCfa& b) { return b.cfa.systemSize(); })
+      .def_property_readonly("qdd", [](const BoundClusterCfa& b) { return VecX(b.cfa.qdd); },
+                             "accelerations of the last call (nv)");
+  m.def("cluster_cfa_unsupported_reason", [](const Model& model) { return clusterCfaUnsupportedReason(model); },
+        py::arg("model"), "Why the cluster CFA does not apply to the model ('' when it does).");
+  m.def(
+      "cluster_cfa_forward_dynamics",
+      [](const Model& model, BoundClusterCfa& b, ArrayLike q, ArrayLike v, ArrayLike tau) {
+        return VecX(clusterCfaForwardDynamics(model, b.of(model, "cluster_cfa_forward_dynamics"), toVector(q, "q"),
+                                              toVector(v, "v"), toVector(tau, "tau")));
+      },
+      py::arg("model"), py::arg("cfa"), py::arg("q"), py::arg("v"), py::arg("tau"),
+      "cluster_cfa_forward_dynamics(model, cfa, q, v, tau) -> qdd\n\nThe cluster CFA (block elimination over the "
+      "cluster tree); equals forward_dynamics.");
 
   py::class_<JointReaction>(m, "JointReaction", "The wrench a parent body exerts on its child through the joint.")
       .def_readonly("joint", &JointReaction::joint, "the joint's name (a loop cluster: the cluster's name)")

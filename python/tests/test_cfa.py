@@ -52,3 +52,29 @@ def test_cfa_refuses_models_it_cannot_take():
         grbda.cfa_forward_dynamics(other, grbda.CfaData(arm), [0] * other.nq, [0] * other.nv, [0] * other.nv)
     with pytest.raises(grbda.InputError, match="basis"):
         grbda.CfaData(arm, basis="bogus")
+
+
+def test_cluster_cfa_equals_forward_dynamics_on_loop_models():
+    for name in ("four_bar.urdf", "six_bar.urdf"):
+        model = grbda.load(model_path(name))
+        assert grbda.cluster_cfa_unsupported_reason(model) == ""
+        cfa = grbda.ClusterCfaData(model)
+        assert cfa.system_size == sum(cfa.block_size(k) for k in range(model.num_clusters))
+        rng = np.random.default_rng(4)
+        q = grbda.integrate(model, model.neutral_configuration(), rng.uniform(-0.2, 0.2, model.nv), 1.0)
+        v, tau = rng.uniform(-1, 1, model.nv), rng.uniform(-1, 1, model.nv)
+        qdd = grbda.cluster_cfa_forward_dynamics(model, cfa, q, v, tau)
+        assert np.allclose(qdd, grbda.forward_dynamics(model, grbda.Data(model), q, v, tau), rtol=1e-9, atol=1e-9)
+        assert np.array_equal(cfa.qdd, qdd)
+
+
+def test_cluster_cfa_refusals_name_why():
+    cheetah = grbda.load(model_path("mini_cheetah.urdf"))
+    assert "both hang from body" in grbda.cluster_cfa_unsupported_reason(cheetah)
+    with pytest.raises(grbda.InputError, match="both hang from body"):
+        grbda.ClusterCfaData(cheetah)
+    four_bar = grbda.load(model_path("four_bar.urdf"))
+    cfa = grbda.ClusterCfaData(four_bar)
+    with pytest.raises(grbda.InputError, match="prepared for model"):
+        grbda.cluster_cfa_forward_dynamics(cheetah, cfa, cheetah.neutral_configuration(), np.zeros(cheetah.nv),
+                                           np.zeros(cheetah.nv))
