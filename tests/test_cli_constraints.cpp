@@ -164,7 +164,7 @@ TEST(CliConstraints, UsageErrorsNameTheProblem) {
   expectCommandError({"fd", kCheetah, "--contact", "no_such_link"}, 2, {"unknown link 'no_such_link'"});
   expectCommandError({"fd", kCheetah, "--contact", "FR_foot:1,2"}, 2, {"--contact", "3 coordinates"});
   expectCommandError({"fd", kCheetah, "--contact", "FR_foot", "--method", "projection"}, 2,
-                     {"pv, pv-soft, kkt, proximal, ltl, ltl-soft or pv-early"});
+                     {"pv, pv-soft, kkt, proximal, proximal-sparse, ltl, ltl-soft or pv-early"});
   expectCommandError({"fd", kCheetah, "--contact", "FR_foot", "--compliance", "1e-3"}, 2, {"pv-soft"});
   expectCommandError({"fd", kCheetah, "--contact", "FR_foot", "--method", "pv-soft"}, 2, {"--compliance"});
   expectCommandError({"fd", kCheetah, "--baumgarte", "0.1"}, 2, {"--baumgarte needs --contact, --weld"});

@@ -61,9 +61,9 @@ declare -a sets=(
   "jvrc1_humanoid|2F + 2H welds|--weld right-foot --weld left-foot --weld right-hand --weld left-hand"
 )
 
-echo "| robot | constraints | rows | C-ABA (no constraints) | pv | pv-soft | kkt | proximal (1 it.) | pv-early | ltl | ltl-soft | pv / C-ABA | pv-soft / C-ABA |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-[ -n "$data" ] && echo "# robot set rows cluster pv pv-soft kkt proximal1 pv-early ltl ltl-soft" > "$data"
+echo "| robot | constraints | rows | C-ABA (no constraints) | pv | pv-soft | kkt | proximal (1 it.) | pv-early | ltl | ltl-soft | proximal-sparse (1 it.) | pv / C-ABA | pv-soft / C-ABA | pv / kkt | pv / proximal-sparse |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+[ -n "$data" ] && echo "# robot set rows cluster pv pv-soft kkt proximal1 pv-early ltl ltl-soft proximal-sparse1" > "$data"
 for entry in "${sets[@]}"; do
   IFS='|' read -r robot label constraints <<<"$entry"
   model="$repo/models/$robot.urdf"
@@ -84,6 +84,8 @@ for entry in "${sets[@]}"; do
     pv=$(per_call "$model" $st --method pv); soft="-"; kkt=$(per_call "$model" $st --method kkt); prox="-"
     # shellcheck disable=SC2086
     early=$(per_call "$model" $st --method pv-early); ltl=$(per_call "$model" $st --method ltl); ltlsoft="-"
+    # shellcheck disable=SC2086
+    sparse=$(per_call "$model" $st --method proximal-sparse --prox-iters 1)
   else
     # shellcheck disable=SC2086
     pv=$(per_call "$model" "${cargs[@]}" $st --method pv)
@@ -99,8 +101,10 @@ for entry in "${sets[@]}"; do
     ltl=$(per_call "$model" "${cargs[@]}" $st --method ltl)
     # shellcheck disable=SC2086
     ltlsoft=$(per_call "$model" "${cargs[@]}" $st --method ltl-soft --compliance 1e-6)
+    # shellcheck disable=SC2086
+    sparse=$(per_call "$model" "${cargs[@]}" $st --method proximal-sparse --prox-iters 1)
   fi
-  ratio() { [ "$1" = "-" ] && echo "-" || awk -v a="$1" -v b="$aba" 'BEGIN { printf "%.2f", a / b }'; }
-  echo "| $robot | $label | $rows | $aba | $pv | $soft | $kkt | $prox | $early | $ltl | $ltlsoft | $(ratio "$pv") | $(ratio "$soft") |"
-  [ -n "$data" ] && echo "$robot \"$label\" $rows $aba $pv ${soft/-/nan} $kkt ${prox/-/nan} $early $ltl ${ltlsoft/-/nan}" >> "$data"
+  ratio() { [ "$1" = "-" ] && echo "-" || awk -v a="$1" -v b="${2:-$aba}" 'BEGIN { printf "%.2f", a / b }'; }
+  echo "| $robot | $label | $rows | $aba | $pv | $soft | $kkt | $prox | $early | $ltl | $ltlsoft | $sparse | $(ratio "$pv") | $(ratio "$soft") | $(ratio "$pv" "$kkt") | $(ratio "$pv" "$sparse") |"
+  [ -n "$data" ] && echo "$robot \"$label\" $rows $aba $pv ${soft/-/nan} $kkt ${prox/-/nan} $early $ltl ${ltlsoft/-/nan} $sparse" >> "$data"
 done

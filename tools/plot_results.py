@@ -153,7 +153,7 @@ def contacts_plot(path, plots, work):
         return
     data = os.path.join(work, "contacts.dat")
     columns = [(2, "C-ABA, no contacts"), (3, "PV"), (4, "PV-soft"), (5, "KKT (dense)"), (6, "proximal, 1 it."),
-               (7, "PV-early"), (8, "LTL"), (9, "LTL-soft")]
+               (7, "PV-early"), (8, "LTL"), (9, "LTL-soft"), (10, "proximal-sparse, 1 it.")]
     columns = [(c, t) for c, t in columns if all(len(r) >= c for r in rows)]  # older data files lack the last
     curves = ", ".join(f"'{data}' using 1:(${c}/1000) with linespoints title '{t}'" for c, t in columns)
     gnuplot(TERMINAL.format(h=500) + f"""

@@ -4,6 +4,7 @@
 #include "grbda/algorithms/constrained_dynamics.hpp"
 #include "grbda/algorithms/cfa.hpp"
 #include "grbda/algorithms/change_of_basis.hpp"
+#include "grbda/algorithms/cluster_cfa.hpp"
 #include "grbda/algorithms/derivatives.hpp"
 #include "grbda/algorithms/dynamics.hpp"
 #include "grbda/algorithms/integration.hpp"

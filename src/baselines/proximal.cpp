@@ -7,6 +7,7 @@
 
 #include "../algorithms/checks.hpp"
 #include "../algorithms/cluster_state.hpp"
+#include "../constraints/constraint_rows.hpp"
 #include "grbda/algorithms/tree.hpp"
 #include "grbda/errors.hpp"
 #include "proximal_internal.hpp"
@@ -28,9 +29,16 @@ void checkSettings(const ProximalSettings& s) {
                      std::to_string(s.tolerance) + ")");
 }
 
-/// ‖K q̈ − k‖∞ over the cluster blocks of K.
-double primalResidual(const Model& model, const ProximalData& pd, const VecX& qdd) {
+/// ‖K q̈ − k‖∞ over the ConstraintModel's rows (whole rows).
+double constraintModelResidual(const ProximalData& pd, const VecX& qdd) {
   double worst = 0.0;
+  for (int r = pd.firstConstraintRow; r < pd.numRows; ++r) worst = std::max(worst, std::abs(pd.K.row(r).dot(qdd) - pd.k[r]));
+  return worst;
+}
+
+/// ‖K q̈ − k‖∞ over the cluster blocks of K and the ConstraintModel's rows.
+double primalResidual(const Model& model, const ProximalData& pd, const VecX& qdd) {
+  double worst = constraintModelResidual(pd, qdd);
   for (int c = 0; c < model.numClusters(); ++c) {
     const Cluster& cl = model.cluster(c);
     for (int r = pd.clusterRowStart[static_cast<size_t>(c)]; r < pd.clusterRowStart[static_cast<size_t>(c) + 1]; ++r) {
@@ -63,6 +71,7 @@ double dualResidual(const Model& model, const MatX& H, const VecX& C, ProximalDa
     for (int row = pd.clusterRowStart[static_cast<size_t>(c)]; row < pd.clusterRowStart[static_cast<size_t>(c) + 1]; ++row)
       for (int j = cl.vSpanIndex; j < cl.vSpanIndex + cl.nvSpan; ++j) r[j] -= pd.K(row, j) * lambda[row];
   }
+  for (int row = pd.firstConstraintRow; row < pd.numRows; ++row) r.noalias() -= pd.K.row(row).transpose() * lambda[row];
   return r.size() ? r.cwiseAbs().maxCoeff() : 0.0;
 }
 
@@ -73,7 +82,9 @@ const ProximalResult& forwardDynamicsProximal(const Model& model, Data& data, Pr
   checkSettings(settings);
   if (pd.nvSpan != model.nvSpanning() || pd.numBodies != model.numBodies() || pd.result.qdd.size() != model.nv())
     throw InputError(std::string(kName) + ": the ProximalData workspace was built for another model");
-  if (pd.rows != settings.rows) pd = ProximalData(model, settings.rows);  // allocates once per switch
+  if (pd.constraints) detail::checkConstraintWorkspace(model, *pd.constraints, *pd.constraintData, kName);
+  if (pd.rows != settings.rows)  // allocates once per switch
+    pd = pd.constraints ? ProximalData(model, *pd.constraints, settings.rows) : ProximalData(model, settings.rows);
   detail::checkVector(tau, model.nv(), "tau", kName);
   detail::prepareState(model, data, q, &v, kName);
 
@@ -120,6 +131,11 @@ const ProximalResult& forwardDynamicsProximal(const Model& model, Data& data, Pr
   res.dualResidual = dualResidual(model, H, C, pd, qdd, lambda);
   for (size_t c = 0; c < pd.independentCoordinate.size(); ++c)
     res.qdd[static_cast<Eigen::Index>(c)] = qdd[pd.independentCoordinate[c]];
+  if (pd.constraints) {  // the ConstraintModel's forces where its solvers leave them
+    ConstraintData& cd = *pd.constraintData;
+    cd.lambda = lambda.tail(cd.numRows);
+    cd.residual = constraintModelResidual(pd, qdd);
+  }
   return res;
 }
 

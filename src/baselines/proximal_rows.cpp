@@ -5,6 +5,7 @@
 // q̈ = 0), plus, for LoopFull, the relative angular acceleration normal to a revolute axis (or
 // all of it for a fixed loop). Columns are filled for the cluster's coordinates only: the
 // columns of the bodies above the loop are identical for the two coincident points and cancel.
+#include "../constraints/constraint_rows.hpp"
 #include "proximal_internal.hpp"
 #include "grbda/spatial/cross.hpp"
 
@@ -81,10 +82,37 @@ void loopRows(const Model& model, const Data& data, ProximalData& pd, int l) {
   }
 }
 
+/// The ConstraintModel's rows in spanning coordinates. The constraint layer states row r as
+/// Σ_parts K · a_b = k_r (K a force on body b's spatial acceleration, body coordinates); with
+/// a_b = Σ_j ^bX_j S_j q̈_j + a_b(q̈ = 0) over the joints j supporting b, the row of J is
+/// (^bX_0ᵀ K) · (^0X_j S_j) — K as a world force once, each column a world motion — and the
+/// right side k_r − Σ K · a_b(q̈ = 0).
+void constraintModelRows(const Model& model, const Data& data, ProximalData& pd) {
+  ConstraintData& cd = *pd.constraintData;
+  gatherConstraintRows(model, data, *pd.constraints, cd);
+  const int r0 = pd.firstConstraintRow;
+  pd.K.bottomRows(cd.numRows).setZero();
+  pd.k.tail(cd.numRows) = cd.k;
+  for (const ConstraintData::RowPart& p : cd.parts) {
+    const auto b = static_cast<size_t>(p.body);
+    pd.k[r0 + p.row] -= p.K.dot(pd.biasAcceleration[b]);
+    const Vec6 Kworld = data.Xa[b].applyTranspose(p.K);
+    for (int j = p.body; j >= 0; j = model.body(j).parent) {
+      const Body& body = model.body(j);
+      const Transform& Xa = data.Xa[static_cast<size_t>(j)];
+      if (body.joint.type == JointType::Free)
+        for (int c = 0; c < 6; ++c) pd.K(r0 + p.row, body.vIndex + c) += Kworld.dot(Xa.applyInverse(Vec6::Unit(c)));
+      else
+        pd.K(r0 + p.row, body.vIndex) += Kworld.dot(Xa.applyInverse(body.joint.subspace()));
+    }
+  }
+  for (int r = r0; r < pd.numRows; ++r) pd.rowNormSq[r] = pd.K.row(r).squaredNorm();
+}
+
 }  // namespace
 
 void gatherConstraintRows(const Model& model, const Data& data, ProximalData& pd) {
-  if (pd.rows != ProximalConstraintRows::Cluster && !model.loops().empty())
+  if ((pd.rows != ProximalConstraintRows::Cluster && !model.loops().empty()) || pd.constraints)
     for (int i = 0; i < model.numBodies(); ++i) {  // a_i(q̈ = 0) = X_i a_λ(i) + v_i × vJ_i, no gravity
       const int parent = model.body(i).parent;
       const Vec6& c = data.c[static_cast<size_t>(i)];
@@ -106,6 +134,7 @@ void gatherConstraintRows(const Model& model, const Data& data, ProximalData& pd
     for (int r = pd.clusterRowStart[static_cast<size_t>(c)]; r < pd.clusterRowStart[static_cast<size_t>(c) + 1]; ++r)
       pd.rowNormSq[r] = pd.K.row(r).segment(cl.vSpanIndex, cl.nvSpan).squaredNorm();
   }
+  if (pd.constraints) constraintModelRows(model, data, pd);
 }
 
 }  // namespace grbda::detail

@@ -13,7 +13,15 @@ int unreducedLoopRows(const LoopFrames& loop, ProximalConstraintRows rows) {
 }
 }  // namespace
 
-ProximalData::ProximalData(const Model& model, ProximalConstraintRows rowStyle) : rows(rowStyle) {
+ProximalData::ProximalData(const Model& model, ProximalConstraintRows rowStyle) : rows(rowStyle) { analyse(model); }
+
+ProximalData::ProximalData(const Model& model, const ConstraintModel& constraintModel, ProximalConstraintRows rowStyle)
+    : rows(rowStyle), constraints(&constraintModel),
+      constraintData(std::make_unique<ConstraintData>(model, constraintModel)) {
+  analyse(model);
+}
+
+void ProximalData::analyse(const Model& model) {
   nvSpan = model.nvSpanning();
   numBodies = model.numBodies();
   const int nc = model.numClusters();
@@ -44,15 +52,19 @@ ProximalData::ProximalData(const Model& model, ProximalConstraintRows rowStyle) 
         for (int s = 0; s < n; ++s) rowSource.push_back(RowSource{c, -1, l, s});
       }
   }
+  firstConstraintRow = static_cast<int>(rowSource.size());
+  clusterRowStart[static_cast<size_t>(nc)] = firstConstraintRow;
+  const int mc = constraints ? constraints->numRows() : 0;
+  rowSource.resize(rowSource.size() + static_cast<size_t>(mc));  // cluster −1: a ConstraintModel row
   numRows = static_cast<int>(rowSource.size());
-  clusterRowStart[static_cast<size_t>(nc)] = numRows;
   numNodes = nvSpan + numRows;
 
-  // --- unknowns: per cluster its rows, then its spanning coordinates ---
+  // --- unknowns: the ConstraintModel's rows, then per cluster its rows and spanning coordinates ---
   nodeCoordinate.assign(static_cast<size_t>(numNodes), -1);
   nodeRow.assign(static_cast<size_t>(numNodes), -1);
   std::vector<int> coordinateNode(static_cast<size_t>(nvSpan)), clusterFirstNode(static_cast<size_t>(nc));
   int e = 0;
+  for (; e < mc; ++e) nodeRow[static_cast<size_t>(e)] = firstConstraintRow + e;
   for (int c = 0; c < nc; ++c) {
     const Cluster& cl = model.cluster(c);
     clusterFirstNode[static_cast<size_t>(c)] = e;
@@ -64,11 +76,27 @@ ProximalData::ProximalData(const Model& model, ProximalConstraintRows rowStyle) 
     }
   }
 
-  // --- supp(e): own cluster's earlier unknowns (dense block), then the coordinates of the
-  // bodies supporting the cluster, output body first (a free joint is a chain of 6) ---
+  // --- supp(e): a ConstraintModel row: the rows before it (their block fills in); a cluster's
+  // unknown: its own cluster's earlier unknowns (dense block), the coordinates of the bodies
+  // supporting the cluster, output body first (a free joint is a chain of 6), then the
+  // ConstraintModel rows with a body in the cluster's subtree (eliminating the unknown couples
+  // them with everything above it) ---
+  std::vector<std::vector<int>> rowsBelow(static_cast<size_t>(nc));  // per cluster, nodes descending
+  if (constraints) {
+    std::vector<std::vector<char>> touches(static_cast<size_t>(nc), std::vector<char>(static_cast<size_t>(mc), 0));
+    for (const ConstraintData::RowPart& part : constraintData->parts)
+      for (int c = model.body(part.body).cluster; c >= 0; c = model.cluster(c).parent)
+        touches[static_cast<size_t>(c)][static_cast<size_t>(part.row)] = 1;
+    for (int c = 0; c < nc; ++c)
+      for (int r = mc - 1; r >= 0; --r)
+        if (touches[static_cast<size_t>(c)][static_cast<size_t>(r)]) rowsBelow[static_cast<size_t>(c)].push_back(r);
+  }
   suppStart.assign(1, 0);
   supp.clear();
-  e = 0;
+  for (e = 0; e < mc; ++e) {
+    for (int f = e - 1; f >= 0; --f) supp.push_back(f);
+    suppStart.push_back(static_cast<int>(supp.size()));
+  }
   for (int c = 0; c < nc; ++c) {
     const Cluster& cl = model.cluster(c);
     std::vector<int> supporting;
@@ -81,6 +109,7 @@ ProximalData::ProximalData(const Model& model, ProximalConstraintRows rowStyle) 
     for (; e < end; ++e) {
       for (int f = e - 1; f >= first; --f) supp.push_back(f);
       supp.insert(supp.end(), supporting.begin(), supporting.end());
+      supp.insert(supp.end(), rowsBelow[static_cast<size_t>(c)].begin(), rowsBelow[static_cast<size_t>(c)].end());
       suppStart.push_back(static_cast<int>(supp.size()));
     }
   }

@@ -73,9 +73,9 @@ std::vector<CommandLineConstraint> constraintsFromArgs(const ParsedArgs& args, M
     throw UsageError("--compliance applies to --method pv-soft and ltl-soft only");
   if (soft && (!list.empty() || loopRows) && !args.has("--compliance"))
     throw UsageError("--method " + methodName(method) + " needs --compliance R (R > 0)");
-  if (!list.empty() && !isConstraintMethod(method) && method != Method::Proximal)
+  if (!list.empty() && !solvesConstraintRows(method))
     throw UsageError("constraints (--contact, --weld, --relative) are solved by --method pv, pv-soft, kkt, "
-                     "proximal, ltl, ltl-soft or pv-early, not " + methodName(method));
+                     "proximal, proximal-sparse, ltl, ltl-soft or pv-early, not " + methodName(method));
   return list;
 }
 

@@ -17,7 +17,7 @@ constexpr Method kAllMethods[] = {Method::Cluster,     Method::Projection,    Me
                                   Method::Proximal,    Method::Approximate,   Method::Unconstrained,
                                   Method::PV,          Method::PVSoft,        Method::KKT,
                                   Method::PVEarly,     Method::Cfa,           Method::CfaParallel,
-                                  Method::LTL,         Method::LTLSoft};
+                                  Method::LTL,         Method::LTLSoft,       Method::ProximalSparse};
 
 std::string joinMethodNames(const std::vector<Method>& methods, const std::string& separator) {
   std::string s;
@@ -44,6 +44,7 @@ std::string methodName(Method method) {
     case Method::PVSoft: return "pv-soft";
     case Method::KKT: return "kkt";
     case Method::PVEarly: return "pv-early";
+    case Method::ProximalSparse: return "proximal-sparse";
     case Method::Cfa: return "cfa";
     case Method::CfaParallel: return "cfa-parallel";
     case Method::LTL: return "ltl";
@@ -59,7 +60,7 @@ std::vector<Method> methodsOf(const std::string& command) {
   if (command == "fd") return {std::begin(kAllMethods), std::end(kAllMethods)};
   if (command == "simulate")
     return {Method::Cluster, Method::PV,  Method::PVSoft,  Method::KKT,
-            Method::Proximal, Method::LTL, Method::LTLSoft, Method::PVEarly};
+            Method::Proximal, Method::LTL, Method::LTLSoft, Method::PVEarly, Method::ProximalSparse};
   if (command == "osim")
     return {Method::Cluster, Method::Efpa,       Method::PV,          Method::PVFast,       Method::LTL,
             Method::Dense,   Method::Projection, Method::Approximate, Method::Unconstrained};
@@ -74,7 +75,9 @@ OptionSpec methodOption(const std::string& command) {
   if (command == "fd")
     help += "; lagrange: spanning tree with Lagrange multipliers (dense KKT); proximal: proximal "
             "and sparse KKT solver (see --prox-iters, --prox-mu), with --contact/--weld the proximal "
-            "method on the contact forces; pv, pv-soft, kkt, pv-early: the constrained solvers of --contact "
+            "method on the contact forces (on PV's Delassus matrix); proximal-sparse: the same spanning-tree solver with the rows of "
+            "--contact, --weld, --relative and kept loops in its sparse KKT factorisation (each row eliminated after its "
+            "support path: Pinocchio's contact Cholesky), the baseline PV is measured against; pv, pv-soft, kkt, pv-early: the constrained solvers of --contact "
             "and --weld (pv is the default when constraints are given): Popov-Vereshchagin hard, soft "
             "(--compliance), the dense KKT reference, and PV with early elimination of the rows (O(n + m)); cfa: the Constraint Force Algorithm "
             "(Featherstone & Fijany) for a chain with short side branches, and for a model with loops whose "
@@ -103,6 +106,10 @@ bool hasLoopClusters(const Model& model) {
   return false;
 }
 }  // namespace
+
+bool solvesConstraintRows(Method method) {
+  return isConstraintMethod(method) || method == Method::Proximal || method == Method::ProximalSparse;
+}
 
 bool isConstraintMethod(Method method) {
   return method == Method::PV || method == Method::PVSoft || method == Method::KKT || method == Method::LTL ||
@@ -146,10 +153,10 @@ LoopTreatment defaultLoopTreatment(const ParsedArgs& args, Method method) {
 Method methodForModel(const ParsedArgs& args, Method method, const Model& model) {
   if (model.loopConstraints().empty()) return method;
   if (!args.has("--method")) return Method::PV;
-  if (!isConstraintMethod(method) && method != Method::Proximal)
+  if (!solvesConstraintRows(method))
     throw UsageError("--loops keeps loops of '" + model.name() + "' as constraint rows; --method " +
                      methodName(method) + " does not solve constraints (use pv, pv-soft, pv-early, kkt, ltl, "
-                     "ltl-soft or proximal)");
+                     "ltl-soft, proximal or proximal-sparse)");
   return method;
 }
 
@@ -175,7 +182,7 @@ MethodRunner::MethodRunner(const Model& model, Method method, const ProximalSett
   } else {
     data_ = std::make_unique<Data>(model);
   }
-  if (method == Method::Proximal) proximal_ = std::make_unique<ProximalData>(model);
+  if (method == Method::Proximal || method == Method::ProximalSparse) proximal_ = std::make_unique<ProximalData>(model);
   if (method == Method::Cfa) {  // loops: the cluster CFA (serial; spec §3.6 C5)
     if (hasLoopClusters(model)) clusterCfa_ = std::make_unique<ClusterCfaData>(model);
     else cfa_ = std::make_unique<CfaData>(model);
@@ -203,10 +210,14 @@ VecX MethodRunner::methodConfiguration(const VecX& q) const {
 }
 
 void MethodRunner::setConstraints(std::unique_ptr<ConstraintModel> constraints) {
-  if (!isConstraintMethod(method_) && method_ != Method::Proximal)
+  if (!solvesConstraintRows(method_))
     throw UsageError("constraints (--contact, --weld, --relative) are solved by --method pv, pv-soft, kkt, "
-                     "proximal, ltl, ltl-soft or pv-early, not " + methodName(method_));
+                     "proximal, proximal-sparse, ltl, ltl-soft or pv-early, not " + methodName(method_));
   constraints_ = std::move(constraints);
+  if (method_ == Method::ProximalSparse) {  // the rows join the spanning tree's sparse KKT system
+    proximal_ = std::make_unique<ProximalData>(model_, *constraints_);
+    return;
+  }
   constraintData_ = std::make_unique<ConstraintData>(model_, *constraints_);
   constraintSettings_.solver = method_ == Method::PVSoft  ? ConstraintSolver::PVSoft
                                : method_ == Method::KKT    ? ConstraintSolver::KKT
@@ -224,13 +235,14 @@ void MethodRunner::setConstraints(std::unique_ptr<ConstraintModel> constraints) 
 const VecX& MethodRunner::forwardDynamics(const VecX& q, const VecX& v, const VecX& tau) {
   Data& data = *data_;
   if (isConstraintMethod(method_) && !constraints_) setConstraints(std::make_unique<ConstraintModel>(model_));
-  if (constraints_)
+  if (constraints_ && method_ != Method::ProximalSparse)
     return constrainedForwardDynamics(model_, data, *constraints_, *constraintData_, q, v, tau, constraintSettings_);
   switch (method_) {
     case Method::Cluster: return grbda::forwardDynamics(model_, data, q, v, tau);
     case Method::Projection: return vector_ = projectionForwardDynamics(model_, data, q, v, tau);
     case Method::Lagrange: return vector_ = lagrangeForwardDynamics(model_, data, q, v, tau);
     case Method::Proximal:
+    case Method::ProximalSparse:
       proximalResult_ = &forwardDynamicsProximal(model_, data, *proximal_, q, v, tau, proximalSettings_);
       return proximalResult_->qdd;
     case Method::Approximate:

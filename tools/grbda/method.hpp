@@ -20,13 +20,15 @@ namespace grbda::cli {
 
 enum class Method {
   Cluster, Projection, Lagrange, Proximal, Approximate, Unconstrained, PV, PVSoft, KKT, Cfa, CfaParallel,
-  LTL, LTLSoft, PVEarly,
+  LTL, LTLSoft, PVEarly, ProximalSparse,
   // osim only: C-EFPA under its own name (the same as cluster), PV-OSIM-fast, dense J H⁻¹ Jᵀ
   Efpa, PVFast, Dense
 };
 
 /// fd's constrained solvers (with --contact / --weld; without constraints they equal cluster).
 bool isConstraintMethod(Method method);
+/// Those and the proximal solvers: every method that takes --contact, --weld, kept loops.
+bool solvesConstraintRows(Method method);
 
 /// The command-line name ("cluster", "projection", ...).
 std::string methodName(Method method);
@@ -95,7 +97,9 @@ class MethodRunner {
   /// otherwise).
   void setConstraints(std::unique_ptr<ConstraintModel> constraints);
   const ConstraintModel* constraints() const { return constraints_.get(); }
-  const ConstraintData* constraintData() const { return constraintData_.get(); }
+  const ConstraintData* constraintData() const {
+    return method_ == Method::ProximalSparse && proximal_ ? proximal_->constraintData.get() : constraintData_.get();
+  }
   /// The workspace of the last computation (for joint reactions after --method cluster's id).
   const Data& data() const { return *data_; }
   /// The CFA workspace (nullptr for other methods).

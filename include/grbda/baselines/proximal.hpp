@@ -16,12 +16,21 @@
 // q̈ (null(Gᵀ) = range(Kᵀ) is absorbed by λ), so q̈ equals lagrangeForwardDynamics (which
 // uses pinv(Gᵀ) τ) and C-ABA; the multipliers differ from the Lagrange baseline's by that choice.
 //
+// With a ConstraintModel (contacts, welds, relative constraints, loops kept as rows) its rows are
+// added to K in spanning coordinates, K = J_s (the rows' Jacobian over every coordinate that
+// supports their bodies), with its convention: λ is what the environment exerts, H q̈ + C = τ +
+// Jᵀ λ. They are ordered before every coordinate, so they are eliminated last, after their whole
+// support path (Pinocchio's contact Cholesky): their block of the factor is dense (m_c x m_c), the
+// rest keeps the tree's pattern.
+//
 // Failure policy: invalid settings or inputs → InputError; a KKT pivot of the wrong sign or zero
 // (H_tree not positive definite, or μ = 0 with redundant constraints) or a non-finite result →
 // NumericalError. Running out of iterations is not an error: the result says converged = false
 // and reports the residuals it reached.
+#include <memory>
 #include <vector>
 
+#include "grbda/constraints/constraint_data.hpp"
 #include "grbda/data.hpp"
 
 namespace grbda {
@@ -68,6 +77,9 @@ struct ProximalResult {
 /// complement; loops local to a branch add only their own small block.
 struct ProximalData {
   explicit ProximalData(const Model& model, ProximalConstraintRows rows = ProximalConstraintRows::Cluster);
+  /// With the rows of `constraints` as well (kept by reference: it must outlive the workspace).
+  ProximalData(const Model& model, const ConstraintModel& constraints,
+               ProximalConstraintRows rows = ProximalConstraintRows::Cluster);
 
   ProximalConstraintRows rows;
   int nvSpan = 0, numBodies = 0;  ///< of the model it was built for
@@ -92,6 +104,12 @@ struct ProximalData {
   std::vector<RowSource> rowSource;
   std::vector<int> loopFirstRow, loopNumRows;  ///< per model loop (LoopPoint3D / LoopFull)
   std::vector<int> clusterRowStart;  ///< rows of cluster c: [clusterRowStart[c], clusterRowStart[c+1])
+  /// The ConstraintModel's rows: K rows [firstConstraintRow, numRows), KKT nodes 0 .. m_c − 1.
+  const ConstraintModel* constraints = nullptr;
+  int firstConstraintRow = 0;
+  /// The rows as the constraint layer states them (parts K on bodies, k); after a call its
+  /// lambda and residual hold the ConstraintModel's forces and max |J q̈ − k|.
+  std::unique_ptr<ConstraintData> constraintData;
 
   // --- numeric buffers ---
   MatX K;            ///< m x nvSpan (only cluster blocks non-zero)
@@ -103,6 +121,9 @@ struct ProximalData {
   VecX tauTree, lambdaPrev, stationarity;
   std::vector<Vec6> biasAcceleration;  ///< per body, q̈ = 0, no gravity (body coordinates)
   ProximalResult result;
+
+ private:
+  void analyse(const Model& model);  ///< the symbolic analysis and the buffers (constructors)
 };
 
 /// Constrained forward dynamics by the proximal method on a prepared workspace: no heap
