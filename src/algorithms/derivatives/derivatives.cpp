@@ -1,6 +1,7 @@
 // Public entry points of the dynamics derivatives (algorithms/derivatives.hpp).
 #include "grbda/algorithms/derivatives.hpp"
 
+#include <cmath>
 #include <string>
 
 #include "derivatives_internal.hpp"
@@ -59,9 +60,119 @@ void spanningAccelerations(const Model& model, Data& data, const VecX& ydd) {
 void rneaDerivativesPrepared(const Model& model, Data& data, const VecX& ydd, const WorldFixedForces* ext) {
   sizeDerivatives(model, data);
   spanningAccelerations(model, data, ydd);
+  if (projectsInPass(model)) {  // constant Ĝ, one coordinate per spanning column: no projection
+    spanningRneaDerivatives(model, data, ext, true);
+    return;
+  }
   spanningRneaDerivatives(model, data, ext);
   clusterLocalDerivatives(model, data, ydd);
   projectDerivatives(model, data);
+}
+
+namespace {
+
+/// A column-major n×n matrix in raw storage with leading dimension ld (a block of a MatX).
+struct Dense {
+  double* p;
+  Eigen::Index ld;
+  double& operator()(Eigen::Index r, Eigen::Index c) const { return p[c * ld + r]; }
+  double* col(Eigen::Index c) const { return p + c * ld; }
+};
+
+/// In place on the lower triangle of A: A = Lᵀ L with L lower triangular (Featherstone, RBDA
+/// §6.5, the LTL factorisation). Factoring from the last coordinate up, a coordinate's row only
+/// meets the coordinates that support it, so ℳ's zeros between unrelated branches stay zeros
+/// (no fill-in); they are skipped as exact zeros. False if ℳ is not positive definite.
+bool factorLtl(Dense A, int n) {
+  for (int k = n - 1; k >= 0; --k) {
+    const double akk = A(k, k);
+    if (!(akk > 0.0)) return false;
+    const double a = std::sqrt(akk);
+    A(k, k) = a;
+    for (int i = 0; i < k; ++i) A(k, i) /= a;
+    for (int i = 0; i < k; ++i) {
+      const double aki = A(k, i);
+      if (aki == 0.0) continue;
+      for (int j = 0; j <= i; ++j) A(i, j) -= aki * A(k, j);
+    }
+  }
+  return true;
+}
+
+/// W = L⁻¹ (lower triangular, upper triangle zeroed), column by column by forward substitution;
+/// L⁻¹ has L's sparsity, so most updates are skipped as exact zeros.
+void invertLower(Dense L, Dense W, int n) {
+  for (int j = 0; j < n; ++j) {
+    double* w = W.col(j);
+    for (int i = 0; i < n; ++i) w[i] = 0.0;
+    w[j] = 1.0;
+    for (int i = j; i < n; ++i) {
+      if (w[i] == 0.0) continue;
+      const double xi = w[i] / L(i, i);
+      w[i] = xi;
+      const double* l = L.col(i);
+      for (int k = i + 1; k < n; ++k) w[k] -= l[k] * xi;
+    }
+  }
+}
+
+/// Rows r0 .. r0+R of out.col(j) = sign · Σ_k A.col(k) B(k, j), B(k, j) = b[k·bk],
+/// skipping B's exact zeros; the R partial sums stay in registers across k (the plain axpy loop
+/// over 18-row columns spent more on loop set-up than on arithmetic).
+template <int R>
+void rowBlock(Dense A, const double* b, Eigen::Index bk, int n, int r0, double sign, double* out) {
+  using Block = Eigen::Matrix<double, R, 1>;
+  Block acc = Block::Zero();
+  for (int k = 0; k < n; ++k) {
+    const double bkj = b[k * bk];
+    if (bkj == 0.0) continue;
+    acc.noalias() += Eigen::Map<const Block>(A.col(k) + r0) * bkj;
+  }
+  Eigen::Map<Block>(out + r0) = sign * acc;
+}
+
+/// out.col(j) = sign · A B.col(j) (A n×n; B's column j given by its first entry and stride).
+void productColumn(Dense A, const double* b, Eigen::Index bk, int n, double sign, double* out) {
+  int r = 0;
+  for (; r + 8 <= n; r += 8) rowBlock<8>(A, b, bk, n, r, sign, out);
+  if (r + 4 <= n) rowBlock<4>(A, b, bk, n, r, sign, out), r += 4;
+  if (r + 2 <= n) rowBlock<2>(A, b, bk, n, r, sign, out), r += 2;
+  if (r < n) rowBlock<1>(A, b, bk, n, r, sign, out);
+}
+
+/// ℳ⁻¹ = L⁻¹ L⁻ᵀ = W Wᵀ: column j = Σ_k W.col(k) W(j, k). Every entry is the same ascending sum
+/// over k of the same products as its mirror (zeros skipped alike), so ℳ⁻¹ is exactly symmetric.
+void inverseFromFactor(Dense W, MatX& Minv, int n) {
+  for (int j = 0; j < n; ++j) productColumn(W, W.p + j, W.ld, n, 1.0, Minv.col(j).data());
+}
+
+/// out = −ℳ⁻¹ B column by column, skipping B's exact zeros: ∂τ/∂y and ∂τ/∂ẏ vanish between
+/// clusters of which neither supports the other (a third of the entries on a quadruped).
+void negativeMinvTimes(const MatX& Minv, const MatX& B, MatX& out) {
+  const int n = static_cast<int>(Minv.rows());
+  const Dense A{const_cast<double*>(Minv.data()), Minv.rows()};
+  for (Eigen::Index j = 0; j < B.cols(); ++j) productColumn(A, B.col(j).data(), 1, n, -1.0, out.col(j).data());
+}
+
+}  // namespace
+
+/// ℳ⁻¹, ∂ÿ/∂y = −ℳ⁻¹ ∂τ/∂y and ∂ÿ/∂ẏ = −ℳ⁻¹ ∂τ/∂ẏ (at the solved ÿ) from ℳ = ∂τ/∂ÿ, which the
+/// RNEA-derivative pass has just formed. A sparse LTL factor of ℳ (no fill-in, O(n d²)) and its
+/// inverse cost a fraction of the articulated ℳ⁻¹ pass; the two products with ℳ⁻¹ skip the
+/// structural zeros of ∂τ/∂y, ∂τ/∂ẏ. Workspace: the factor in ddq_dq (overwritten last), L⁻¹ in
+/// derivatives.scratch (nvSpanning × nv ⊇ nv × nv, free once the projection is done).
+void solveWithMassMatrix(const Model& model, Data& data, const char* alg) {
+  DerivativesData& d = data.derivatives;
+  const int n = model.nv();
+  d.ddq_dq.triangularView<Eigen::Lower>() = d.M;
+  const Dense L{d.ddq_dq.data(), d.ddq_dq.rows()}, W{d.scratch.data(), d.scratch.rows()};
+  if (!factorLtl(L, n)) throw NumericalError(std::string(alg) + ": the mass matrix is not positive definite");
+  invertLower(L, W, n);
+  if (data.Minv.rows() != n) data.Minv.resize(n, n);
+  inverseFromFactor(W, data.Minv, n);
+  if (!std::isfinite(data.Minv.sum())) throw NumericalError(std::string(alg) + ": the result is not finite (singular inertia)");
+  negativeMinvTimes(data.Minv, d.dtau_dq, d.ddq_dq);
+  negativeMinvTimes(data.Minv, d.dtau_dv, d.ddq_dv);
 }
 
 }  // namespace detail
@@ -84,9 +195,7 @@ void computeABADerivatives(const Model& model, Data& data, const VecX& q, const 
   DerivativesData& d = data.derivatives;
   d.ddq = data.qdd;
   detail::rneaDerivativesPrepared(model, data, d.ddq);  // at forwardDynamics' kinematics
-  detail::inverseMassMatrix(model, data, alg);  // at the same kinematics
-  d.ddq_dq.noalias() = -data.Minv * d.dtau_dq;  // ∂ÿ/∂y = −ℳ⁻¹ ∂τ/∂y at the solved ÿ
-  d.ddq_dv.noalias() = -data.Minv * d.dtau_dv;
+  detail::solveWithMassMatrix(model, data, alg);
   detail::checkResult(d.ddq, "qdd", alg);
 }
 

@@ -17,6 +17,7 @@
 #include "derivatives_internal.hpp"
 #include "../cluster_state.hpp"
 #include "grbda/spatial/cross.hpp"
+#include "../../cluster/cluster_joint.hpp"
 
 namespace grbda::detail {
 
@@ -72,54 +73,149 @@ void outward(const Model& model, Data& data, const WorldFixedForces* ext) {
   }
 }
 
-}  // namespace
+/// Per spanning column c of body i, the four vectors the inward pass pairs with the columns of
+/// i's ancestors (world frame, IC_i, BC_i, F_i complete):
+///   Y = IC_i S_c, Z = BC_iᵀ S_c                       (row c against ancestor column j, j ⪯ i)
+///   Wq = S_c ×* F_i + IC_i dAdq_c + BC_i dVdq_c        (ancestor row j against column c, j ≺ i)
+///   Wv = IC_i (Ṡ_c + dVdq_c) + BC_i S_c
+/// With external world-fixed forces, Ze = EC_iᵀ S_c and Wq gains −EC_i S_c.
+struct ColumnTerms {
+  Vec6 Y, Z, Wq, Wv, Ze;
+};
 
-void spanningRneaDerivatives(const Model& model, Data& data, const WorldFixedForces* ext) {
+ColumnTerms columnTerms(const DerivativesData& d, int i, int col, const Mat6* EC) {
+  const Mat6 &IC = d.IC[static_cast<size_t>(i)], &BC = d.BC[static_cast<size_t>(i)];
+  const Vec6 s = d.J.col(col), dV = d.dVdq.col(col);
+  ColumnTerms t;
+  t.Y.noalias() = IC * s;
+  t.Z.noalias() = BC.transpose() * s;
+  t.Wq = crossForce(s, d.F[static_cast<size_t>(i)]);
+  t.Wq.noalias() += IC * d.dAdq.col(col);
+  t.Wq.noalias() += BC * dV;
+  const Vec6 dJv = d.dJ.col(col) + dV;
+  t.Wv.noalias() = IC * dJv;
+  t.Wv.noalias() += BC * s;
+  if (EC) {
+    t.Ze.noalias() = EC->transpose() * s;
+    t.Wq.noalias() -= *EC * s;
+  }
+  return t;
+}
+
+/// Where a spanning column's entries go: its index in the output and the weight they carry.
+struct Slot {
+  Eigen::Index index;
+  double w;
+};
+
+/// The spanning matrices dtauSpan_dq, dtauSpan_dv, HSpan themselves (projected afterwards). Each
+/// related pair is written once, the same set every call (sizeDerivatives zeroed the rest).
+struct SpanningSink {
+  double *dq, *dv, *h;
+  Eigen::Index ld;
+  Slot slot(int /*body*/, int col) const { return {col, 1.0}; }
+  void put(Slot r, Slot c, double dqv, double dvv, double hv) const {
+    const Eigen::Index k = c.index * ld + r.index;
+    dq[k] = dqv;
+    dv[k] = dvv;
+    h[k] = hv;
+  }
+};
+
+/// Straight into ∂τ/∂y, ∂τ/∂ẏ, ℳ when every cluster's Ĝ sends each spanning column to a single
+/// coordinate (G = 1, or G = [1; N]-like with d_k = 1) and is constant: then Gᵀ A G is Σ over
+/// spanning pairs of g_r A_rc g_c, accumulated pair by pair, and neither the nvSpanning² spanning
+/// matrices nor the projection (spec §2.3) are formed.
+struct ClusterSink {
+  const Model* model;
+  const Data* data;
+  double *dq, *dv, *h;
+  Eigen::Index ld;
+  Slot slot(int body, int col) const {
+    const int k = model->body(body).cluster;
+    const Cluster& C = model->cluster(k);
+    const int local = col - C.vSpanIndex;
+    if (C.nvSpan == C.nv) return {C.vIndex + local, 1.0};
+    return {C.vIndex, data->clusters[static_cast<size_t>(k)].G(local, 0)};
+  }
+  void put(Slot r, Slot c, double dqv, double dvv, double hv) const {
+    const Eigen::Index k = c.index * ld + r.index;
+    const double w = r.w * c.w;
+    dq[k] += w * dqv;
+    dv[k] += w * dvv;
+    h[k] += w * hv;
+  }
+};
+
+/// Row r (column c of body i, terms t) against every column of i and its ancestors: the j ⪯ i
+/// rule gives entry (r, col), the i ≺ j rule entry (col, r) (the spanning-tree analogue of
+/// Carpentier & Mansard's backward pass, one pair at a time; the pairs, n·depth of them, are the
+/// whole cost of the pass).
+template <class Sink>
+void pairWithAncestors(const Model& model, DerivativesData& d, int i, int r, const ColumnTerms& t, bool ext,
+                       const Sink& sink) {
+  const Slot rs = sink.slot(i, r);
+  for (int j = i; j >= 0; j = model.body(j).parent) {
+    const int jv = model.body(j).vIndex, m = model.body(j).joint.nv();
+    for (int col = jv; col < jv + m; ++col) {
+      const auto S = d.J.col(col);
+      const double h = t.Y.dot(S);
+      double dq = t.Y.dot(d.dAdq.col(col)) + t.Z.dot(d.dVdq.col(col));
+      if (ext) dq -= t.Ze.dot(S);
+      const double dv = t.Y.dot(d.dJ.col(col) + d.dVdq.col(col)) + t.Z.dot(S);
+      const Slot cs = sink.slot(j, col);
+      sink.put(rs, cs, dq, dv, h);
+      if (j != i) sink.put(cs, rs, S.dot(t.Wq), S.dot(t.Wv), h);
+    }
+  }
+}
+
+template <class Sink>
+void inward(const Model& model, Data& data, const WorldFixedForces* ext, const Sink& sink, double* tau) {
   DerivativesData& d = data.derivatives;
-  outward(model, data, ext);
-  d.dtauSpan_dq.setZero();
-  d.dtauSpan_dv.setZero();
-  d.HSpan.setZero();
-  Mat6 Y, Z, Wq, Wv;  // per column of body i: IC_i S, BC_iᵀ S, and the i ≺ j terms
-  Mat6 Ze = Mat6::Zero();  // EC_iᵀ S (external forces only)
   for (int i = model.numBodies() - 1; i >= 0; --i) {
     const Body& b = model.body(i);
     const int iv = b.vIndex, n = b.joint.nv();
-    const Mat6 &IC = d.IC[i], &BC = d.BC[i];
+    const Mat6* EC = ext ? &(*ext->E)[static_cast<size_t>(i)] : nullptr;
     for (int c = 0; c < n; ++c) {
-      const Vec6 s = d.J.col(iv + c);
-      Y.col(c).noalias() = IC * s;
-      Z.col(c).noalias() = BC.transpose() * s;
-      d.tauSpan[iv + c] = s.dot(d.F[i]);
-      Wq.col(c) = crossForce(s, d.F[i]) + IC * d.dAdq.col(iv + c) + BC * d.dVdq.col(iv + c);
-      Wv.col(c) = IC * (d.dJ.col(iv + c) + d.dVdq.col(iv + c)) + BC * s;
-      if (ext) {
-        const Mat6& EC = (*ext->E)[static_cast<size_t>(i)];
-        Ze.col(c).noalias() = EC.transpose() * s;
-        Wq.col(c).noalias() -= EC * s;
-      }
-    }
-    for (int j = i; j >= 0; j = model.body(j).parent) {
-      const int jv = model.body(j).vIndex, m = model.body(j).joint.nv();
-      for (int c = 0; c < n; ++c)
-        for (int e = 0; e < m; ++e) {
-          const int r = iv + c, col = jv + e;
-          d.dtauSpan_dq(r, col) = Y.col(c).dot(d.dAdq.col(col)) + Z.col(c).dot(d.dVdq.col(col)) -
-                                  Ze.col(c).dot(d.J.col(col));
-          d.dtauSpan_dv(r, col) = Y.col(c).dot(d.dJ.col(col) + d.dVdq.col(col)) + Z.col(c).dot(d.J.col(col));
-          d.HSpan(r, col) = Y.col(c).dot(d.J.col(col));
-          if (j == i) continue;
-          d.dtauSpan_dq(col, r) = d.J.col(col).dot(Wq.col(c));
-          d.dtauSpan_dv(col, r) = d.J.col(col).dot(Wv.col(c));
-          d.HSpan(col, r) = d.HSpan(r, col);
-        }
+      const Slot rs = sink.slot(i, iv + c);
+      tau[rs.index] += rs.w * d.J.col(iv + c).dot(d.F[static_cast<size_t>(i)]);
+      pairWithAncestors(model, d, i, iv + c, columnTerms(d, i, iv + c, EC), ext != nullptr, sink);
     }
     if (b.parent >= 0) {
-      d.IC[b.parent] += IC;
-      d.BC[b.parent] += BC;
-      d.F[b.parent] += d.F[i];
-      if (ext) (*ext->E)[static_cast<size_t>(b.parent)] += (*ext->E)[static_cast<size_t>(i)];
+      const auto p = static_cast<size_t>(b.parent);
+      d.IC[p] += d.IC[static_cast<size_t>(i)];
+      d.BC[p] += d.BC[static_cast<size_t>(i)];
+      d.F[p] += d.F[static_cast<size_t>(i)];
+      if (ext) (*ext->E)[p] += (*ext->E)[static_cast<size_t>(i)];
     }
+  }
+}
+
+}  // namespace
+
+bool projectsInPass(const Model& model) {
+  for (int k = 0; k < model.numClusters(); ++k) {
+    const Cluster& C = model.cluster(k);
+    if (C.nvSpan != C.nv && (C.nv != 1 || !C.joint->constraints().isStatic())) return false;
+  }
+  return true;
+}
+
+void spanningRneaDerivatives(const Model& model, Data& data, const WorldFixedForces* ext, bool intoClusters) {
+  DerivativesData& d = data.derivatives;
+  outward(model, data, ext);
+  if (intoClusters) {
+    d.dtau_dq.setZero();
+    d.dtau_dv.setZero();
+    d.M.setZero();
+    d.tau.setZero();
+    const ClusterSink sink{&model, &data, d.dtau_dq.data(), d.dtau_dv.data(), d.M.data(), d.M.rows()};
+    inward(model, data, ext, sink, d.tau.data());
+  } else {
+    d.tauSpan.setZero();
+    const SpanningSink sink{d.dtauSpan_dq.data(), d.dtauSpan_dv.data(), d.HSpan.data(), d.HSpan.rows()};
+    inward(model, data, ext, sink, d.tauSpan.data());
   }
 }
 
