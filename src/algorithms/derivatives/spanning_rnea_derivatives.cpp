@@ -127,17 +127,11 @@ struct SpanningSink {
 /// spanning pairs of g_r A_rc g_c, accumulated pair by pair, and neither the nvSpanning² spanning
 /// matrices nor the projection (spec §2.3) are formed.
 struct ClusterSink {
-  const Model* model;
-  const Data* data;
+  const double* weight;  ///< per spanning column: its entry of Ĝ
+  const double* index;   ///< per spanning column: its coordinate (exact in a double)
   double *dq, *dv, *h;
   Eigen::Index ld;
-  Slot slot(int body, int col) const {
-    const int k = model->body(body).cluster;
-    const Cluster& C = model->cluster(k);
-    const int local = col - C.vSpanIndex;
-    if (C.nvSpan == C.nv) return {C.vIndex + local, 1.0};
-    return {C.vIndex, data->clusters[static_cast<size_t>(k)].G(local, 0)};
-  }
+  Slot slot(int /*body*/, int col) const { return {static_cast<Eigen::Index>(index[col]), weight[col]}; }
   void put(Slot r, Slot c, double dqv, double dvv, double hv) const {
     const Eigen::Index k = c.index * ld + r.index;
     const double w = r.w * c.w;
@@ -210,7 +204,18 @@ void spanningRneaDerivatives(const Model& model, Data& data, const WorldFixedFor
     d.dtau_dv.setZero();
     d.M.setZero();
     d.tau.setZero();
-    const ClusterSink sink{&model, &data, d.dtau_dq.data(), d.dtau_dv.data(), d.M.data(), d.M.rows()};
+    // Each spanning column's slot, looked up once per call instead of once per pair; the spanning
+    // workspaces tauSpan and scratch are free in this mode and hold them.
+    for (int k = 0; k < model.numClusters(); ++k) {
+      const Cluster& C = model.cluster(k);
+      for (int local = 0; local < C.nvSpan; ++local) {
+        const bool identity = C.nvSpan == C.nv;
+        d.tauSpan[C.vSpanIndex + local] = identity ? 1.0 : data.clusters[static_cast<size_t>(k)].G(local, 0);
+        d.scratch(C.vSpanIndex + local, 0) = C.vIndex + (identity ? local : 0);
+      }
+    }
+    const ClusterSink sink{d.tauSpan.data(), d.scratch.data(), d.dtau_dq.data(), d.dtau_dv.data(), d.M.data(),
+                           d.M.rows()};
     inward(model, data, ext, sink, d.tau.data());
   } else {
     d.tauSpan.setZero();
