@@ -116,42 +116,68 @@ void invertLower(Dense L, Dense W, int n) {
   }
 }
 
-/// Rows r0 .. r0+R of out.col(j) = sign · Σ_k A.col(k) B(k, j), B(k, j) = b[k·bk],
-/// skipping B's exact zeros; the R partial sums stay in registers across k (the plain axpy loop
-/// over 18-row columns spent more on loop set-up than on arithmetic).
-template <int R>
-void rowBlock(Dense A, const double* b, Eigen::Index bk, int n, int r0, double sign, double* out) {
-  using Block = Eigen::Matrix<double, R, 1>;
-  Block acc = Block::Zero();
-  for (int k = 0; k < n; ++k) {
-    const double bkj = b[k * bk];
-    if (bkj == 0.0) continue;
-    acc.noalias() += Eigen::Map<const Block>(A.col(k) + r0) * bkj;
+/// The right-hand factor of a product: B(k, j) = p[k·rowStep + j·colStep].
+struct Factor {
+  const double* p;
+  Eigen::Index rowStep, colStep;
+  double operator()(int k, int j) const { return p[k * rowStep + j * colStep]; }
+};
+
+/// Rows r .. r+R of columns j .. j+C of out = sign · A B, summing over the k in `terms` (the
+/// rows of B's columns j .. j+C not all exact zeros, as doubles): an R×C block of partial sums
+/// held in registers while k runs, each column of A loaded once for C columns of out.
+template <int R, int C>
+void productBlock(Dense A, Factor B, const double* terms, int count, int r, int j, double sign, Dense out) {
+  using Column = Eigen::Matrix<double, R, 1>;
+  Eigen::Matrix<double, R, C> acc = Eigen::Matrix<double, R, C>::Zero();
+  for (int t = 0; t < count; ++t) {
+    const int k = static_cast<int>(terms[t]);
+    const Eigen::Map<const Column> a(A.col(k) + r);
+    for (int c = 0; c < C; ++c) acc.col(c).noalias() += a * B(k, j + c);
   }
-  Eigen::Map<Block>(out + r0) = sign * acc;
+  for (int c = 0; c < C; ++c) Eigen::Map<Column>(out.col(j + c) + r) = sign * acc.col(c);
 }
 
-/// out.col(j) = sign · A B.col(j) (A n×n; B's column j given by its first entry and stride).
-void productColumn(Dense A, const double* b, Eigen::Index bk, int n, double sign, double* out) {
-  int r = 0;
-  for (; r + 8 <= n; r += 8) rowBlock<8>(A, b, bk, n, r, sign, out);
-  if (r + 4 <= n) rowBlock<4>(A, b, bk, n, r, sign, out), r += 4;
-  if (r + 2 <= n) rowBlock<2>(A, b, bk, n, r, sign, out), r += 2;
-  if (r < n) rowBlock<1>(A, b, bk, n, r, sign, out);
+/// Rows [rFirst, n) of columns j .. j+C of out = sign · A B (k < kEnd). The k whose C entries of
+/// B are all exact zeros are dropped once, into `terms` (workspace of kEnd doubles), rather than
+/// tested in every row block; then row blocks of 8, 4, 2, 1.
+template <int C>
+void productColumns(Dense A, Factor B, int kEnd, int rFirst, int n, int j, double sign, Dense out, double* terms) {
+  int count = 0;
+  for (int k = 0; k < kEnd; ++k) {
+    bool any = false;
+    for (int c = 0; c < C; ++c) any |= B(k, j + c) != 0.0;
+    if (any) terms[count++] = k;
+  }
+  int r = rFirst;
+  for (; r + 8 <= n; r += 8) productBlock<8, C>(A, B, terms, count, r, j, sign, out);
+  if (r + 4 <= n) productBlock<4, C>(A, B, terms, count, r, j, sign, out), r += 4;
+  if (r + 2 <= n) productBlock<2, C>(A, B, terms, count, r, j, sign, out), r += 2;
+  if (r < n) productBlock<1, C>(A, B, terms, count, r, j, sign, out);
 }
 
-/// ℳ⁻¹ = L⁻¹ L⁻ᵀ = W Wᵀ: column j = Σ_k W.col(k) W(j, k). Every entry is the same ascending sum
-/// over k of the same products as its mirror (zeros skipped alike), so ℳ⁻¹ is exactly symmetric.
-void inverseFromFactor(Dense W, MatX& Minv, int n) {
-  for (int j = 0; j < n; ++j) productColumn(W, W.p + j, W.ld, n, 1.0, Minv.col(j).data());
+/// ℳ⁻¹ = L⁻¹ L⁻ᵀ = W Wᵀ. Its lower triangle, column j from row j: Σ_{k ≤ j} W.col(k) W(j, k)
+/// (W is lower triangular, and W(j, k) ≠ 0 only for k supporting j), two columns at a time;
+/// then mirrored, so exactly symmetric.
+void inverseFromFactor(Dense W, MatX& Minv, int n, double* terms) {
+  const Dense M{Minv.data(), Minv.rows()};
+  const Factor Wt{W.p, W.ld, 1};  // Wᵀ(k, j) = W(j, k)
+  int j = 0;
+  for (; j + 2 <= n; j += 2) productColumns<2>(W, Wt, j + 2, j, n, j, 1.0, M, terms);
+  if (j < n) productColumns<1>(W, Wt, j + 1, j, n, j, 1.0, M, terms);
+  Minv.triangularView<Eigen::StrictlyUpper>() = Minv.transpose();
 }
 
-/// out = −ℳ⁻¹ B column by column, skipping B's exact zeros: ∂τ/∂y and ∂τ/∂ẏ vanish between
-/// clusters of which neither supports the other (a third of the entries on a quadruped).
-void negativeMinvTimes(const MatX& Minv, const MatX& B, MatX& out) {
+/// out = −ℳ⁻¹ B, two columns at a time, skipping B's exact zeros: ∂τ/∂y and ∂τ/∂ẏ vanish
+/// between clusters of which neither supports the other (a third of the entries on a
+/// quadruped), and a floating base's translation columns of ∂τ/∂y are zero.
+void negativeMinvTimes(const MatX& Minv, const MatX& B, MatX& out, double* terms) {
   const int n = static_cast<int>(Minv.rows());
-  const Dense A{const_cast<double*>(Minv.data()), Minv.rows()};
-  for (Eigen::Index j = 0; j < B.cols(); ++j) productColumn(A, B.col(j).data(), 1, n, -1.0, out.col(j).data());
+  const Dense A{const_cast<double*>(Minv.data()), Minv.rows()}, O{out.data(), out.rows()};
+  const Factor F{B.data(), 1, B.rows()};
+  int j = 0;
+  for (; j + 2 <= n; j += 2) productColumns<2>(A, F, n, 0, n, j, -1.0, O, terms);
+  if (j < n) productColumns<1>(A, F, n, 0, n, j, -1.0, O, terms);
 }
 
 }  // namespace
@@ -160,7 +186,8 @@ void negativeMinvTimes(const MatX& Minv, const MatX& B, MatX& out) {
 /// RNEA-derivative pass has just formed. A sparse LTL factor of ℳ (no fill-in, O(n d²)) and its
 /// inverse cost a fraction of the articulated ℳ⁻¹ pass; the two products with ℳ⁻¹ skip the
 /// structural zeros of ∂τ/∂y, ∂τ/∂ẏ. Workspace: the factor in ddq_dq (overwritten last), L⁻¹ in
-/// derivatives.scratch (nvSpanning × nv ⊇ nv × nv, free once the projection is done).
+/// derivatives.scratch (nvSpanning × nv ⊇ nv × nv, free once the projection is done), the
+/// products' lists of nonzero terms in whichever of ddq_dv and scratch is free at the time.
 void solveWithMassMatrix(const Model& model, Data& data, const char* alg) {
   DerivativesData& d = data.derivatives;
   const int n = model.nv();
@@ -169,10 +196,10 @@ void solveWithMassMatrix(const Model& model, Data& data, const char* alg) {
   if (!factorLtl(L, n)) throw NumericalError(std::string(alg) + ": the mass matrix is not positive definite");
   invertLower(L, W, n);
   if (data.Minv.rows() != n) data.Minv.resize(n, n);
-  inverseFromFactor(W, data.Minv, n);
+  inverseFromFactor(W, data.Minv, n, d.ddq_dv.data());  // ddq_dv: free until the last product
   if (!std::isfinite(data.Minv.sum())) throw NumericalError(std::string(alg) + ": the result is not finite (singular inertia)");
-  negativeMinvTimes(data.Minv, d.dtau_dq, d.ddq_dq);
-  negativeMinvTimes(data.Minv, d.dtau_dv, d.ddq_dv);
+  negativeMinvTimes(data.Minv, d.dtau_dq, d.ddq_dq, d.scratch.data());  // scratch: free once W is used
+  negativeMinvTimes(data.Minv, d.dtau_dv, d.ddq_dv, d.scratch.data());
 }
 
 }  // namespace detail
