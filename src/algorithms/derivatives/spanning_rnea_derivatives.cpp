@@ -15,6 +15,9 @@
 // subtree: ∂F^ext_k/∂q_j = S_j ×* F^ext_k + E_k S_j (derivatives_internal.hpp), so with EC_i the
 // subtree sum of E_k the rules above gain −S_iᵀ EC_i S_j (j ⪯ i) and −S_iᵀ EC_j S_j (i ≺ j).
 #include "derivatives_internal.hpp"
+
+#include <array>
+
 #include "../cluster_state.hpp"
 #include "grbda/spatial/cross.hpp"
 #include "../../cluster/cluster_joint.hpp"
@@ -81,6 +84,22 @@ void outward(const Model& model, Data& data, const WorldFixedForces* ext) {
 /// With external world-fixed forces, Ze = EC_iᵀ S_c and Wq gains −EC_i S_c.
 struct ColumnTerms {
   Vec6 Y, Z, Wq, Wv, Ze;
+  static ColumnTerms zero() {
+    ColumnTerms t;
+    t.Y.setZero();
+    t.Z.setZero();
+    t.Wq.setZero();
+    t.Wv.setZero();
+    t.Ze.setZero();
+    return t;
+  }
+  void addScaled(double w, const ColumnTerms& o) {
+    Y += w * o.Y;
+    Z += w * o.Z;
+    Wq += w * o.Wq;
+    Wv += w * o.Wv;
+    Ze += w * o.Ze;
+  }
 };
 
 ColumnTerms columnTerms(const DerivativesData& d, int i, int col, const Mat6* EC) {
@@ -141,15 +160,15 @@ struct ClusterSink {
   }
 };
 
-/// Row r (column c of body i, terms t) against every column of i and its ancestors: the j ⪯ i
-/// rule gives entry (r, col), the i ≺ j rule entry (col, r) (the spanning-tree analogue of
+/// Row slot rs (terms t, of column r of body i; i = -1 for a cluster's combined terms) against
+/// every column of body j0 and its ancestors (only those in cluster `onlyCluster` if ≥ 0): the
+/// j ⪯ i rule gives entry (r, col), the i ≺ j rule entry (col, r) (the spanning-tree analogue of
 /// Carpentier & Mansard's backward pass, one pair at a time; the pairs, n·depth of them, are the
 /// whole cost of the pass).
 template <class Sink>
-void pairWithAncestors(const Model& model, DerivativesData& d, int i, int r, const ColumnTerms& t, bool ext,
-                       const Sink& sink) {
-  const Slot rs = sink.slot(i, r);
-  for (int j = i; j >= 0; j = model.body(j).parent) {
+void pairWithAncestors(const Model& model, const DerivativesData& d, int i, Slot rs, int j0, int onlyCluster,
+                       const ColumnTerms& t, bool ext, const Sink& sink) {
+  for (int j = j0; j >= 0 && (onlyCluster < 0 || model.body(j).cluster == onlyCluster); j = model.body(j).parent) {
     const int jv = model.body(j).vIndex, m = model.body(j).joint.nv();
     for (int col = jv; col < jv + m; ++col) {
       const auto S = d.J.col(col);
@@ -164,25 +183,59 @@ void pairWithAncestors(const Model& model, DerivativesData& d, int i, int r, con
   }
 }
 
-template <class Sink>
-void inward(const Model& model, Data& data, const WorldFixedForces* ext, const Sink& sink, double* tau) {
+/// Composite inertia, Coriolis matrix, force (and external E) of body i into its parent.
+void accumulateIntoParent(const Model& model, DerivativesData& d, int i, const WorldFixedForces* ext) {
+  const int parent = model.body(i).parent;
+  if (parent < 0) return;
+  const auto p = static_cast<size_t>(parent), c = static_cast<size_t>(i);
+  d.IC[p] += d.IC[c];
+  d.BC[p] += d.BC[c];
+  d.F[p] += d.F[c];
+  if (ext) (*ext->E)[p] += (*ext->E)[c];
+}
+
+/// Body by body, every row against all its ancestors, into the spanning matrices.
+void inward(const Model& model, Data& data, const WorldFixedForces* ext, const SpanningSink& sink) {
   DerivativesData& d = data.derivatives;
   for (int i = model.numBodies() - 1; i >= 0; --i) {
     const Body& b = model.body(i);
-    const int iv = b.vIndex, n = b.joint.nv();
     const Mat6* EC = ext ? &(*ext->E)[static_cast<size_t>(i)] : nullptr;
-    for (int c = 0; c < n; ++c) {
-      const Slot rs = sink.slot(i, iv + c);
-      tau[rs.index] += rs.w * d.J.col(iv + c).dot(d.F[static_cast<size_t>(i)]);
-      pairWithAncestors(model, d, i, iv + c, columnTerms(d, i, iv + c, EC), ext != nullptr, sink);
+    for (int col = b.vIndex; col < b.vIndex + b.joint.nv(); ++col) {
+      d.tauSpan[col] = d.J.col(col).dot(d.F[static_cast<size_t>(i)]);
+      pairWithAncestors(model, d, i, sink.slot(i, col), i, -1, columnTerms(d, i, col, EC), ext != nullptr, sink);
     }
-    if (b.parent >= 0) {
-      const auto p = static_cast<size_t>(b.parent);
-      d.IC[p] += d.IC[static_cast<size_t>(i)];
-      d.BC[p] += d.BC[static_cast<size_t>(i)];
-      d.F[p] += d.F[static_cast<size_t>(i)];
-      if (ext) (*ext->E)[p] += (*ext->E)[static_cast<size_t>(i)];
+    accumulateIntoParent(model, d, i, ext);
+  }
+}
+
+/// Cluster by cluster, straight into the cluster matrices. Every body of a cluster hangs from
+/// the same output body, so against the ancestors outside the cluster the rows that Ĝ sends to
+/// one coordinate enter only through their weighted sum: the terms are combined first (linear in
+/// them) and paired once per coordinate, not once per spanning column (half the pairs of a
+/// geared robot, whose rotors double the spanning columns). Pairs inside the cluster stay per
+/// spanning column.
+void inwardByCluster(const Model& model, Data& data, const WorldFixedForces* ext, const ClusterSink& sink,
+                     double* tau) {
+  DerivativesData& d = data.derivatives;
+  std::array<ColumnTerms, 6> combined;  // per coordinate of the cluster (d_k ≤ 6: projectsInPass)
+  for (int k = model.numClusters() - 1; k >= 0; --k) {
+    const Cluster& C = model.cluster(k);
+    for (int a = 0; a < C.nv; ++a) combined[static_cast<size_t>(a)] = ColumnTerms::zero();
+    for (int i = C.firstBody + C.numBodies - 1; i >= C.firstBody; --i) {
+      const Body& b = model.body(i);
+      const Mat6* EC = ext ? &(*ext->E)[static_cast<size_t>(i)] : nullptr;
+      for (int col = b.vIndex; col < b.vIndex + b.joint.nv(); ++col) {
+        const Slot rs = sink.slot(i, col);
+        tau[rs.index] += rs.w * d.J.col(col).dot(d.F[static_cast<size_t>(i)]);
+        const ColumnTerms t = columnTerms(d, i, col, EC);
+        pairWithAncestors(model, d, i, rs, i, k, t, ext != nullptr, sink);
+        combined[static_cast<size_t>(rs.index - C.vIndex)].addScaled(rs.w, t);
+      }
+      accumulateIntoParent(model, d, i, ext);
     }
+    for (int a = 0; a < C.nv; ++a)
+      pairWithAncestors(model, d, -1, Slot{C.vIndex + a, 1.0}, C.output, -1, combined[static_cast<size_t>(a)],
+                        ext != nullptr, sink);
   }
 }
 
@@ -192,6 +245,9 @@ bool projectsInPass(const Model& model) {
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& C = model.cluster(k);
     if (C.nvSpan != C.nv && (C.nv != 1 || !C.joint->constraints().isStatic())) return false;
+    if (C.nv > 6) return false;
+    for (int i = C.firstBody; i < C.firstBody + C.numBodies; ++i)
+      if (model.body(i).output != C.output) return false;  // (inwardByCluster relies on it)
   }
   return true;
 }
@@ -216,11 +272,10 @@ void spanningRneaDerivatives(const Model& model, Data& data, const WorldFixedFor
     }
     const ClusterSink sink{d.tauSpan.data(), d.scratch.data(), d.dtau_dq.data(), d.dtau_dv.data(), d.M.data(),
                            d.M.rows()};
-    inward(model, data, ext, sink, d.tau.data());
+    inwardByCluster(model, data, ext, sink, d.tau.data());
   } else {
-    d.tauSpan.setZero();
     const SpanningSink sink{d.dtauSpan_dq.data(), d.dtauSpan_dv.data(), d.HSpan.data(), d.HSpan.rows()};
-    inward(model, data, ext, sink, d.tauSpan.data());
+    inward(model, data, ext, sink);
   }
 }
 
