@@ -26,14 +26,25 @@ namespace grbda::detail {
 
 namespace {
 
-/// The matrix of u ↦ u ×* h for a fixed force h = [n; f].
-Mat6 forceCrossFixedForce(const Vec6& h) {
-  Mat6 M = Mat6::Zero();
-  const Mat3 n = skew(h.head<3>()), f = skew(h.tail<3>());
-  M.topLeftCorner<3, 3>() = -n;
-  M.topRightCorner<3, 3>() = -f;
-  M.bottomLeftCorner<3, 3>() = -f;
-  return M;
+/// B = v ×* I − I (v ×) + (· ×* I v) of one rigid body (world frame), with I = [Ī, c×; −c×, m 1]
+/// (c the first moment m p_com, Ī the rotational inertia about the world origin) and
+/// h = I v = [n; f], f = w × c + m u for v = [w; u]. Expanding the 3 × 3 blocks, with
+/// [a×, b×] = (a × b)× and u×c× = c uᵀ − (u·c) 1:
+///   B = [ w×Ī − Ī w× − (c uᵀ + u cᵀ) + 2 (u·c) 1 − n×,   w×c× − c×w× + m u× − f× = 0 ;
+///         −2 f×,                                          0 ]
+/// so only B's left three columns are written; the right ones stay the zeros sizeDerivatives put
+/// there, and so do the composite BC's (sums of these). w×Ī − Ī w× = P + Pᵀ with P = w×Ī.
+void rigidCoriolis(const Mat6& I, const Vec6& v, const Vec6& h, Mat6& B) {
+  const Vec3 w = v.head<3>(), u = v.tail<3>();
+  const Vec3 c(I(2, 4), I(0, 5), I(1, 3));
+  const Mat3 P = skew(w) * I.topLeftCorner<3, 3>();
+  Mat3 B11 = P + P.transpose();
+  B11.noalias() -= c * u.transpose();
+  B11.noalias() -= u * c.transpose();
+  B11.diagonal().array() += 2.0 * u.dot(c);
+  B11 -= skew(h.head<3>());
+  B.topLeftCorner<3, 3>() = B11;
+  B.bottomLeftCorner<3, 3>() = -2.0 * skew(h.tail<3>());
 }
 
 /// Outward: world S, v, a and the per-column terms; each body's own IC, BC, f.
@@ -67,11 +78,7 @@ void outward(const Model& model, Data& data, const WorldFixedForces* ext) {
     X.addTransformedRigidInertia(b.inertia, I);  // world inertia (composite from here on)
     const Vec6 h = I * v;
     d.F[i] = I * d.aw[i] + crossForce(v, h);
-    // B = v ×* I − I (v ×) + (· ×* I v); with W = v ×* I (column by column), I (v ×) = −Wᵀ
-    Mat6& B = d.BC[i];
-    for (int k = 0; k < 6; ++k) B.col(k) = crossForce(v, I.col(k));
-    B += B.transpose().eval();
-    B += forceCrossFixedForce(h);
+    rigidCoriolis(I, v, h, d.BC[i]);
     if (ext) d.F[i] -= (*ext->F)[static_cast<size_t>(i)];
   }
 }
@@ -106,14 +113,16 @@ ColumnTerms columnTerms(const DerivativesData& d, int i, int col, const Mat6* EC
   const Mat6 &IC = d.IC[static_cast<size_t>(i)], &BC = d.BC[static_cast<size_t>(i)];
   const Vec6 s = d.J.col(col), dV = d.dVdq.col(col);
   ColumnTerms t;
+  const auto BCleft = BC.leftCols<3>();  // BC's right half is zero (rigidCoriolis)
   t.Y.noalias() = IC * s;
-  t.Z.noalias() = BC.transpose() * s;
+  t.Z.head<3>().noalias() = BCleft.transpose() * s;
+  t.Z.tail<3>().setZero();
   t.Wq = crossForce(s, d.F[static_cast<size_t>(i)]);
   t.Wq.noalias() += IC * d.dAdq.col(col);
-  t.Wq.noalias() += BC * dV;
+  t.Wq.noalias() += BCleft * dV.head<3>();
   const Vec6 dJv = d.dJ.col(col) + dV;
   t.Wv.noalias() = IC * dJv;
-  t.Wv.noalias() += BC * s;
+  t.Wv.noalias() += BCleft * s.head<3>();
   if (EC) {
     t.Ze.noalias() = EC->transpose() * s;
     t.Wq.noalias() -= *EC * s;
@@ -189,7 +198,7 @@ void accumulateIntoParent(const Model& model, DerivativesData& d, int i, const W
   if (parent < 0) return;
   const auto p = static_cast<size_t>(parent), c = static_cast<size_t>(i);
   d.IC[p] += d.IC[c];
-  d.BC[p] += d.BC[c];
+  d.BC[p].leftCols<3>() += d.BC[c].leftCols<3>();  // (right halves zero)
   d.F[p] += d.F[c];
   if (ext) (*ext->E)[p] += (*ext->E)[c];
 }
