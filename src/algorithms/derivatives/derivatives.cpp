@@ -79,23 +79,29 @@ struct Dense {
   double* col(Eigen::Index c) const { return p + c * ld; }
 };
 
-/// In place on the lower triangle of A: A = Lᵀ L with L lower triangular (Featherstone, RBDA
-/// §6.5, the LTL factorisation). Factoring from the last coordinate up, a coordinate's row only
-/// meets the coordinates that support it, so ℳ's zeros between unrelated branches stay zeros
-/// (no fill-in); they are skipped as exact zeros. False if ℳ is not positive definite.
+/// In place: A = Lᵀ L with L lower triangular (Featherstone, RBDA §6.5, the LTL factorisation),
+/// A's upper triangle read and L left in both triangles (Lᵀ above the diagonal, L below).
+/// Factoring from the last coordinate up, a coordinate's row only meets the coordinates that
+/// support it, so ℳ's zeros between unrelated branches stay zeros (no fill-in); they are skipped
+/// as exact zeros. Worked on the upper triangle, where row k of L is column k of Lᵀ and every
+/// update is a contiguous column segment. False if ℳ is not positive definite.
 bool factorLtl(Dense A, int n) {
   for (int k = n - 1; k >= 0; --k) {
     const double akk = A(k, k);
     if (!(akk > 0.0)) return false;
-    const double a = std::sqrt(akk);
+    const double a = std::sqrt(akk), inv = 1.0 / a;
     A(k, k) = a;
-    for (int i = 0; i < k; ++i) A(k, i) /= a;
+    double* lk = A.col(k);  // L(k, 0..k-1) = Lᵀ(0..k-1, k)
+    for (int i = 0; i < k; ++i) lk[i] *= inv;
     for (int i = 0; i < k; ++i) {
-      const double aki = A(k, i);
-      if (aki == 0.0) continue;
-      for (int j = 0; j <= i; ++j) A(i, j) -= aki * A(k, j);
+      const double lki = lk[i];
+      if (lki == 0.0) continue;
+      double* ai = A.col(i);  // A(0..i, i), the upper triangle's column i
+      for (int j = 0; j <= i; ++j) ai[j] -= lki * lk[j];
     }
   }
+  for (int c = 0; c < n; ++c)  // L below the diagonal, for the column-wise substitutions
+    for (int r = c + 1; r < n; ++r) A(r, c) = A(c, r);
   return true;
 }
 
@@ -191,7 +197,7 @@ void negativeMinvTimes(const MatX& Minv, const MatX& B, MatX& out, double* terms
 void solveWithMassMatrix(const Model& model, Data& data, const char* alg) {
   DerivativesData& d = data.derivatives;
   const int n = model.nv();
-  d.ddq_dq.triangularView<Eigen::Lower>() = d.M;
+  d.ddq_dq.triangularView<Eigen::Upper>() = d.M;
   const Dense L{d.ddq_dq.data(), d.ddq_dq.rows()}, W{d.scratch.data(), d.scratch.rows()};
   if (!factorLtl(L, n)) throw NumericalError(std::string(alg) + ": the mass matrix is not positive definite");
   invertLower(L, W, n);
