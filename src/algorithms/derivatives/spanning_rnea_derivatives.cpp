@@ -14,6 +14,11 @@
 // algorithms/constrained_derivatives.hpp) enter F_k with a minus sign. They do not turn with the
 // subtree: ∂F^ext_k/∂q_j = S_j ×* F^ext_k + E_k S_j (derivatives_internal.hpp), so with EC_i the
 // subtree sum of E_k the rules above gain −S_iᵀ EC_i S_j (j ⪯ i) and −S_iᵀ EC_j S_j (i ≺ j).
+//
+// The (row, column) pairs go either into the spanning matrices, projected through Ĝ afterwards
+// (project_derivatives.cpp), or — when every block of Ĝ is constant and sends each spanning column
+// to one coordinate (projectsInPass) — straight into the cluster matrices, weighted by Ĝ's
+// entries, a cluster's rows combined before they meet the ancestors outside it (inwardByCluster).
 #include "derivatives_internal.hpp"
 
 #include <array>
