@@ -60,7 +60,7 @@ void spanningAccelerations(const Model& model, Data& data, const VecX& ydd) {
 void rneaDerivativesPrepared(const Model& model, Data& data, const VecX& ydd, const WorldFixedForces* ext) {
   sizeDerivatives(model, data);
   spanningAccelerations(model, data, ydd);
-  if (projectsInPass(model)) {  // constant Ĝ, one coordinate per spanning column: no projection
+  if (projectsInPass(model)) {  // constant Ĝ: projected inside the pass
     spanningRneaDerivatives(model, data, ext, true);
     return;
   }

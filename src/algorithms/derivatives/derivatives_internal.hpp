@@ -25,8 +25,8 @@ struct WorldFixedForces {
 void spanningRneaDerivatives(const Model& model, Data& data, const WorldFixedForces* ext = nullptr,
                              bool intoClusters = false);
 
-/// Every cluster's Ĝ is constant and sends each spanning column to one coordinate (G = 1, or
-/// d_k = 1): the projection through Ĝ can be done pair by pair inside the spanning pass.
+/// Every cluster's Ĝ is constant (and d_k ≤ 6, and all its bodies hang from its output body):
+/// the projection through Ĝ can be done pair by pair inside the spanning pass.
 bool projectsInPass(const Model& model);
 
 /// The whole RNEA-derivative pipeline at the cluster kinematics already in data (q, v prepared)

@@ -16,9 +16,9 @@
 // subtree sum of E_k the rules above gain −S_iᵀ EC_i S_j (j ⪯ i) and −S_iᵀ EC_j S_j (i ≺ j).
 //
 // The (row, column) pairs go either into the spanning matrices, projected through Ĝ afterwards
-// (project_derivatives.cpp), or — when every block of Ĝ is constant and sends each spanning column
-// to one coordinate (projectsInPass) — straight into the cluster matrices, weighted by Ĝ's
-// entries, a cluster's rows combined before they meet the ancestors outside it (inwardByCluster).
+// (project_derivatives.cpp), or — when every block of Ĝ is constant (projectsInPass) — straight
+// into the cluster matrices, weighted by Ĝ's entries, a cluster's rows combined into one row per
+// coordinate before they meet the ancestors outside it (inwardByCluster).
 #include "derivatives_internal.hpp"
 
 #include <array>
@@ -136,9 +136,13 @@ ColumnTerms columnTerms(const DerivativesData& d, int i, int col, const Mat6* EC
 }
 
 /// Where a spanning column's entries go: its index in the output and the weight they carry.
+/// A spanning column that Ĝ spreads over several coordinates of its cluster (d_k > 1, G not the
+/// identity) has index −1 − (its position in the spanning v) and takes its weights from G.
 struct Slot {
   Eigen::Index index;
   double w;
+  int body;  ///< the column's body (−1: a cluster's combined row)
+  bool single() const { return index >= 0; }
 };
 
 /// The spanning matrices dtauSpan_dq, dtauSpan_dv, HSpan themselves (projected afterwards). Each
@@ -146,7 +150,7 @@ struct Slot {
 struct SpanningSink {
   double *dq, *dv, *h;
   Eigen::Index ld;
-  Slot slot(int /*body*/, int col) const { return {col, 1.0}; }
+  Slot slot(int body, int col) const { return {col, 1.0, body}; }
   void put(Slot r, Slot c, double dqv, double dvv, double hv) const {
     const Eigen::Index k = c.index * ld + r.index;
     dq[k] = dqv;
@@ -155,22 +159,57 @@ struct SpanningSink {
   }
 };
 
-/// Straight into ∂τ/∂y, ∂τ/∂ẏ, ℳ when every cluster's Ĝ sends each spanning column to a single
-/// coordinate (G = 1, or G = [1; N]-like with d_k = 1) and is constant: then Gᵀ A G is Σ over
-/// spanning pairs of g_r A_rc g_c, accumulated pair by pair, and neither the nvSpanning² spanning
-/// matrices nor the projection (spec §2.3) are formed.
+/// Straight into ∂τ/∂y, ∂τ/∂ẏ, ℳ when every cluster's Ĝ is constant: then Gᵀ A G is the sum
+/// over spanning pairs of g_r A_rc g_cᵀ (g_r: row r of Ĝ), accumulated pair by pair, and neither
+/// the nvSpanning² spanning matrices nor the projection (spec §2.3) are formed. Most columns go
+/// to one coordinate (G = 1, or d_k = 1 as a rotor's [1; N]): one weighted entry; the others
+/// (belt pairs, knee-ankle pairs) to every coordinate of their cluster, weighted by their row of G.
+/// Spreads: whether any cluster has such columns (compile-time, so that models without them,
+/// the quadrupeds and the rotor chains, run the single-coordinate code alone).
+template <bool Spreads>
 struct ClusterSink {
-  const double* weight;  ///< per spanning column: its entry of Ĝ
-  const double* index;   ///< per spanning column: its coordinate (exact in a double)
+  const Model* model;
+  const Data* data;
+  const double* weight;  ///< per spanning column: its entry of Ĝ (single-coordinate columns)
+  const double* index;   ///< per spanning column: its coordinate, or −1 − column (exact in a double)
   double *dq, *dv, *h;
   Eigen::Index ld;
-  Slot slot(int /*body*/, int col) const { return {static_cast<Eigen::Index>(index[col]), weight[col]}; }
+  Slot slot(int body, int col) const { return {static_cast<Eigen::Index>(index[col]), weight[col], body}; }
   void put(Slot r, Slot c, double dqv, double dvv, double hv) const {
-    const Eigen::Index k = c.index * ld + r.index;
-    const double w = r.w * c.w;
+    if (!Spreads || (r.single() && c.single()))
+      add(r.index, c.index, r.w * c.w, dqv, dvv, hv);
+    else
+      putSpread(r, c, dqv, dvv, hv);
+  }
+  /// Out of line: the rare case, kept out of the pair loop's code.
+  __attribute__((noinline)) void putSpread(Slot r, Slot c, double dqv, double dvv, double hv) const {
+    const Spread R = spread(r), C = spread(c);
+    for (int a = 0; a < R.count; ++a)
+      for (int b = 0; b < C.count; ++b)
+        if (R.w(a) != 0.0 && C.w(b) != 0.0) add(R.first + a, C.first + b, R.w(a) * C.w(b), dqv, dvv, hv);
+  }
+  void add(Eigen::Index r, Eigen::Index c, double w, double dqv, double dvv, double hv) const {
+    const Eigen::Index k = c * ld + r;
     dq[k] += w * dqv;
     dv[k] += w * dvv;
     h[k] += w * hv;
+  }
+  /// The coordinates a slot feeds and their weights.
+  struct Spread {
+    Eigen::Index first;
+    int count;
+    const double* g;  ///< G(local, 0), stride gStride; null: the single weight w
+    Eigen::Index gStride;
+    double single;
+    double w(int a) const { return g ? g[a * gStride] : single; }
+  };
+  Spread spread(Slot s) const {
+    if (!Spreads || s.single()) return {s.index, 1, nullptr, 0, s.w};
+    const int col = static_cast<int>(-1 - s.index);
+    const int k = model->body(s.body).cluster;
+    const Cluster& C = model->cluster(k);
+    const MatX& G = data->clusters[static_cast<size_t>(k)].G;
+    return {C.vIndex, C.nv, G.data() + (col - C.vSpanIndex), G.rows(), 0.0};
   }
 };
 
@@ -223,12 +262,12 @@ void inward(const Model& model, Data& data, const WorldFixedForces* ext, const S
 }
 
 /// Cluster by cluster, straight into the cluster matrices. Every body of a cluster hangs from
-/// the same output body, so against the ancestors outside the cluster the rows that Ĝ sends to
-/// one coordinate enter only through their weighted sum: the terms are combined first (linear in
-/// them) and paired once per coordinate, not once per spanning column (half the pairs of a
-/// geared robot, whose rotors double the spanning columns). Pairs inside the cluster stay per
-/// spanning column.
-void inwardByCluster(const Model& model, Data& data, const WorldFixedForces* ext, const ClusterSink& sink,
+/// the same output body, so against the ancestors outside the cluster a coordinate's rows enter
+/// only through their sum weighted by Ĝ: the terms are combined first (linear in them) and
+/// paired once per coordinate, not once per spanning column (half the pairs of a geared robot,
+/// whose rotors double the spanning columns). Pairs inside the cluster stay per spanning column.
+template <bool Spreads>
+void inwardByCluster(const Model& model, Data& data, const WorldFixedForces* ext, const ClusterSink<Spreads>& sink,
                      double* tau) {
   DerivativesData& d = data.derivatives;
   std::array<ColumnTerms, 6> combined;  // per coordinate of the cluster (d_k ≤ 6: projectsInPass)
@@ -240,15 +279,20 @@ void inwardByCluster(const Model& model, Data& data, const WorldFixedForces* ext
       const Mat6* EC = ext ? &(*ext->E)[static_cast<size_t>(i)] : nullptr;
       for (int col = b.vIndex; col < b.vIndex + b.joint.nv(); ++col) {
         const Slot rs = sink.slot(i, col);
-        tau[rs.index] += rs.w * d.J.col(col).dot(d.F[static_cast<size_t>(i)]);
+        const double tauS = d.J.col(col).dot(d.F[static_cast<size_t>(i)]);
         const ColumnTerms t = columnTerms(d, i, col, EC);
         pairWithAncestors(model, d, i, rs, i, k, t, ext != nullptr, sink);
-        combined[static_cast<size_t>(rs.index - C.vIndex)].addScaled(rs.w, t);
+        const typename ClusterSink<Spreads>::Spread sp = sink.spread(rs);
+        for (int a = 0; a < sp.count; ++a) {
+          if (sp.w(a) == 0.0) continue;
+          tau[sp.first + a] += sp.w(a) * tauS;
+          combined[static_cast<size_t>(sp.first + a - C.vIndex)].addScaled(sp.w(a), t);
+        }
       }
       accumulateIntoParent(model, d, i, ext);
     }
     for (int a = 0; a < C.nv; ++a)
-      pairWithAncestors(model, d, -1, Slot{C.vIndex + a, 1.0}, C.output, -1, combined[static_cast<size_t>(a)],
+      pairWithAncestors(model, d, -1, Slot{C.vIndex + a, 1.0, -1}, C.output, -1, combined[static_cast<size_t>(a)],
                         ext != nullptr, sink);
   }
 }
@@ -258,7 +302,7 @@ void inwardByCluster(const Model& model, Data& data, const WorldFixedForces* ext
 bool projectsInPass(const Model& model) {
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& C = model.cluster(k);
-    if (C.nvSpan != C.nv && (C.nv != 1 || !C.joint->constraints().isStatic())) return false;
+    if (C.nvSpan != C.nv && !C.joint->constraints().isStatic()) return false;
     if (C.nv > 6) return false;
     for (int i = C.firstBody; i < C.firstBody + C.numBodies; ++i)
       if (model.body(i).output != C.output) return false;  // (inwardByCluster relies on it)
@@ -279,14 +323,24 @@ void spanningRneaDerivatives(const Model& model, Data& data, const WorldFixedFor
     for (int k = 0; k < model.numClusters(); ++k) {
       const Cluster& C = model.cluster(k);
       for (int local = 0; local < C.nvSpan; ++local) {
+        const int col = C.vSpanIndex + local;
         const bool identity = C.nvSpan == C.nv;
-        d.tauSpan[C.vSpanIndex + local] = identity ? 1.0 : data.clusters[static_cast<size_t>(k)].G(local, 0);
-        d.scratch(C.vSpanIndex + local, 0) = C.vIndex + (identity ? local : 0);
+        d.tauSpan[col] = identity ? 1.0 : data.clusters[static_cast<size_t>(k)].G(local, 0);
+        d.scratch(col, 0) = identity ? C.vIndex + local : C.nv == 1 ? C.vIndex : -1 - col;
       }
     }
-    const ClusterSink sink{d.tauSpan.data(), d.scratch.data(), d.dtau_dq.data(), d.dtau_dv.data(), d.M.data(),
-                           d.M.rows()};
-    inwardByCluster(model, data, ext, sink, d.tau.data());
+    bool spreads = false;
+    for (int k = 0; k < model.numClusters(); ++k)
+      spreads |= model.cluster(k).nvSpan != model.cluster(k).nv && model.cluster(k).nv > 1;
+    if (spreads) {
+      const ClusterSink<true> sink{&model, &data, d.tauSpan.data(), d.scratch.data(), d.dtau_dq.data(),
+                                   d.dtau_dv.data(), d.M.data(), d.M.rows()};
+      inwardByCluster(model, data, ext, sink, d.tau.data());
+    } else {
+      const ClusterSink<false> sink{&model, &data, d.tauSpan.data(), d.scratch.data(), d.dtau_dq.data(),
+                                    d.dtau_dv.data(), d.M.data(), d.M.rows()};
+      inwardByCluster(model, data, ext, sink, d.tau.data());
+    }
   } else {
     const SpanningSink sink{d.dtauSpan_dq.data(), d.dtauSpan_dv.data(), d.HSpan.data(), d.HSpan.rows()};
     inward(model, data, ext, sink);
