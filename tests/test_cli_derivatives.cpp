@@ -30,6 +30,20 @@ TEST(CliDerivatives, MatricesAgreeWithTheMassMatrix) {
   expectCommandError({"derivatives", model, "--tau", "1", "--qdd", "1"}, 2, {"not both"});
 }
 
+TEST(CliDerivatives, WhatRneaGivesTheInverseDynamicsDerivativesOnly) {
+  // --what rnea: dtau_dq, dtau_dv at qdd = fd(tau), the same as the full command's
+  const std::string model = std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf";
+  std::string tau;
+  for (int i = 0; i < 18; ++i) tau += (i ? "," : "") + std::to_string(0.1 - 0.01 * i);
+  const Json full = grbdaJson({"derivatives", model, "--tau", tau});
+  const Json rnea = grbdaJson({"derivatives", model, "--tau", tau, "--what", "rnea"});
+  for (const char* key : {"dtau_dq", "dtau_dv"})
+    EXPECT_LT((matrixOf(rnea[key]) - matrixOf(full[key])).cwiseAbs().maxCoeff(), 1e-6) << key;
+  EXPECT_FALSE(rnea.has("dqdd_dq"));
+  expectCommandError({"derivatives", model, "--what", "crba"}, 2, {"--what"});
+  expectCommandError({"derivatives", model, "--what", "rnea", "--contact", "FR_foot"}, 2, {"--what rnea"});
+}
+
 TEST(CliDerivatives, FloatingBaseMatricesAreVelocitySized) {
   const Json d = grbdaJson({"derivatives", std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf"});
   for (const char* key : {"dqdd_dq", "dqdd_dv", "dqdd_dtau", "dtau_dq", "dtau_dv"})

@@ -10,11 +10,12 @@
 # one (joint angles and inputs in [-0.5, 0.5], identity base orientation).
 #
 #   tools/count_instructions.sh [--grbda PATH] [--models DIR] [--repeat N] [--robots a,b,...]
-#                               [--commands fd,id,osim,derivatives]
+#                               [--commands fd,id,osim,derivatives,derivatives-rnea]
 #
 # Defaults: grbda from build/tools/grbda (or GRBDA, or the PATH), the repository's models/,
 # N = 100, the six per-robot benchmark models (Tello is built in code: `grbda ... builtin:tello`),
-# every command the grbda build has (derivatives: ∂C-ABA, the analytic derivatives of fd).
+# every command the grbda build has (derivatives: ∂C-ABA, the analytic derivatives of fd;
+# derivatives-rnea: ∂C-RNEA alone, `grbda derivatives --what rnea`, at the fd solution).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -33,7 +34,7 @@ while [ $# -gt 0 ]; do
     --repeat) repeat="${2:?--repeat needs a count}"; shift 2 ;;
     --robots) robots="${2:?--robots needs a list}"; shift 2 ;;
     --commands) only_commands="${2:?--commands needs a list}"; shift 2 ;;
-    -h|--help) sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
@@ -132,6 +133,7 @@ echo "|---|---|---|---:|---:|"
 commands=(fd id)
 has_command osim && commands+=(osim)
 has_command derivatives && commands+=(derivatives)
+"$grbda" help derivatives 2>/dev/null | grep -q -- '--what' && commands+=(derivatives-rnea)
 if [ -n "$only_commands" ]; then IFS=',' read -r -a commands <<<"$only_commands"; fi
 IFS=',' read -r -a robot_list <<<"$robots"
 for robot in "${robot_list[@]}"; do
@@ -149,6 +151,7 @@ for robot in "${robot_list[@]}"; do
       fd) inputs=(--q "$q" --v "$v" --tau "$u") ;;
       id) inputs=(--q "$q" --v "$v" --a "$u") ;;
       derivatives) inputs=(--q "$q" --v "$v" --tau "$u") ;;
+      derivatives-rnea) inputs=(--q "$q" --v "$v" --tau "$u" --what rnea) ;;
       osim)
         inputs=(--q "$q")
         for link in $(osim_points "$robot"); do inputs+=(--point "$link"); done
@@ -164,9 +167,11 @@ for robot in "${robot_list[@]}"; do
       # derivatives prints five nv x nv matrices: its base run computes and prints once, so
       # neither the printing nor the first (sizing) call is counted
       base_repeat=0
-      if [ "$cmd" = derivatives ] && [ "$repeat" -gt 1 ]; then base_repeat=1; fi
-      if ! full="$(count "$cmd" "$file" "${inputs[@]}" "${flags[@]}" --repeat "$repeat")" ||
-         ! base="$(count "$cmd" "$file" "${inputs[@]}" "${flags[@]}" --repeat "$base_repeat")"; then
+      run="$cmd"
+      [ "$cmd" = derivatives-rnea ] && run=derivatives
+      if [ "$run" = derivatives ] && [ "$repeat" -gt 1 ]; then base_repeat=1; fi
+      if ! full="$(count "$run" "$file" "${inputs[@]}" "${flags[@]}" --repeat "$repeat")" ||
+         ! base="$(count "$run" "$file" "${inputs[@]}" "${flags[@]}" --repeat "$base_repeat")"; then
         echo "| $robot | $cmd | $method | (failed) | |"
         continue
       fi

@@ -24,6 +24,11 @@ std::vector<OptionSpec> derivativesOptions() {
   options.push_back({"--qdd", "VALUES",
                      "accelerations instead of --tau: the derivatives at tau = inverse dynamics (q, v, qdd); "
                      "not with constraints"});
+  options.push_back({"--what", "aba|rnea",
+                     "aba (default): the derivatives of forward dynamics and, at its solution, of inverse dynamics; "
+                     "rnea: only those of inverse dynamics (dtau_dq, dtau_dv) at qdd = --qdd, or at the forward "
+                     "dynamics of --tau computed once outside --repeat (to count the cost of inverse-dynamics "
+                     "derivatives alone); not with constraints"});
   for (const OptionSpec& o : constraintOptions())
     if (o.name != "--compliance") options.push_back(o);  // hard constraints only
   for (const auto& group : {dynamicsOptions(), outputOptions()}) options.insert(options.end(), group.begin(), group.end());
@@ -67,8 +72,19 @@ int runDerivatives(const ParsedArgs& args, std::ostream& out) {
     cm = makeConstraintModel(args, model, constraints);
     cd = std::make_unique<ConstraintData>(model, *cm);
   }
+  const std::string what = args.has("--what") ? *args.value("--what") : "aba";
+  if (what != "aba" && what != "rnea") throw UsageError("--what takes aba or rnea, not '" + what + "'");
+  const bool rneaOnly = what == "rnea";
+  if (rneaOnly && cm) throw UsageError("--what rnea does not apply with constraints");
+  VecX rneaQdd;  // --what rnea: the accelerations of the inverse-dynamics derivatives
+  if (rneaOnly)
+    rneaQdd = args.has("--qdd") ? velocityVectorFromArgs(args, "--qdd", model) : forwardDynamics(model, data, given.q, v, tau);
   const VecX* qdd = repeated<VecX>(args, [&]() -> const VecX& {
     if (cm) return computeConstrainedDynamicsDerivatives(model, data, *cm, *cd, given.q, v, tau);
+    if (rneaOnly) {
+      computeRNEADerivatives(model, data, given.q, v, rneaQdd);
+      return rneaQdd;
+    }
     computeABADerivatives(model, data, given.q, v, tau);
     return data.derivatives.ddq;
   });
@@ -80,6 +96,7 @@ int runDerivatives(const ParsedArgs& args, std::ostream& out) {
                                                                {"dqdd_dtau", D ? &D->ddq_dtau : &data.Minv},
                                                                {"dtau_dq", &d.dtau_dq},
                                                                {"dtau_dv", &d.dtau_dv}};
+  if (rneaOnly) matrices.erase(matrices.begin(), matrices.begin() + 3);  // no forward-dynamics derivatives
   const std::vector<std::pair<const char*, const MatX*>> lambdaMatrices =
       D ? std::vector<std::pair<const char*, const MatX*>>{{"dlambda_dq", &D->dlambda_dq},
                                                            {"dlambda_dv", &D->dlambda_dv},

@@ -48,10 +48,10 @@ void projectRows(const Model& model, const Data& data, ConstraintDerivativesData
   }
 }
 
-/// ∂λ/∂x = Λ (−∂a/∂x − J ℳ⁻¹ r), ∂ÿ/∂x = ℳ⁻¹ r + ℳ⁻¹Jᵀ ∂λ/∂x with r = −∂ID_λ/∂x (x = y, ẏ).
-void kktColumns(const MatX& Minv, const MatX& dtau, const MatX& da, ConstraintDerivativesData& D, MatX& ddq,
-                MatX& dlambda) {
-  ddq.noalias() = -Minv * dtau;
+/// ∂λ/∂x = Λ (−∂a/∂x − J ℳ⁻¹ r), ∂ÿ/∂x = ℳ⁻¹ r + ℳ⁻¹Jᵀ ∂λ/∂x with r = −∂ID_λ/∂x (x = y, ẏ);
+/// minvR = ℳ⁻¹ r, the unconstrained answer (detail::solveWithMassMatrix).
+void kktColumns(const MatX& minvR, const MatX& da, ConstraintDerivativesData& D, MatX& ddq, MatX& dlambda) {
+  ddq = minvR;
   if (D.lambda.size() == 0) return;
   dlambda = -da;
   dlambda.noalias() -= D.J * ddq;
@@ -89,7 +89,7 @@ const VecX& computeConstrainedDynamicsDerivatives(const Model& model, Data& data
   detail::rneaDerivativesPrepared(model, data, D.ddq, &ext);  // ∂(ID − Jᵀλ) at (q, v, ÿ), fixed λ
   detail::constraintAccelerationDerivatives(model, data, constraints, cd, D);
   projectRows(model, data, D);
-  detail::inverseMassMatrix(model, data, alg);  // ℳ⁻¹ at the same kinematics
+  detail::solveWithMassMatrix(model, data, alg);  // ℳ⁻¹ and −ℳ⁻¹ ∂ID_λ/∂x at the same kinematics
   const MatX& Minv = data.Minv;
   D.ddq_dtau = Minv;
   if (cd.numRows > 0) {  // (Eigen's triangular solves must not see an empty right-hand side)
@@ -102,8 +102,8 @@ const VecX& computeConstrainedDynamicsDerivatives(const Model& model, Data& data
     D.lltDelassus.solveInPlace(D.dlambda_dtau);
     D.ddq_dtau.noalias() += D.MinvJt * D.dlambda_dtau;
   }
-  kktColumns(Minv, data.derivatives.dtau_dq, D.da_dq, D, D.ddq_dq, D.dlambda_dq);
-  kktColumns(Minv, data.derivatives.dtau_dv, D.da_dv, D, D.ddq_dv, D.dlambda_dv);
+  kktColumns(data.derivatives.ddq_dq, D.da_dq, D, D.ddq_dq, D.dlambda_dq);
+  kktColumns(data.derivatives.ddq_dv, D.da_dv, D, D.ddq_dv, D.dlambda_dv);
   detail::checkResult(D.ddq, "qdd", alg);
   for (const MatX* M : {&D.ddq_dq, &D.ddq_dv, &D.dlambda_dq, &D.dlambda_dv})
     if (!M->allFinite()) throw NumericalError(std::string(alg) + ": a derivative is not finite (singular state)");

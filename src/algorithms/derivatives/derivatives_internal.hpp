@@ -20,11 +20,22 @@ struct WorldFixedForces {
 /// Spanning-tree RNEA and its derivatives in the world frame at data.qSpan (poses data.Xa),
 /// data.vSpan and derivatives.qddSpan: tauSpan, dtauSpan_dq, dtauSpan_dv, HSpan. With `ext`,
 /// τ_s − J_sᵀ f_ext and its derivatives at fixed forces.
-void spanningRneaDerivatives(const Model& model, Data& data, const WorldFixedForces* ext = nullptr);
+/// With intoClusters (only when projectsInPass(model)), the pass accumulates ∂τ/∂y, ∂τ/∂ẏ, ℳ
+/// and τ of the clusters directly and leaves the spanning matrices untouched.
+void spanningRneaDerivatives(const Model& model, Data& data, const WorldFixedForces* ext = nullptr,
+                             bool intoClusters = false);
+
+/// Every cluster's Ĝ is constant (and d_k ≤ 6, and all its bodies hang from its output body):
+/// the projection through Ĝ can be done pair by pair inside the spanning pass.
+bool projectsInPass(const Model& model);
 
 /// The whole RNEA-derivative pipeline at the cluster kinematics already in data (q, v prepared)
 /// and ÿ = ydd: data.derivatives sized, spanning pass, cluster-local terms, projection.
 void rneaDerivativesPrepared(const Model& model, Data& data, const VecX& ydd, const WorldFixedForces* ext = nullptr);
+
+/// data.Minv = ℳ⁻¹ and derivatives.ddq_dq, ddq_dv = −ℳ⁻¹ ∂τ/∂y, −ℳ⁻¹ ∂τ/∂ẏ from the ℳ, ∂τ/∂y,
+/// ∂τ/∂ẏ the RNEA-derivative pipeline has just left in data.derivatives (sparse LTL factor of ℳ).
+void solveWithMassMatrix(const Model& model, Data& data, const char* alg);
 
 /// T = X Ĝ (X: rows x nvSpanning, T: rows x nv): each cluster's columns of T combine its
 /// spanning columns of X through its block of G.

@@ -8,42 +8,64 @@
 #include "derivatives_internal.hpp"
 #include "../../cluster/cluster_joint.hpp"
 
+#include <algorithm>
+
 namespace grbda::detail {
 
-/// T = X Ĝ: per cluster, its columns of T are combinations of its spanning columns of X.
+/// T = X Ĝ: per cluster, its columns of T are combinations of its spanning columns of X. Raw
+/// column-major loops: the blocks of Ĝ are tiny (1 or [1; N]) and Eigen's per-expression set-up
+/// cost more than the arithmetic.
 void timesG(const Model& model, const Data& data, const MatX& X, MatX& T) {
+  const Eigen::Index ld = X.rows();
   for (int c = 0; c < model.numClusters(); ++c) {
     const Cluster& C = model.cluster(c);
+    const double* x = X.data() + C.vSpanIndex * ld;
+    double* t = T.data() + C.vIndex * T.rows();
     if (C.nvSpan == C.nv) {  // no constraints (free, revolute): G = 1
-      T.middleCols(C.vIndex, C.nv) = X.middleCols(C.vSpanIndex, C.nvSpan);
+      std::copy(x, x + C.nv * ld, t);
       continue;
     }
     const MatX& G = data.clusters[static_cast<size_t>(c)].G;
-    for (int b = 0; b < C.nv; ++b) {
-      auto t = T.col(C.vIndex + b);
-      t = G(0, b) * X.col(C.vSpanIndex);
-      for (int j = 1; j < C.nvSpan; ++j) t += G(j, b) * X.col(C.vSpanIndex + j);
+    for (int b = 0; b < C.nv; ++b, t += T.rows()) {
+      const double* g = G.col(b).data();
+      for (Eigen::Index r = 0; r < ld; ++r) t[r] = g[0] * x[r];
+      for (int j = 1; j < C.nvSpan; ++j)
+        if (g[j] != 0.0)
+          for (Eigen::Index r = 0; r < ld; ++r) t[r] += g[j] * x[j * ld + r];
     }
   }
 }
 
 namespace {
 
-/// out = Ĝᵀ T: per cluster, its rows of out are combinations of its spanning rows of T.
-void transposeGTimes(const Model& model, const Data& data, const MatX& T, MatX& out) {
+/// out = Ĝᵀ T for the first `cols` columns (T: nvSpanning rows, out: nv rows; leading
+/// dimensions ldt, ldo): per cluster, its rows of out combine its spanning rows of T.
+void transposeGTimes(const Model& model, const Data& data, const double* T, Eigen::Index ldt, Eigen::Index cols,
+                     double* out, Eigen::Index ldo) {
   for (int r = 0; r < model.numClusters(); ++r) {
     const Cluster& R = model.cluster(r);
+    const double* t = T + R.vSpanIndex;
+    double* o = out + R.vIndex;
     if (R.nvSpan == R.nv) {
-      out.middleRows(R.vIndex, R.nv) = T.middleRows(R.vSpanIndex, R.nvSpan);
+      for (Eigen::Index col = 0; col < cols; ++col)
+        for (int a = 0; a < R.nv; ++a) o[col * ldo + a] = t[col * ldt + a];
       continue;
     }
     const MatX& G = data.clusters[static_cast<size_t>(r)].G;
     for (int a = 0; a < R.nv; ++a) {
-      auto o = out.row(R.vIndex + a);
-      o = G(0, a) * T.row(R.vSpanIndex);
-      for (int i = 1; i < R.nvSpan; ++i) o += G(i, a) * T.row(R.vSpanIndex + i);
+      const double* g = G.col(a).data();
+      for (Eigen::Index col = 0; col < cols; ++col) {
+        const double* tc = t + col * ldt;
+        double sum = g[0] * tc[0];
+        for (int i = 1; i < R.nvSpan; ++i) sum += g[i] * tc[i];
+        o[col * ldo + a] = sum;
+      }
     }
   }
+}
+
+void transposeGTimes(const Model& model, const Data& data, const MatX& T, MatX& out) {
+  transposeGTimes(model, data, T.data(), T.rows(), T.cols(), out.data(), out.rows());
 }
 
 }  // namespace
@@ -51,11 +73,7 @@ void transposeGTimes(const Model& model, const Data& data, const MatX& T, MatX& 
 void projectDerivatives(const Model& model, Data& data) {
   DerivativesData& d = data.derivatives;
   MatX& T = d.scratch;  // nvSpanning x nv
-  for (int c = 0; c < model.numClusters(); ++c) {
-    const Cluster& C = model.cluster(c);
-    d.tau.segment(C.vIndex, C.nv).noalias() =
-        data.clusters[static_cast<size_t>(c)].G.transpose() * d.tauSpan.segment(C.vSpanIndex, C.nvSpan);
-  }
+  transposeGTimes(model, data, d.tauSpan.data(), d.tauSpan.size(), 1, d.tau.data(), d.tau.size());
   // ∂τ/∂y
   timesG(model, data, d.dtauSpan_dq, T);
   for (int c = 0; c < model.numClusters(); ++c) {
