@@ -81,7 +81,6 @@ bool inwardStep(const Model& model, Data& data, const Cluster& cl, ClusterData& 
   const int o = cl.output;
   Eigen::Map<typename S::Mat6D> XU(cd.XU.data(), 6, d);
   Eigen::Map<Eigen::Matrix<double, D, 6>> DinvXUt(cd.DinvXUt.data(), d, 6);
-  XU.setZero();
   Vec6 p = Vec6::Zero();
   Eigen::Map<typename S::VecD> w(cd.w.data(), d);  // u − Uᵀ c
   if constexpr (Bias) w = u;
@@ -89,7 +88,11 @@ bool inwardStep(const Model& model, Data& data, const Cluster& cl, ClusterData& 
     const int i = cl.firstBody + r;
     const Transform& X = data.Xout[i];
     const auto Ur = rowsOf<D>(cd.U, r);
-    for (int c = 0; c < d; ++c) XU.col(c) += X.applyTranspose(Ur.col(c));
+    // the first body assigns XU, the others add (no zeroing pass)
+    if (r == 0)
+      for (int c = 0; c < d; ++c) XU.col(c) = X.applyTranspose(Ur.col(c));
+    else
+      for (int c = 0; c < d; ++c) XU.col(c) += X.applyTranspose(Ur.col(c));
     if (needsGeneralFold(model, in, i)) X.addTransformedInertia(data.IA[i], data.IA[o]);
     else X.addTransformedRigidInertia(data.IA[i], data.IA[o]);
     if constexpr (Bias) {
@@ -154,13 +157,20 @@ inline void predictAccelerations(const Cluster& cl, Data& data, const Vec6& a0) 
 }
 
 /// Outward step (eqs. 58-60): ÿ_k = D_k⁻¹(u_k + extra_k − U_kᵀ a'_k), a_k = a'_k + S_k ÿ_k; ÿ_k
-/// is written to data.qdd. `addExtra(t)` adds PV's constraint-force term Sᵀ F λ to t.
+/// is written to data.qdd (and cd.w). `addExtra(t)` adds PV's constraint-force term Sᵀ F λ to t.
+/// Needs the inward pass with bias terms (w, XU) of this state.
 template <int D, class AddExtra>
 void outwardStep(Data& data, const Cluster& cl, ClusterData& cd, const Vec6& a0, AddExtra&& addExtra) {
   predictAccelerations(cl, data, a0);
   auto t = clusterSegment<D>(cd.w, 0, cl.nv);
-  t = clusterSegment<D>(cd.u, 0, cl.nv);
-  for (int r = 0; r < cl.numBodies; ++r) t.noalias() -= rowsOf<D>(cd.U, r).transpose() * data.a[cl.firstBody + r];
+  if (cl.output < 0) {
+    t = clusterSegment<D>(cd.u, 0, cl.nv);
+    for (int r = 0; r < cl.numBodies; ++r) t.noalias() -= rowsOf<D>(cd.U, r).transpose() * data.a[cl.firstBody + r];
+  } else {
+    // u − Σ U_iᵀ (Xout_i a_o + c_i) = w − XUᵀ a_o: w and XU from the inward pass, one product
+    // instead of one per body
+    t.noalias() -= Eigen::Map<const typename Sizes<D>::Mat6D>(cd.XU.data(), 6, cl.nv).transpose() * data.a[cl.output];
+  }
   addExtra(t);
   if constexpr (D == Eigen::Dynamic) cd.llt.solveInPlace(cd.w);
   else t = Eigen::Map<const typename Sizes<D>::MatD>(cd.Dinv.data()) * typename Sizes<D>::VecD(t);

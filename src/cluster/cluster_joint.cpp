@@ -142,8 +142,10 @@ bool GenericJoint::update(const Model& model, const Cluster& cl, Data& data, con
   return true;
 }
 
-RevoluteJoint::RevoluteJoint(bool prismatic)
-    : ClusterJoint(ConstraintSet(1, {true}, MatX(0, 1), {})), prismatic_(prismatic) {}
+RevoluteJoint::RevoluteJoint(const Body& body)
+    : ClusterJoint(ConstraintSet(1, {true}, MatX(0, 1), {})),
+      prismatic_(body.joint.type == JointType::Prismatic),
+      transform_(body) {}
 
 void RevoluteJoint::initializeData(const Model& model, const Cluster& cl, ClusterData& cd) const {
   ClusterJoint::initializeData(model, cl, cd);
@@ -153,14 +155,15 @@ void RevoluteJoint::initializeData(const Model& model, const Cluster& cl, Cluste
 bool RevoluteJoint::update(const Model& model, const Cluster& cl, Data& data, const double* v) const {
   const int i = cl.firstBody;
   const Body& b = model.body(i);
-  const Transform X = b.joint.transformAfter(data.qSpan.data() + cl.qSpanIndex, b.Xtree);
-  data.Xup[i] = data.Xout[i] = X;
+  Transform& X = data.Xup[i];
+  transform_(b, data.qSpan.data() + cl.qSpanIndex, X);
+  data.Xout[i] = X;
   data.Xa[i] = b.parent < 0 ? X : X * data.Xa[b.parent];
   if (v) {
     data.vSpan[cl.vSpanIndex] = v[0];
     const Vec6 vJ = b.joint.subspace() * v[0];
     data.v[i] = b.parent < 0 ? vJ : Vec6(X.apply(data.v[b.parent]) + vJ);
-    data.c[i] = crossMotion(data.v[i], vJ);
+    data.c[i] = prismatic_ ? crossMotion(data.v[i], vJ) : crossMotionAngular(data.v[i], vJ);
   }
   return true;
 }

@@ -3,6 +3,7 @@
 // own cluster only; the algorithms never switch on its type. One virtual call per cluster per
 // kinematics update, none per body.
 #include "constraint_set.hpp"
+#include "joint_transform.hpp"
 #include "grbda/data.hpp"
 #include "grbda/model.hpp"
 #include "grbda/spatial/cross.hpp"
@@ -73,13 +74,15 @@ class GenericJoint : public ClusterJoint {
 /// One body, one revolute or prismatic joint (spec §5.2).
 class RevoluteJoint final : public ClusterJoint {
  public:
-  explicit RevoluteJoint(bool prismatic);
+  /// `body`: the cluster's one body (its joint is revolute or prismatic).
+  explicit RevoluteJoint(const Body& body);
   const char* typeName() const override { return prismatic_ ? "Prismatic" : "Revolute"; }
   void initializeData(const Model& model, const Cluster& cluster, ClusterData& cd) const override;
   bool update(const Model& model, const Cluster& cluster, Data& data, const double* v) const override;
 
  private:
   bool prismatic_;
+  BodyJointTransform transform_;
 };
 
 /// One floating body attached to the ground (spec §5.1): q = [p; quat], v = [w; v] body frame.

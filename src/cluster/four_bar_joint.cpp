@@ -48,24 +48,43 @@ double dependentColumnsSine(const Mat23& K, const int dep[2], double* det) {
 
 // ----- the planar loop constraint -----------------------------------------------------------
 
-void PlanarFourBarConstraint::evaluate(const double* q, const double* qd, Vec2* phi, Mat23* K, Vec2* k) const {
+PlanarFourBarConstraint::PlanarFourBarConstraint(const Geometry& g) : geo_(g) {
+  derived_.uNorm = g.u.norm();
+  derived_.wNorm = g.w.norm();
+  derived_.rNorm = g.r.norm();
+  derived_.uAngle = angleOf(g.u);
+  derived_.wAngle = angleOf(g.w);
+  derived_.rAngle = angleOf(g.r);
+}
+
+PlanarFourBarConstraint::Links PlanarFourBarConstraint::links(const double* q) const {
   const Geometry& g = geo_;
   const double thA = g.sign[g.crank] * q[g.crank];
   const double thAC = thA + g.sign[g.coupler] * q[g.coupler];  // absolute angle of the coupler
   const double thB = g.sign[g.rocker] * q[g.rocker];
-  const Vec2 U = rotate(thA, g.u), W = rotate(thAC, g.w), R = rotate(thB, g.r);
-  if (phi) *phi = U + W - R - g.d;
-  if (K) {
-    K->col(g.crank) = g.sign[g.crank] * perp(U + W);
-    K->col(g.coupler) = g.sign[g.coupler] * perp(W);
-    K->col(g.rocker) = -g.sign[g.rocker] * perp(R);
-  }
-  if (k && qd) {  // k = −K̇ q̇: the centripetal terms of the three links
-    const double wA = g.sign[g.crank] * qd[g.crank];
-    const double wAC = wA + g.sign[g.coupler] * qd[g.coupler];
-    const double wB = g.sign[g.rocker] * qd[g.rocker];
-    *k = U * (wA * wA) + W * (wAC * wAC) - R * (wB * wB);
-  }
+  return Links{rotate(thA, g.u), rotate(thAC, g.w), rotate(thB, g.r)};
+}
+
+void PlanarFourBarConstraint::jacobian(const Links& l, Mat23& K) const {
+  const Geometry& g = geo_;
+  K.col(g.crank) = g.sign[g.crank] * perp(l.U + l.W);
+  K.col(g.coupler) = g.sign[g.coupler] * perp(l.W);
+  K.col(g.rocker) = -g.sign[g.rocker] * perp(l.R);
+}
+
+Vec2 PlanarFourBarConstraint::bias(const Links& l, const double* qd) const {  // k = −K̇ q̇: centripetal terms
+  const Geometry& g = geo_;
+  const double wA = g.sign[g.crank] * qd[g.crank];
+  const double wAC = wA + g.sign[g.coupler] * qd[g.coupler];
+  const double wB = g.sign[g.rocker] * qd[g.rocker];
+  return l.U * (wA * wA) + l.W * (wAC * wAC) - l.R * (wB * wB);
+}
+
+void PlanarFourBarConstraint::evaluate(const double* q, const double* qd, Vec2* phi, Mat23* K, Vec2* k) const {
+  const Links l = links(q);
+  if (phi) *phi = l.U + l.W - l.R - geo_.d;
+  if (K) jacobian(l, *K);
+  if (k && qd) *k = bias(l, qd);
 }
 
 void PlanarFourBarConstraint::residual(const Eigen::Ref<const VecX>& q, Eigen::Ref<VecX> phi) const {
@@ -114,34 +133,36 @@ FourBarJoint::FourBarJoint(std::shared_ptr<const PlanarFourBarConstraint> loop, 
 
 bool FourBarJoint::completePositions(const Cluster&, const double* y, double* qSpan, ClusterData&) const {
   const PlanarFourBarConstraint::Geometry& g = loop_->geometry();
+  const PlanarFourBarConstraint::Derived& c0 = loop_->derived();
   const int s = independent_;
   const double theta = g.sign[s] * y[0];
   // Angles are measured from the zero pose: a link's angle is the turn of its zero-pose vector.
   Vec2 hits[2];
   double candidate[2][3];
+  Vec2 known = Vec2::Zero();  // the crank tip P (crank driven) or the rocker's loop point Q (rocker driven)
   if (s == g.crank) {  // crank tip P known; the coupler–rocker joint Q closes |Q−P| = |w|, |Q−d| = |r|
-    const Vec2 P = rotate(theta, g.u);
-    if (!intersectCircles(P, g.w.norm(), g.d, g.r.norm(), hits)) return false;
+    const Vec2 P = known = rotate(theta, g.u);
+    if (!intersectCircles(P, c0.wNorm, g.d, c0.rNorm, hits)) return false;
     for (int c = 0; c < 2; ++c) {
-      const double coupler = angleOf(hits[c] - P) - angleOf(g.w);
+      const double coupler = angleOf(hits[c] - P) - c0.wAngle;
       candidate[c][g.coupler] = g.sign[g.coupler] * (coupler - theta);
-      candidate[c][g.rocker] = g.sign[g.rocker] * (angleOf(hits[c] - g.d) - angleOf(g.r));
+      candidate[c][g.rocker] = g.sign[g.rocker] * (angleOf(hits[c] - g.d) - c0.rAngle);
     }
   } else if (s == g.rocker) {  // loop point Q known; crank tip P: |P| = |u|, |Q−P| = |w|
-    const Vec2 Q = g.d + rotate(theta, g.r);
-    if (!intersectCircles(Vec2::Zero(), g.u.norm(), Q, g.w.norm(), hits)) return false;
+    const Vec2 Q = known = g.d + rotate(theta, g.r);
+    if (!intersectCircles(Vec2::Zero(), c0.uNorm, Q, c0.wNorm, hits)) return false;
     for (int c = 0; c < 2; ++c) {
-      const double crank = angleOf(hits[c]) - angleOf(g.u);
-      const double coupler = angleOf(Q - hits[c]) - angleOf(g.w);
+      const double crank = angleOf(hits[c]) - c0.uAngle;
+      const double coupler = angleOf(Q - hits[c]) - c0.wAngle;
       candidate[c][g.crank] = g.sign[g.crank] * crank;
       candidate[c][g.coupler] = g.sign[g.coupler] * (coupler - crank);
     }
   } else {  // coupler angle known: the crank+coupler dyad is one rigid vector v from the A pivot
     const Vec2 v = g.u + rotate(theta, g.w);
-    if (!intersectCircles(Vec2::Zero(), v.norm(), g.d, g.r.norm(), hits)) return false;
+    if (!intersectCircles(Vec2::Zero(), v.norm(), g.d, c0.rNorm, hits)) return false;
     for (int c = 0; c < 2; ++c) {
       candidate[c][g.crank] = g.sign[g.crank] * (angleOf(hits[c]) - angleOf(v));
-      candidate[c][g.rocker] = g.sign[g.rocker] * (angleOf(hits[c] - g.d) - angleOf(g.r));
+      candidate[c][g.rocker] = g.sign[g.rocker] * (angleOf(hits[c] - g.d) - c0.rAngle);
     }
   }
   // the assembly mode nearest the previous solution (or the zero pose of a fresh Data)
@@ -154,9 +175,15 @@ bool FourBarJoint::completePositions(const Cluster&, const double* y, double* qS
   const int best = distance[1] < distance[0] ? 1 : 0;
   qSpan[s] = y[0];
   for (int j : dependent_) qSpan[j] = candidate[best][j];
-  // near a toggle the dependent positions are still exact but G grows without bound
+  // near a toggle the dependent positions are still exact but G grows without bound. The link
+  // vectors of the pose are the circle construction's own (no rotations) unless the coupler drives.
+  const Vec2& hit = hits[best];
+  PlanarFourBarConstraint::Links links;
+  if (s == g.crank) links = {known, hit - known, hit - g.d};
+  else if (s == g.rocker) links = {hit, known - hit, known - g.d};
+  else links = loop_->links(qSpan);
   Mat23 K;
-  loop_->evaluate(qSpan, nullptr, nullptr, &K, nullptr);
+  loop_->jacobian(links, K);
   double det;
   return dependentColumnsSine(K, dependent_, &det) > 1e-6;
 }
@@ -164,10 +191,10 @@ bool FourBarJoint::completePositions(const Cluster&, const double* y, double* qS
 bool FourBarJoint::update(const Model& model, const Cluster& cl, Data& data, const double* v) const {
   ClusterData& cd = data.clusters[static_cast<size_t>(model.body(cl.firstBody).cluster)];
   const double* q = data.qSpan.data() + cl.qSpanIndex;
+  const PlanarFourBarConstraint::Links links = loop_->links(q);  // K and k at q from one set of rotations
   Mat23 K;
-  loop_->evaluate(q, nullptr, nullptr, &K, nullptr);
-  double det;
-  dependentColumnsSine(K, dependent_, &det);
+  loop_->jacobian(links, K);
+  const double det = K(0, dependent_[0]) * K(1, dependent_[1]) - K(0, dependent_[1]) * K(1, dependent_[0]);
   const double scale = std::max(1.0, K.cwiseAbs().maxCoeff());
   if (!(std::abs(det) > 1e-10 * scale * scale)) return false;  // singular K_d (as GenericJoint judges it)
   // K_d^{-1} of the 2x2 dependent block, in closed form
@@ -184,8 +211,7 @@ bool FourBarJoint::update(const Model& model, const Cluster& cl, Data& data, con
   Eigen::Vector3d g = Eigen::Vector3d::Zero();
   if (v) {
     const Eigen::Vector3d qd = G * v[0];
-    Vec2 k;
-    loop_->evaluate(q, qd.data(), nullptr, nullptr, &k);
+    const Vec2 k = loop_->bias(links, qd.data());
     const Vec2 gd = KdInv * k;
     g[dependent_[0]] = gd[0];
     g[dependent_[1]] = gd[1];

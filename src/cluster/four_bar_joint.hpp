@@ -27,8 +27,20 @@ class PlanarFourBarConstraint final : public ImplicitConstraint {
     Vec2 u, w, r, d;
   };
 
-  explicit PlanarFourBarConstraint(const Geometry& g) : geo_(g) {}
+  /// What the position analysis reads on every call, fixed by the geometry: the link lengths and
+  /// the angles of the zero-pose vectors (two atan2 and three square roots saved per call).
+  struct Derived {
+    double uNorm = 0.0, wNorm = 0.0, rNorm = 0.0;
+    double uAngle = 0.0, wAngle = 0.0, rAngle = 0.0;
+  };
+  /// The three link vectors at local positions q: crank U, coupler W, rocker R (plane axes).
+  struct Links {
+    Vec2 U, W, R;
+  };
+
+  explicit PlanarFourBarConstraint(const Geometry& g);
   const Geometry& geometry() const { return geo_; }
+  const Derived& derived() const { return derived_; }
 
   int numRows() const override { return 2; }
   int numCoordinates() const override { return 3; }
@@ -38,9 +50,15 @@ class PlanarFourBarConstraint final : public ImplicitConstraint {
 
   /// φ, K and (with qd) k at local positions q; any output may be null.
   void evaluate(const double* q, const double* qd, Vec2* phi, Mat23* K, Vec2* k) const;
+  /// The link vectors at q (three sines and cosines), and K and k from them: the joint's update
+  /// needs both K and k at one q, i.e. one set of rotations instead of two.
+  Links links(const double* q) const;
+  void jacobian(const Links& l, Mat23& K) const;
+  Vec2 bias(const Links& l, const double* qd) const;
 
  private:
   Geometry geo_;
+  Derived derived_;
 };
 
 class FourBarJoint final : public ClusterJoint {

@@ -121,7 +121,7 @@ void ModelCompiler::keepLoopsAsConstraints(Model& model, LoopTreatment treatment
       one.vSpanIndex = b.vIndex;
       one.nq = one.nqSpan = b.joint.nq();
       one.nv = one.nvSpan = b.joint.nv();
-      one.joint = std::make_shared<RevoluteJoint>(b.joint.type == JointType::Prismatic);
+      one.joint = std::make_shared<RevoluteJoint>(b);
       place(std::move(one));
     }
     model.loopConstraints_.push_back(std::move(lc));

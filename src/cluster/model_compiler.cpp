@@ -440,7 +440,7 @@ void ModelCompiler::formClusters(Model& model, const ModelBuilder& builder,
       }
       b.independent = true;
       if (b.joint.type == JointType::Free) cl.joint = std::make_shared<FreeJoint>();
-      else cl.joint = std::make_shared<RevoluteJoint>(b.joint.type == JointType::Prismatic);
+      else cl.joint = std::make_shared<RevoluteJoint>(b);
       cl.nq = b.joint.nq();
       cl.nv = b.joint.nv();
     } else {

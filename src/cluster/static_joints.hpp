@@ -6,6 +6,7 @@
 #include <array>
 
 #include "cluster_joint.hpp"
+#include "joint_transform.hpp"
 
 namespace grbda::detail {
 
@@ -24,6 +25,8 @@ class FixedClusterBodies {
       const Body& b = model.body(firstBody + r);
       parent_[r] = b.parent >= firstBody ? b.parent - firstBody : -1;
       s_[r] = b.joint.subspace();
+      transform_[r] = BodyJointTransform(b);
+      revolute_[r] = s_[r].template tail<3>().isZero();
     }
   }
 
@@ -36,8 +39,8 @@ class FixedClusterBodies {
     for (int r = 0; r < NB; ++r) {
       const int i = cl.firstBody + r, p = parent_[r];
       const Body& b = model.body(i);
-      const Transform X = b.joint.transformAfter(q + r, b.Xtree);
-      data.Xup[i] = X;
+      Transform& X = data.Xup[i];
+      transform_[r](b, q + r, X);
       data.Xout[i] = p < 0 ? X : X * data.Xout[cl.firstBody + p];
       data.Xa[i] = b.parent < 0 ? X : X * data.Xa[b.parent];
       S[r].noalias() = s_[r] * G.row(r);
@@ -49,7 +52,7 @@ class FixedClusterBodies {
       data.vSpan[cl.vSpanIndex + r] = qd;
       const Vec6 vJ = s_[r] * qd;
       data.v[i] = b.parent < 0 ? vJ : Vec6(X.apply(data.v[b.parent]) + vJ);
-      Vec6 c = crossMotion(data.v[i], vJ);
+      Vec6 c = revolute_[r] ? crossMotionAngular(data.v[i], vJ) : crossMotion(data.v[i], vJ);
       if (g) c += s_[r] * g[r];
       if (p >= 0) c += X.apply(data.c[cl.firstBody + p]);
       data.c[i] = c;
@@ -59,6 +62,8 @@ class FixedClusterBodies {
  private:
   std::array<int, NB> parent_{};
   std::array<Vec6, NB> s_;
+  std::array<BodyJointTransform, NB> transform_;
+  std::array<bool, NB> revolute_{};  ///< the joint's motion has no linear part (v × vJ is cheaper)
 };
 
 template <int NB, int D>
