@@ -3,7 +3,8 @@
 # loops) against C-ABA (`--method cluster`) on chains of clusters: geared-rotor chains, belt
 # pairs and triples (their rotors given 0.05 kg, since the CFA inverts every body's inertia and
 # the bundled rotors are massless), chains of four-bars, and the locality family's parallel chains.
-# Each count is (callgrind(--repeat N) − callgrind(--repeat 0)) / N at the model's neutral state.
+# Each count is (callgrind(--repeat N) − callgrind(--repeat 1)) / (N − 1) at the model's neutral state
+# (loading, the first call and printing the result are not counted).
 #
 #   tools/count_cluster_cfa_instructions.sh [--grbda PATH] [--repeat N] [--data FILE]
 set -euo pipefail
@@ -29,7 +30,7 @@ count() {
   valgrind --tool=callgrind --callgrind-out-file="$tmp/out" "$grbda" "$@" >/dev/null 2>&1
   awk '/^summary:/ { print $2 }' "$tmp/out"
 }
-per_call() { echo $(( ($(count fd "$@" --repeat "$repeat") - $(count fd "$@" --repeat 0)) / repeat )); }
+per_call() { echo $(( ($(count fd "$@" --repeat "$repeat") - $(count fd "$@" --repeat 1)) / (repeat - 1) )); }
 field() { "$grbda" info "$1" --json | python3 -c "import json,sys; d=json.load(sys.stdin); print($2)"; }
 
 with_massive_rotors() {  # $1: a bundled model; prints the path of a copy whose massless bodies weigh 0.05 kg

@@ -3,7 +3,7 @@
 # bench/RESULTS.md. For each robot and constraint set and each method (cluster = C-ABA without
 # the constraints, pv, pv-soft, kkt, proximal with 1 iteration, pv-early, ltl, ltl-soft) it runs
 #   valgrind --tool=callgrind grbda fd MODEL CONSTRAINTS --method M --q Q --v V --tau U --repeat N
-# and the same with --repeat 0, and prints (count(N) - count(0)) / N as a markdown table, plus a
+# and the same with --repeat 1, and prints (count(N) - count(1)) / (N - 1) as a markdown table, plus a
 # data file (robot, set, rows, then one column per method) for the plot when --data FILE is given.
 #
 #   tools/count_contact_instructions.sh [--grbda PATH] [--repeat N] [--data FILE]
@@ -46,9 +46,9 @@ count() {  # args... -> instructions of the whole run
 
 per_call() {  # model constraints... -- method
   local n0 n1
-  n0=$(count fd "$@" --repeat 0)
+  n0=$(count fd "$@" --repeat 1)  # load, prepare, the first (sizing) call and the printing
   n1=$(count fd "$@" --repeat "$repeat")
-  echo $(( (n1 - n0) / repeat ))
+  echo $(( (n1 - n0) / (repeat - 1) ))
 }
 
 declare -a sets=(

@@ -4,8 +4,9 @@
 # (cluster, projection, lagrange, proximal with 1 and 5 iterations, approximate), and
 # mass-matrix --inverse (ℳ⁻¹, shown as a multiple of C-ABA), runs
 #   valgrind --tool=callgrind grbda CMD MODEL --q Q --v V --tau/--a U --method M --repeat N
-# and the same with --repeat 0 (load, parse and prepare only), and prints a markdown table of
-#   (count(N) - count(0)) / N
+# and the same with --repeat 1 (load, parse, prepare, the first call, which sizes the workspace,
+# and printing the result), and prints a markdown table of
+#   (count(N) - count(1)) / (N - 1)
 # i.e. the cost of one call on a prepared model and state. The state is a fixed pseudo-random
 # one (joint angles and inputs in [-0.5, 0.5], identity base orientation).
 #
@@ -38,7 +39,7 @@ while [ $# -gt 0 ]; do
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
-[[ "$repeat" =~ ^[1-9][0-9]*$ ]] || die "--repeat must be a positive integer"
+[[ "$repeat" =~ ^[1-9][0-9]*$ ]] && [ "$repeat" -ge 2 ] || die "--repeat must be an integer of at least 2"
 
 if ! command -v valgrind >/dev/null 2>&1; then
   die "valgrind is not installed; it counts the instructions (Debian: apt-get install valgrind, or run tools/install_deps.sh)"
@@ -119,7 +120,8 @@ count() {
   sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/err" | tail -1
 }
 
-echo "Instructions per call: (callgrind count with --repeat $repeat - count with --repeat 0) / $repeat"
+echo "Instructions per call: (callgrind count with --repeat $repeat - count with --repeat 1) / $((repeat - 1))"
+echo "(neither loading, the first call, which sizes the workspace, nor printing the result is counted)"
 # Reports are committed: name the command relative to the repository, never by a machine path.
 case "$grbda" in
   "$repo"/*) shown="${grbda#"$repo"/}" ;;
@@ -164,12 +166,11 @@ for robot in "${robot_list[@]}"; do
         proximal:*) flags=(--method proximal --prox-iters "${method#proximal:}") ;;
         *) flags=(--method "$method") ;;
       esac
-      # derivatives prints five nv x nv matrices: its base run computes and prints once, so
-      # neither the printing nor the first (sizing) call is counted
-      base_repeat=0
+      # the base run computes and prints once, so neither the printing (five nv x nv matrices
+      # for derivatives, an nv x nv one for mass-matrix) nor the first (sizing) call is counted
+      base_repeat=1
       run="$cmd"
       [ "$cmd" = derivatives-rnea ] && run=derivatives
-      if [ "$run" = derivatives ] && [ "$repeat" -gt 1 ]; then base_repeat=1; fi
       if ! full="$(count "$run" "$file" "${inputs[@]}" "${flags[@]}" --repeat "$repeat")" ||
          ! base="$(count "$run" "$file" "${inputs[@]}" "${flags[@]}" --repeat "$base_repeat")"; then
         echo "| $robot | $cmd | $method | (failed) | |"
@@ -187,8 +188,8 @@ for robot in "${robot_list[@]}"; do
   done
   # ℳ⁻¹ from the articulated pass (mass-matrix --inverse), relative to C-ABA (fd, cluster) above.
   if has_command mass-matrix && full="$(count mass-matrix "$file" --q "$q" --inverse --repeat "$repeat")" &&
-     base="$(count mass-matrix "$file" --q "$q" --inverse --repeat 0)"; then
-    per=$(( (full - base) / repeat ))
+     base="$(count mass-matrix "$file" --q "$q" --inverse --repeat 1)"; then
+    per=$(( (full - base) / (repeat - 1) ))
     rel=""
     [ -n "${aba:-}" ] && rel="$(awk -v a="$per" -v b="$aba" 'BEGIN { printf "%.2f x C-ABA", a / b }')"
     echo "| $robot | mass-matrix --inverse | cluster | $per | $rel |"

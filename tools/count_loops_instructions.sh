@@ -3,8 +3,8 @@
 # rows (PV) and chosen per cluster (auto, PV on what it keeps), on the locality family of seed 000
 # (Figs. 10-11: two parallel chains of depth d joined by an explicit transmission or an implicit
 # connecting rod of size l; the generated models of the benchmark set). Each count is
-#   (callgrind(--repeat N) - callgrind(--repeat 0)) / N
-# at the model's neutral state, so loading and preparing are not counted.
+#   (callgrind(--repeat N) - callgrind(--repeat 1)) / (N - 1)
+# at the model's neutral state, so loading, preparing, the first call and printing are not counted.
 #
 #   tools/count_loops_instructions.sh [--grbda PATH] [--models DIR] [--repeat N] [--data FILE]
 set -euo pipefail
@@ -32,7 +32,7 @@ count() {
   awk '/^summary:/ { print $2 }' "$out"
   rm -f "$out"
 }
-per_call() { echo $(( ($(count fd "$@" --repeat "$repeat") - $(count fd "$@" --repeat 0)) / repeat )); }
+per_call() { echo $(( ($(count fd "$@" --repeat "$repeat") - $(count fd "$@" --repeat 1)) / (repeat - 1) )); }
 
 echo "| system | depth | loop size | embed (C-ABA) | constrain (PV) | auto | auto / best |"
 echo "|---|---|---|---|---|---|---|"
