@@ -29,7 +29,8 @@ std::vector<OptionSpec> simulateOptions() {
       {"--integrator", "NAME", "semi-implicit-euler (default) or rk4"},
       {"--method", "NAME",
        "cluster (default without constraints: C-ABA), pv (default with --contact/--weld or loops kept as rows), pv-soft "
-       "(with --compliance), kkt, proximal, ltl or ltl-soft (with --compliance)"},
+       "(with --compliance), kkt, pv-early, proximal, proximal-sparse, ltl or ltl-soft (with --compliance); "
+       "see grbda help fd"},
       {"--out", "FILE", "write the trajectory as CSV: t, q:NAME..., v:NAME..., constraint_residual, energy"},
   };
   for (const OptionSpec& o : constraintOptions()) options.push_back(o);
