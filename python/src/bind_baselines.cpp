@@ -1,6 +1,7 @@
 // The baselines the cluster algorithms are measured against: projection and Lagrange multipliers
 // on the spanning tree, the proximal & sparse solver, and the approximate (reflected-inertia) models.
 #include "bindings.hpp"
+#include "constraints.hpp"
 #include "grbda/baselines/approximate.hpp"
 #include "grbda/baselines/osim_baselines.hpp"
 #include "grbda/baselines/projection.hpp"
@@ -102,16 +103,35 @@ void bindProximal(py::module_& m) {
       .def_readonly("converged", &ProximalResult::converged, "primal_residual <= tolerance");
   m.def(
       "forward_dynamics_proximal",
-      [](const Model& model, BoundData& d, ArrayLike q, ArrayLike v, ArrayLike tau, const ProximalSettings& settings) {
-        Data& data = d.of(model, "forward_dynamics_proximal");
-        return forwardDynamicsProximal(model, data, d.proximal(model), toVector(q, "q"), toVector(v, "v"),
-                                       toVector(tau, "tau"), settings);
+      [](const Model& model, BoundData& d, ArrayLike q, ArrayLike v, ArrayLike tau, const ProximalSettings& settings,
+         const ConstraintModel* constraints, BoundConstraintData* cdata) {
+        constexpr const char* name = "forward_dynamics_proximal";
+        Data& data = d.of(model, name);
+        if (constraints && !cdata)
+          throw InputError(std::string(name) + ": constraints need cdata (grbda.ConstraintData(model, constraints)), "
+                                               "where the constraint forces are returned");
+        ConstraintData* forces = constraints ? &cdata->of(*constraints, name) : nullptr;
+        ProximalData& pd = d.proximal(model, constraints);
+        const ProximalResult result = forwardDynamicsProximal(model, data, pd, toVector(q, "q"), toVector(v, "v"),
+                                                              toVector(tau, "tau"), settings);
+        if (forces) {  // where constrained_forward_dynamics leaves them
+          forces->lambda = pd.constraintData->lambda;
+          forces->residual = pd.constraintData->residual;
+          forces->iterations = result.iterations;
+        }
+        return result;
       },
       py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"), py::arg("tau"),
-      py::arg("settings") = ProximalSettings{},
-      (std::string("forward_dynamics_proximal(model, data, q, v, tau, settings=ProximalSettings()) -> ProximalResult\n\n"
+      py::arg("settings") = ProximalSettings{}, py::arg("constraints") = nullptr, py::arg("cdata") = nullptr,
+      py::keep_alive<2, 7>(),  // data's workspace refers to the ConstraintModel
+      (std::string("forward_dynamics_proximal(model, data, q, v, tau, settings=ProximalSettings(), constraints=None, "
+                   "cdata=None) -> ProximalResult\n\n"
                    "Constrained forward dynamics by the proximal method of multipliers on the spanning tree (sparse "
-                   "KKT; its workspace is kept in data). Not converging is reported in result.converged, not raised.") +
+                   "KKT; its workspace is kept in data). Not converging is reported in result.converged, not raised. "
+                   "With constraints (a ConstraintModel: contacts, welds, relative constraints, kept loops) their rows "
+                   "join the sparse KKT system, each eliminated after its support path (the contact Cholesky of the "
+                   "command's --method proximal-sparse); their forces are left in cdata.lambda_ and cdata.residual, "
+                   "as constrained_forward_dynamics leaves them, and result.lambda_ ends with them.") +
        kSameConventions).c_str());
 }
 

@@ -95,8 +95,12 @@ Data& BoundData::of(const Model& m, const char* function) {
   return data;
 }
 
-ProximalData& BoundData::proximal(const Model& m) {
-  if (!proximalData) proximalData = std::make_unique<ProximalData>(m);
+ProximalData& BoundData::proximal(const Model& m, const ConstraintModel* constraints) {
+  const bool current = proximalData && proximalData->constraints == constraints &&
+                       (!constraints || proximalConstraintsVersion == constraints->version());
+  if (current) return *proximalData;
+  proximalData = constraints ? std::make_unique<ProximalData>(m, *constraints) : std::make_unique<ProximalData>(m);
+  proximalConstraintsVersion = constraints ? constraints->version() : -1;
   return *proximalData;
 }
 

@@ -67,12 +67,14 @@ struct BoundData {
   explicit BoundData(const Model& m) : model(&m), data(m) {}
   /// The workspace, after checking it was made for `m`; InputError naming `function` otherwise.
   Data& of(const Model& m, const char* function);
-  /// The proximal solver's workspace, built on first use.
-  ProximalData& proximal(const Model& m);
+  /// The proximal solver's workspace, built on first use; with `constraints`, one for their rows
+  /// (rebuilt when another ConstraintModel, or a changed one, is passed).
+  ProximalData& proximal(const Model& m, const ConstraintModel* constraints = nullptr);
 
   const Model* model;
   Data data;
   std::unique_ptr<ProximalData> proximalData;
+  int proximalConstraintsVersion = -1;  ///< version() of proximalData's ConstraintModel
 };
 
 }  // namespace grbda::python

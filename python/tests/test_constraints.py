@@ -229,3 +229,28 @@ def test_inverse_mass_matrix_and_log_det_against_numpy(file):
     assert np.allclose(Hinv, run_cli("mass-matrix", path, "--q", vector_arg(q), "--inverse")["result"], atol=1e-9)
     with pytest.raises(grbda.InputError, match="q has %d entries" % (model.nq_spanning + 1)):
         grbda.inverse_mass_matrix(model, data, np.zeros(model.nq_spanning + 1))
+
+
+def test_proximal_sparse_with_contacts_gives_the_kkt_forces():
+    """forward_dynamics_proximal(..., constraints=, cdata=): the contact rows in the spanning tree's
+    sparse KKT system (the command's proximal-sparse) give the dense KKT's accelerations and forces."""
+    model = grbda.load(model_path("mini_cheetah.urdf"))
+    cm = grbda.ConstraintModel(model)
+    for foot in ("FR_foot", "FL_foot", "HR_foot", "HL_foot"):
+        cm.add_point_contact(foot)
+    rng = np.random.default_rng(9)
+    q = grbda.integrate(model, model.neutral_configuration(), rng.uniform(-0.3, 0.3, model.nv), 1.0)
+    v, tau = rng.uniform(-1, 1, model.nv), rng.uniform(-1, 1, model.nv)
+    kkt = grbda.ConstraintData(model, cm)
+    reference = grbda.constrained_forward_dynamics(model, grbda.Data(model), cm, kkt, q, v, tau, solver="kkt")
+    sparse = grbda.ConstraintData(model, cm)
+    settings = grbda.ProximalSettings()
+    settings.max_iterations = 50
+    settings.tolerance = 1e-9
+    result = grbda.forward_dynamics_proximal(model, grbda.Data(model), q, v, tau, settings, constraints=cm, cdata=sparse)
+    assert result.converged
+    assert np.allclose(result.qdd, reference, rtol=1e-8, atol=1e-8)
+    assert np.allclose(sparse.lambda_, kkt.lambda_, rtol=1e-7, atol=1e-7)
+    assert np.allclose(result.lambda_[-12:], sparse.lambda_)
+    with pytest.raises(grbda.InputError, match="cdata"):
+        grbda.forward_dynamics_proximal(model, grbda.Data(model), q, v, tau, constraints=cm)
