@@ -19,23 +19,39 @@ Vec2 rotate(double theta, const Vec2& v) {
 Vec2 perp(const Vec2& v) { return Vec2(-v.y(), v.x()); }
 double angleOf(const Vec2& v) { return std::atan2(v.y(), v.x()); }
 
-/// The two intersections of circle(c1, r1) and circle(c2, r2); false when the circles do not
-/// cross (unreachable, or tangent: a toggle position) or are concentric.
-bool intersectCircles(const Vec2& c1, double r1, const Vec2& c2, double r2, Vec2 out[2]) {
+/// Where circle(c1, r1) and circle(c2, r2) cross, in the frame of the centre line: unit e from
+/// c1 towards c2 at distance L, the crossings at c1 + x e ± h perp(e) (h > 0). False when they do
+/// not cross (unreachable, or tangent: a toggle position) or are concentric.
+struct CircleCrossing {
+  Vec2 e;
+  double L = 0.0, x = 0.0, h = 0.0;
+};
+bool crossCircles(const Vec2& c1, double r1, const Vec2& c2, double r2, CircleCrossing& out) {
   const Vec2 D = c2 - c1;
-  const double L = D.norm();
-  if (!(L > 1e-12 * (r1 + r2))) return false;
-  const double x = (r1 * r1 - r2 * r2 + L * L) / (2.0 * L), h2 = r1 * r1 - x * x;
+  out.L = D.norm();
+  if (!(out.L > 1e-12 * (r1 + r2))) return false;
+  out.x = (r1 * r1 - r2 * r2 + out.L * out.L) / (2.0 * out.L);
+  const double h2 = r1 * r1 - out.x * out.x;
   if (!(h2 > 0.0)) return false;
-  const double h = std::sqrt(h2);
-  const Vec2 e = D / L, base = c1 + x * e;
-  out[0] = base + h * perp(e);
-  out[1] = base - h * perp(e);
+  out.h = std::sqrt(h2);
+  out.e = D / out.L;
   return true;
 }
 
-/// The representative of `angle` (mod 2π) nearest `previous`.
-double nearestTurn(double angle, double previous) { return previous + std::remainder(angle - previous, kTwoPi); }
+/// The two intersections of circle(c1, r1) and circle(c2, r2) (see crossCircles).
+bool intersectCircles(const Vec2& c1, double r1, const Vec2& c2, double r2, Vec2 out[2]) {
+  CircleCrossing k;
+  if (!crossCircles(c1, r1, c2, r2, k)) return false;
+  const Vec2 base = c1 + k.x * k.e;
+  out[0] = base + k.h * perp(k.e);
+  out[1] = base - k.h * perp(k.e);
+  return true;
+}
+
+/// The representative of `angle` (mod 2π) nearest `previous` (a rounded turn count: no libm call).
+double nearestTurn(double angle, double previous) {
+  return angle - kTwoPi * std::nearbyint((angle - previous) / kTwoPi);
+}
 
 /// |sin| of the angle between the dependent columns of K: 0 at a toggle.
 double dependentColumnsSine(const Mat23& K, const int dep[2], double* det) {
@@ -142,11 +158,16 @@ bool FourBarJoint::completePositions(const Cluster&, const double* y, double* qS
   Vec2 known = Vec2::Zero();  // the crank tip P (crank driven) or the rocker's loop point Q (rocker driven)
   if (s == g.crank) {  // crank tip P known; the coupler–rocker joint Q closes |Q−P| = |w|, |Q−d| = |r|
     const Vec2 P = known = rotate(theta, g.u);
-    if (!intersectCircles(P, c0.wNorm, g.d, c0.rNorm, hits)) return false;
+    CircleCrossing k;
+    if (!crossCircles(P, c0.wNorm, g.d, c0.rNorm, k)) return false;
+    // Q − P = x e ± h perp(e) and Q − d = (x − L) e ± h perp(e): both modes' angles from three atan2
+    const double line = angleOf(k.e), atP = std::atan2(k.h, k.x), atD = std::atan2(k.h, k.x - k.L);
     for (int c = 0; c < 2; ++c) {
-      const double coupler = angleOf(hits[c] - P) - c0.wAngle;
+      const double side = c == 0 ? 1.0 : -1.0;
+      hits[c] = P + k.x * k.e + side * k.h * perp(k.e);
+      const double coupler = line + side * atP - c0.wAngle;
       candidate[c][g.coupler] = g.sign[g.coupler] * (coupler - theta);
-      candidate[c][g.rocker] = g.sign[g.rocker] * (angleOf(hits[c] - g.d) - c0.rAngle);
+      candidate[c][g.rocker] = g.sign[g.rocker] * (line + side * atD - c0.rAngle);
     }
   } else if (s == g.rocker) {  // loop point Q known; crank tip P: |P| = |u|, |Q−P| = |w|
     const Vec2 Q = known = g.d + rotate(theta, g.r);
