@@ -114,6 +114,22 @@ TEST(CliLoops, AutoIsTheDefaultOnlyWhereItCannotChangeTheAnswer) {
   expectCommandError({"fd", model("four_bar.urdf"), "--baumgarte", "0.1"}, 2, {"--baumgarte", "keeps none"});
 }
 
+TEST(CliLoops, SpanningPositionsMustCloseTheKeptLoops) {
+  // --q-spanning under the default auto (the six-bar keeps its loop): the same check as embedded
+  const Json completed = grbdaJson({"complete", model("six_bar.urdf"), "--q", "0.3,-0.2,0.4"});
+  const std::string spanning = joinFull(completed["result"].numbers());
+  const Args tail = {"--v", "0.5,-1,0.7", "--tau", "1,2,-1"};
+  Args bySpanning = {"fd", model("six_bar.urdf"), "--q-spanning", spanning}, byIndependent = {"fd", model("six_bar.urdf"), "--q", "0.3,-0.2,0.4"};
+  bySpanning.insert(bySpanning.end(), tail.begin(), tail.end());
+  byIndependent.insert(byIndependent.end(), tail.begin(), tail.end());
+  const Json a = grbdaJson(bySpanning), b = grbdaJson(byIndependent);
+  ASSERT_TRUE(a.has("loop_forces"));
+  EXPECT_LT(maxDifference(a["result"].numbers(), b["result"].numbers()), 1e-8);
+  for (const char* loops : {"auto", "embed"})
+    expectCommandError({"fd", model("six_bar.urdf"), "--q-spanning", "0.1,0.2,0.3,0.4,0.5", "--loops", loops}, 2,
+                       {"violate the constraints", "constraint1"});
+}
+
 TEST(CliLoops, SimulateKeepsTheStateInEmbeddedCoordinates) {
   // Kept rows or embedded cluster: the same trajectory (reduced state integrated, loops closed by
   // Newton at every evaluation), under both integrators.

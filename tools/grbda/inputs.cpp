@@ -1,7 +1,9 @@
 #include "inputs.hpp"
 
+#include "grbda/algorithms/dynamics.hpp"
 #include "grbda/algorithms/loop_coordinates.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -122,6 +124,23 @@ Model loadModelFromArgs(const ParsedArgs& args, LoopTreatment loops) {
   return model;
 }
 
+namespace {
+/// Spanning positions of a model that keeps loops as rows must still close them (as the
+/// embedded model demands of --q-spanning): checked by the embedded model's own completion,
+/// which names the violated cluster.
+void checkKeptLoopsClosed(const ParsedArgs& args, const Model& model, const VecX& q) {
+  const Model embedded = loadModelFromArgs(args, LoopTreatment::Embed);
+  const auto& names = model.positionNames();
+  VecX spanning(embedded.nqSpanning());
+  for (int i = 0; i < embedded.nqSpanning(); ++i) {
+    const std::string& name = embedded.spanningPositionNames()[static_cast<size_t>(i)];
+    spanning[i] = q[std::find(names.begin(), names.end(), name) - names.begin()];
+  }
+  Data data(embedded);
+  completeConfiguration(embedded, data, spanning);
+}
+}  // namespace
+
 Configuration configurationFromArgs(const ParsedArgs& args, const Model& model) {
   const std::string* independent = args.value("--q");
   const std::string* spanning = args.value("--q-spanning");
@@ -129,6 +148,7 @@ Configuration configurationFromArgs(const ParsedArgs& args, const Model& model) 
   if (spanning) {
     VecX q = parseVector(*spanning, "--q-spanning");
     checkLength(q, model.nqSpanning(), "--q-spanning", "nq_spanning", model, model.spanningPositionNames());
+    if (!model.loopConstraints().empty()) checkKeptLoopsClosed(args, model, q);
     return {q, "q_spanning"};
   }
   if (!independent) return {reducePositions(model, model.neutralConfiguration()), "q"};
