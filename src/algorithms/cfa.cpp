@@ -194,12 +194,11 @@ static void worldSubspaces(const Body& b, const Transform& Xa, const Mat6& hpBod
                            Vec6& vJ) {
   h.setZero();
   hp.setZero();
+  for (int k = 0; k < b.joint.nv(); ++k) h.col(k) = detail::worldSubspaceColumn(b, Xa, k);  // h = ^0X_i S_i
   if (b.joint.type == JointType::Free) {
-    for (int k = 0; k < 6; ++k) h.col(k) = Xa.applyInverse(Vec6::Unit(k));  // h = ^0X_i
     vJ = h * Eigen::Map<const Vec6>(qd);
     return;
   }
-  h.col(0) = Xa.applyInverse(b.joint.subspace());
   for (int k = 0; k < 5; ++k) hp.col(k) = Xa.applyTranspose(hpBody.col(k));  // forces body -> world
   vJ = h.col(0) * qd[0];
 }

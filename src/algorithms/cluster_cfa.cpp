@@ -41,6 +41,7 @@ struct ClusterCfaData::Impl {
   std::vector<int> parentCluster; ///< cluster holding each cluster's output body (-1: ground)
   std::vector<int> localBody;     ///< per body: its index within its cluster
   VecX zero;
+  std::string modelName;  ///< for the error when a call passes another model
   Data data;
   int total = 0;
   explicit Impl(const Model& model) : data(model) {}
@@ -97,6 +98,7 @@ ClusterCfaData::ClusterCfaData(const Model& model) : impl(std::make_unique<Impl>
   const std::string reason = clusterCfaUnsupportedReason(model);
   if (!reason.empty()) throw InputError("the cluster CFA does not apply to model '" + model.name() + "': " + reason);
   Impl& w = *impl;
+  w.modelName = model.name();
   for (const Body& b : model.bodies()) w.Iinv.push_back(Eigen::LLT<Mat6>(b.inertia).solve(Mat6::Identity()));
   w.w.assign(static_cast<size_t>(model.numBodies()), Vec6::Zero());
   w.f = w.a = w.w;
@@ -143,7 +145,9 @@ const VecX& clusterCfaForwardDynamics(const Model& model, ClusterCfaData& cfa, c
                                       const VecX& tau) {
   constexpr const char* alg = "clusterCfaForwardDynamics";
   ClusterCfaData::Impl& w = *cfa.impl;
-  detail::checkData(model, w.data, alg);
+  if (w.data.modelId() != model.id())
+    throw InputError(std::string(alg) + ": the ClusterCfaData was made for model '" + w.modelName + "', not '" +
+                     model.name() + "' (make one with ClusterCfaData(model) for each model)");
   detail::checkVector(tau, model.nv(), "tau", alg);
   Data& data = w.data;
   detail::prepareState(model, data, q, &v, alg);

@@ -6,6 +6,13 @@
 
 namespace grbda::detail {
 
+/// Column c of the joint's S_i in world coordinates, ^0X_i S_i e_c (Xa = ^iX_0): a free joint's
+/// c-th unit motion, a 1-DoF joint's axis (c = 0).
+inline Vec6 worldSubspaceColumn(const Body& b, const Transform& Xa, int c) {
+  if (b.joint.type == JointType::Free) return Xa.applyInverse(Vec6::Unit(c));
+  return Xa.applyInverse(b.joint.subspace());
+}
+
 /// S_i x_i for the joint's slice of a velocity-sized vector x.
 inline Vec6 jointVelocity(const Body& b, const VecX& x) {
   if (b.joint.type == JointType::Free) return x.segment<6>(b.vIndex);

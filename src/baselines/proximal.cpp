@@ -7,7 +7,6 @@
 
 #include "../algorithms/checks.hpp"
 #include "../algorithms/cluster_state.hpp"
-#include "../constraints/constraint_rows.hpp"
 #include "grbda/algorithms/tree.hpp"
 #include "grbda/errors.hpp"
 #include "proximal_internal.hpp"
@@ -82,7 +81,10 @@ const ProximalResult& forwardDynamicsProximal(const Model& model, Data& data, Pr
   checkSettings(settings);
   if (pd.nvSpan != model.nvSpanning() || pd.numBodies != model.numBodies() || pd.result.qdd.size() != model.nv())
     throw InputError(std::string(kName) + ": the ProximalData workspace was built for another model");
-  if (pd.constraints) detail::checkConstraintWorkspace(model, *pd.constraints, *pd.constraintData, kName);
+  if (pd.constraints && (pd.constraints->modelId() != model.id() ||
+                         pd.constraintData->constraintsVersion != pd.constraints->version()))
+    throw InputError(std::string(kName) + ": the ProximalData's ConstraintModel belongs to another model or has "
+                     "changed since the workspace was made; make a new ProximalData(model, constraints)");
   if (pd.rows != settings.rows)  // allocates once per switch
     pd = pd.constraints ? ProximalData(model, *pd.constraints, settings.rows) : ProximalData(model, settings.rows);
   detail::checkVector(tau, model.nv(), "tau", kName);

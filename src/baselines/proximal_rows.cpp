@@ -5,6 +5,7 @@
 // q̈ = 0), plus, for LoopFull, the relative angular acceleration normal to a revolute axis (or
 // all of it for a fixed loop). Columns are filled for the cluster's coordinates only: the
 // columns of the bodies above the loop are identical for the two coincident points and cancel.
+#include "../algorithms/tree_joint.hpp"
 #include "../constraints/constraint_rows.hpp"
 #include "proximal_internal.hpp"
 #include "grbda/spatial/cross.hpp"
@@ -48,7 +49,7 @@ void addColumns(const Model& model, const Data& data, const Cluster& cl, int bod
                 int numNormals, double sign, int row, MatX& K) {
   for (int j = body; j >= cl.firstBody; j = model.body(j).parent) {
     const Body& b = model.body(j);  // 1-DoF: free joints never belong to constrained clusters
-    const Vec6 s0 = data.Xa[static_cast<size_t>(j)].applyInverse(b.joint.subspace());
+    const Vec6 s0 = worldSubspaceColumn(b, data.Xa[static_cast<size_t>(j)], 0);
     const Vec3 linear = s0.tail<3>() + s0.head<3>().cross(p);
     for (int a = 0; a < 3; ++a) K(row + a, b.vIndex) += sign * linear[a];
     for (int n = 0; n < numNormals; ++n) K(row + 3 + n, b.vIndex) += sign * normals[n].dot(s0.head<3>());
@@ -99,11 +100,8 @@ void constraintModelRows(const Model& model, const Data& data, ProximalData& pd)
     const Vec6 Kworld = data.Xa[b].applyTranspose(p.K);
     for (int j = p.body; j >= 0; j = model.body(j).parent) {
       const Body& body = model.body(j);
-      const Transform& Xa = data.Xa[static_cast<size_t>(j)];
-      if (body.joint.type == JointType::Free)
-        for (int c = 0; c < 6; ++c) pd.K(r0 + p.row, body.vIndex + c) += Kworld.dot(Xa.applyInverse(Vec6::Unit(c)));
-      else
-        pd.K(r0 + p.row, body.vIndex) += Kworld.dot(Xa.applyInverse(body.joint.subspace()));
+      for (int c = 0; c < body.joint.nv(); ++c)
+        pd.K(r0 + p.row, body.vIndex + c) += Kworld.dot(worldSubspaceColumn(body, data.Xa[static_cast<size_t>(j)], c));
     }
   }
   for (int r = r0; r < pd.numRows; ++r) pd.rowNormSq[r] = pd.K.row(r).squaredNorm();
