@@ -9,15 +9,17 @@
 
 namespace grbda::detail {
 
-/// Ainv = A^{-1} and det = det A for symmetric A (only the lower triangle is read). Returns false
-/// unless every Cholesky pivot is positive and finite (A not positive definite, or NaN).
+/// Ainv = A^{-1} and det = det A for symmetric A (only the lower triangle is read); with Linv,
+/// also the inverse L⁻¹ of A's Cholesky factor (A = L Lᵀ, lower triangular, upper part zero).
+/// Returns false unless every Cholesky pivot is positive and finite (A not positive definite, or NaN).
 template <int D, class In, class Out>
-bool spdInverse(const In& A, Out& Ainv, double& det) {
+bool spdInverse(const In& A, Out& Ainv, double& det, Eigen::Matrix<double, D, D>* Linv = nullptr) {
   static_assert(D > 0, "fixed size only");
   if constexpr (D == 1) {
     if (!(A(0, 0) > 0.0) || !std::isfinite(A(0, 0))) return false;
     Ainv(0, 0) = 1.0 / A(0, 0);
     det = A(0, 0);
+    if (Linv) (*Linv)(0, 0) = std::sqrt(Ainv(0, 0));
     return true;
   } else {
     // A = L L^T, then A^{-1} = L^{-T} L^{-1} with W = L^{-1} (lower triangular).
@@ -54,6 +56,9 @@ bool spdInverse(const In& A, Out& Ainv, double& det) {
         Ainv(i, j) = s;
         Ainv(j, i) = s;
       }
+    if (Linv)
+      for (int i = 0; i < D; ++i)
+        for (int j = 0; j < D; ++j) (*Linv)(i, j) = j <= i ? W[i][j] : 0.0;
     return true;
   }
 }
