@@ -42,16 +42,17 @@ double conditionOf(const MatX& H) {
   return ev[ev.size() - 1] / ev[0];
 }
 
-}  // namespace
-
-TEST(ArticulatedAccuracy, HeavyBeltRotorOnLightFloatingBaseMatchesDenseSolve) {
-  Rng rng(20261124);
-  const std::map<std::string, double> masses{
-      {"base", 1e-2}, {"upper1", 2e-3}, {"lower1", 2e-5}, {"rotorA1", 1e-5}, {"rotorB1", 2e4}};
-  double worstCondition = 0.0;
-  for (int draw = 0; draw < 20; ++draw) {
-    const Model model = withMasses(beltChainBuilder(rng, 1, true), masses).build();
-    Data data(model);
+/// Worst relative error of C-ABA's q̈ and of ℳ⁻¹ against H from the cluster CRBA solved in long
+/// double, each divided by cond(H) (a backward-stable method is off by about cond(H)·ε), at
+/// `draws` random states of `builder`'s model; also the largest cond(H) seen.
+struct Accuracy {
+  double worstQdd = 0.0, worstMinv = 0.0, worstCondition = 0.0;
+};
+Accuracy accuracyAgainstDenseSolve(const ModelBuilder& builder, Rng& rng, int draws) {
+  Accuracy out;
+  const Model model = builder.build();
+  Data data(model);
+  for (int draw = 0; draw < draws; ++draw) {
     VecX q = model.neutralConfiguration() + randomVector(rng, model.nq(), -0.4, 0.4);
     q.segment<4>(3).normalize();
     const VecX v = randomVector(rng, model.nv()), tau = randomVector(rng, model.nv()) * 1e3;
@@ -59,17 +60,69 @@ TEST(ArticulatedAccuracy, HeavyBeltRotorOnLightFloatingBaseMatchesDenseSolve) {
     const MatX H = massMatrix(model, data, q);  // cluster CRBA: no articulated inertias
     const VecX C = biasForces(model, data, q, v);
     const double cond = conditionOf(H);
-    worstCondition = std::max(worstCondition, cond);
+    out.worstCondition = std::max(out.worstCondition, cond);
     const Eigen::LDLT<MatL> dense(H.cast<long double>());
     const VecX qddRef = dense.solve((tau - C).cast<long double>()).cast<double>();
     const MatX MinvRef = dense.solve(MatL::Identity(model.nv(), model.nv())).cast<double>();
 
-    // a backward-stable method is off by about cond(H)·ε; the cancelling fold was 1.5e-13·cond(H)
-    const double tolerance = 1e-14 * cond;
     const VecX qdd = forwardDynamics(model, data, q, v, tau);
-    EXPECT_LT((qdd - qddRef).norm() / qddRef.norm(), tolerance) << "draw " << draw << ", cond H " << cond;
+    out.worstQdd = std::max(out.worstQdd, (qdd - qddRef).norm() / qddRef.norm() / cond);
     const MatX& Minv = inverseMassMatrix(model, data, q);
-    EXPECT_LT((Minv - MinvRef).norm() / MinvRef.norm(), tolerance) << "draw " << draw << ", cond H " << cond;
+    out.worstMinv = std::max(out.worstMinv, (Minv - MinvRef).norm() / MinvRef.norm() / cond);
   }
-  EXPECT_GT(worstCondition, 1e8);  // the draws are as ill-conditioned as the fuzzer's finding
+  return out;
+}
+
+/// n links in series under a light floating base, each driven through a belt by a rotor on the
+/// base (rotor_j turns with q_1 + … + q_j): one cluster of n degrees of freedom; the last rotor,
+/// heavy, turns with all of them.
+ModelBuilder beltClusterOnLightBase(Rng& rng, int n) {
+  ModelBuilder b("belt_cluster");
+  std::map<std::string, double> masses{{"base", 1e-2}};
+  const std::string base = startModel(b, rng, true);
+  std::string up = base;
+  for (int j = 1; j <= n; ++j) {
+    const std::string link = "link" + std::to_string(j), rotor = "rotor" + std::to_string(j);
+    addLinkAndJoint(b, rng, link, up, randomAxis(rng), true, randomOrigin(rng));
+    addLinkAndJoint(b, rng, rotor, base, randomAxis(rng), false, randomOrigin(rng));
+    addCoupling(b, "belt" + std::to_string(j), link, rotor, uniform(rng, 1.5, 8.0));
+    masses[link] = 2e-3 / j;
+    masses[rotor] = j == n ? 2e4 : 1e-5;
+    up = link;
+  }
+  return withMasses(b, masses);
+}
+
+}  // namespace
+
+// the cancelling fold was 1.5e-13 · cond(H) off; a backward-stable one about 1e-16 · cond(H)
+constexpr double kTolerancePerCondition = 1e-14;
+
+TEST(ArticulatedAccuracy, HeavyBeltRotorOnLightFloatingBaseMatchesDenseSolve) {
+  Rng rng(20261124);
+  const std::map<std::string, double> masses{
+      {"base", 1e-2}, {"upper1", 2e-3}, {"lower1", 2e-5}, {"rotorA1", 1e-5}, {"rotorB1", 2e4}};
+  double worstCondition = 0.0;
+  for (int draw = 0; draw < 20; ++draw) {  // a new geometry each time
+    const Accuracy a = accuracyAgainstDenseSolve(withMasses(beltChainBuilder(rng, 1, true), masses), rng, 1);
+    EXPECT_LT(a.worstQdd, kTolerancePerCondition) << "draw " << draw << ", cond H " << a.worstCondition;
+    EXPECT_LT(a.worstMinv, kTolerancePerCondition) << "draw " << draw << ", cond H " << a.worstCondition;
+    worstCondition = std::max(worstCondition, a.worstCondition);
+  }
+  EXPECT_GT(worstCondition, 1e8);  // as ill-conditioned as the fuzzer's finding
+}
+
+// d_k = 4 and 5 take the pass's dynamic-size path (Eigen's LLT of D_k instead of the unrolled one).
+TEST(ArticulatedAccuracy, FourAndFiveDofBeltClustersTakeTheDynamicPathAccurately) {
+  Rng rng(7);
+  for (int n : {4, 5}) {
+    const ModelBuilder builder = beltClusterOnLightBase(rng, n);
+    const Model model = builder.build();
+    ASSERT_EQ(model.numClusters(), 2);
+    ASSERT_EQ(model.cluster(1).nv, n);
+    const Accuracy a = accuracyAgainstDenseSolve(builder, rng, 10);
+    EXPECT_LT(a.worstQdd, kTolerancePerCondition) << n << " DoF, cond H up to " << a.worstCondition;
+    EXPECT_LT(a.worstMinv, kTolerancePerCondition) << n << " DoF, cond H up to " << a.worstCondition;
+    EXPECT_GT(a.worstCondition, 1e8);
+  }
 }
