@@ -10,7 +10,8 @@
 // What the inward pass leaves valid, for every cluster k (one meaning per field, ClusterData):
 //   U = IA S, D = Sᵀ IA S (+ armature), Dinv = D⁻¹, detD = det D, XU, DinvXUt = D⁻¹ XUᵀ
 //   (non-root clusters), data.IA (folded); with bias terms also data.pA (folded), u = τ − Sᵀ pA
-//   and w = u − Uᵀ c (non-root clusters); llt holds the factor of D for dynamic d_k only.
+//   and w = u − Uᵀ c (non-root clusters); llt holds the factor of D for dynamic d_k only, whose
+//   fold also overwrites scratchD6 (free again when the step returns).
 // Hooks, both templates so that the plain pass pays nothing for them:
 //   leafTerms(data)            after IA_i = I_i, pA_i = v ×* I v − fext, before any fold:
 //                              PV-soft adds Kᵀ R⁻¹ K and −Kᵀ R⁻¹ k here (seed 003 eq. 52).
