@@ -11,6 +11,7 @@
 #include <string>
 
 #include <Eigen/Eigenvalues>
+#include <Eigen/SVD>
 
 #include "grbda/grbda.hpp"
 
@@ -21,6 +22,7 @@ struct StateCheck {
   double worstRatio = 0; ///< largest error / tolerance seen (≤ 1 when it passed)
   double condition = 0;  ///< cond(H), the scale the tolerances follow
   double treeCondition = 0;  ///< cond(H_tree), for the methods on the spanning tree
+  double kktCondition = 0;   ///< cond([H_tree Kᵀ; K 0]), for the Lagrange method
   bool proximalConverged = true;  ///< false: the proximal solver had not settled (not compared)
 };
 
@@ -33,6 +35,21 @@ inline double condition(const MatX& A) {
   return ev[0] > 0.0 ? ev[ev.size() - 1] / ev[0] : std::numeric_limits<double>::infinity();
 }
 
+/// cond₂ of the Lagrange method's saddle-point matrix [H_tree Kᵀ; K 0] at (q, v) (∞ if singular);
+/// data.HTree must hold H_tree at q.
+inline double kktCondition(const Model& model, Data& data, const VecX& q, const VecX& v) {
+  ConstraintMatrices cm;
+  constraintMatrices(model, data, q, v, cm);
+  const Eigen::Index n = data.HTree.rows(), r = cm.K.rows();
+  MatX kkt = MatX::Zero(n + r, n + r);
+  kkt.topLeftCorner(n, n) = data.HTree;
+  kkt.topRightCorner(n, r) = cm.K.transpose();
+  kkt.bottomLeftCorner(r, n) = cm.K;
+  if (kkt.rows() == 0) return 1.0;
+  const VecX sv = Eigen::JacobiSVD<MatX>(kkt).singularValues();
+  return sv[sv.size() - 1] > 0.0 ? sv[0] / sv[sv.size() - 1] : std::numeric_limits<double>::infinity();
+}
+
 /// ‖a − b‖ / ‖scale‖ against a tolerance; records the worst ratio and the first failure.
 inline void compare(StateCheck& out, const char* what, double error, double scale, double tolerance) {
   const double ratio = error / (std::max(scale, std::numeric_limits<double>::min()) * tolerance);
@@ -40,7 +57,7 @@ inline void compare(StateCheck& out, const char* what, double error, double scal
   if (!(ratio <= 1.0) && out.failure.empty()) {
     std::ostringstream s;
     s << what << ": relative error " << error / scale << " above the tolerance " << tolerance << " (cond H "
-      << out.condition << ", cond H_tree " << out.treeCondition << ")";
+      << out.condition << ", cond H_tree " << out.treeCondition << ", cond KKT " << out.kktCondition << ")";
     out.failure = s.str();
   }
 }
@@ -70,11 +87,17 @@ inline StateCheck checkModelAtState(const Model& model, Data& data, ProximalData
     const double fdScale = qdd.norm() + (tau.norm() + C.norm()) / std::max(H.norm(), 1e-300);
     tree::crba(model, data, completeConfiguration(model, data, q));
     out.treeCondition = checks::condition(data.HTree);
+    out.kktCondition = checks::kktCondition(model, data, q, v);
     const double treeTolerance = std::max(1e-10, 1e-13 * std::max(out.condition, out.treeCondition));
     checks::compare(out, "C-ABA vs projection", (qdd - projectionForwardDynamics(model, data, q, v, tau)).norm(),
                     fdScale, treeTolerance);
+    // Lagrange solves the saddle-point system [H_tree Kᵀ; K 0]: its error follows that matrix's
+    // condition, which a steep joint-to-joint constraint (a finger whose q₂ = 868 q₁) drives far
+    // above cond(H_tree) (the fuzzer: 2.4e-10 at cond H = 1, cond H_tree = 3, cond KKT = 8e4).
+    // Capped at 1e-6, so that a wrong Lagrange solve is still caught.
+    const double lagrangeTolerance = std::max(treeTolerance, std::min(1e-13 * out.kktCondition, 1e-6));
     checks::compare(out, "C-ABA vs Lagrange", (qdd - lagrangeForwardDynamics(model, data, q, v, tau)).norm(), fdScale,
-                    treeTolerance);
+                    lagrangeTolerance);
     ProximalSettings settings;
     settings.maxIterations = 50;
     settings.tolerance = 1e-12;
