@@ -3,12 +3,15 @@
 // with each treatment agrees on every bundled model with loops, with and without contacts.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "cli/mini_json.hpp"
 #include "grbda/grbda.hpp"
 #include "support/cli_runner.hpp"
+#include "support/temp_dir.hpp"
 
 #ifdef GRBDA_CLI_PATH
 
@@ -128,6 +131,38 @@ TEST(CliLoops, SpanningPositionsMustCloseTheKeptLoops) {
   for (const char* loops : {"auto", "embed"})
     expectCommandError({"fd", model("six_bar.urdf"), "--q-spanning", "0.1,0.2,0.3,0.4,0.5", "--loops", loops}, 2,
                        {"violate the constraints", "constraint1"});
+}
+
+TEST(CliLoops, SpanningPositionsOfAMixedModelFollowItsSpanningNames) {
+  // The six-bar plus a geared rotor on its own link: auto keeps the loop and embeds the rotor, so
+  // the loaded model has 6 independent and 7 spanning positions; --q-spanning follows the latter.
+  std::ifstream in(model("six_bar.urdf"));
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string extra = R"(
+  <link name="arm"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="rotor"><inertial><mass value="0.1"/><inertia ixx="0.001" iyy="0.001" izz="0.002" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="arm_joint" type="continuous"><parent link="base_link"/><child link="arm"/><origin xyz="0 0 0.5"/><axis xyz="0 1 0"/></joint>
+  <joint name="rotor_joint" type="continuous" independent="false"><parent link="base_link"/><child link="rotor"/><origin xyz="0 0 0.4"/><axis xyz="0 1 0"/></joint>
+  <coupling name="gear"><predecessor link="arm"/><successor link="rotor"/><ratio value="6"/></coupling>
+</robot>)";
+  text.replace(text.rfind("</robot>"), 8, extra);
+  TempDir dir;
+  const std::string file = dir.write("six_bar_with_rotor.urdf", text);
+  const grbda::Model kept = grbda::loadUrdf(file, grbda::LoadOptions{grbda::LoopTreatment::Auto});
+  ASSERT_FALSE(kept.loopConstraints().empty());
+  ASSERT_EQ(kept.nq() + 1, kept.nqSpanning());
+
+  const Json completed = grbdaJson({"complete", file, "--q", "0.3,-0.2,0.4,0.5"});
+  const Args tail = {"--v", "0.5,-1,0.7,0.2", "--tau", "1,2,-1,0.5"};
+  Args bySpanning = {"fd", file, "--q-spanning", joinFull(completed["result"].numbers())};
+  Args byIndependent = {"fd", file, "--q", "0.3,-0.2,0.4,0.5"};
+  bySpanning.insert(bySpanning.end(), tail.begin(), tail.end());
+  byIndependent.insert(byIndependent.end(), tail.begin(), tail.end());
+  const Json a = grbdaJson(bySpanning), b = grbdaJson(byIndependent);
+  ASSERT_TRUE(a.has("loop_forces"));
+  EXPECT_LT(maxDifference(a["result"].numbers(), b["result"].numbers()), 1e-8);
+  expectCommandError({"fd", file, "--q-spanning", "0.1,0.2,0.3,0.4,0.5,0.6,3.6"}, 2,
+                     {"violate the constraints", "constraint1"});
 }
 
 TEST(CliLoops, SimulateKeepsTheStateInEmbeddedCoordinates) {

@@ -130,7 +130,9 @@ namespace {
 /// which names the violated cluster.
 void checkKeptLoopsClosed(const ParsedArgs& args, const Model& model, const VecX& q) {
   const Model embedded = loadModelFromArgs(args, LoopTreatment::Embed);
-  const auto& names = model.positionNames();
+  // q is indexed by this model's spanning names (its independent ones are fewer when other
+  // clusters stay embedded); both models open the same joints, so every name is found
+  const auto& names = model.spanningPositionNames();
   VecX spanning(embedded.nqSpanning());
   for (int i = 0; i < embedded.nqSpanning(); ++i) {
     const std::string& name = embedded.spanningPositionNames()[static_cast<size_t>(i)];
@@ -165,7 +167,25 @@ OptionSpec loopsOption() {
           "result stay in the embedded model's coordinates"};
 }
 
+VecX positionsFromSpanning(const Model& model, const VecX& qSpanning, const std::string& context) {
+  const auto& spanning = model.spanningPositionNames();
+  VecX q(model.nq());
+  for (int i = 0; i < model.nq(); ++i) {
+    const std::string& name = model.positionNames()[static_cast<size_t>(i)];
+    const auto it = std::find(spanning.begin(), spanning.end(), name);
+    if (it == spanning.end())
+      throw UsageError("--q-spanning cannot be used " + context + ": position '" + name +
+                       "' is not a spanning coordinate; give --q instead");
+    q[i] = qSpanning[it - spanning.begin()];
+  }
+  return q;
+}
+
 VecX modelPositions(const Model& model, const VecX& q) {
+  // spanning positions of a model that keeps loops as rows and embeds other clusters: its own
+  // (independent) entries, already checked to close the kept loops (configurationFromArgs)
+  if (!model.loopConstraints().empty() && q.size() == model.nqSpanning() && q.size() != model.nq())
+    return positionsFromSpanning(model, q, "here");
   return q.size() == reducedNq(model) && q.size() != model.nq() ? expandPositions(model, q) : q;
 }
 

@@ -46,6 +46,9 @@ VecX velocityVectorFromArgs(const ParsedArgs& args, const std::string& option, c
 /// A model that keeps loops as constraint rows (--loops constrain|auto) takes and reports
 /// reduced coordinates — those of the embedded model — so that --loops never changes what the
 /// numbers mean. These give the model's own vectors from what was typed (either size).
+/// The model's positions (nq) from spanning ones (nqSpanning), picked by name; a position that
+/// is not a spanning coordinate is a UsageError naming it and `context` ("with --method X").
+VecX positionsFromSpanning(const Model& model, const VecX& qSpanning, const std::string& context);
 VecX modelPositions(const Model& model, const VecX& q);
 VecX modelVelocities(const Model& model, const VecX& q, const VecX& v);
 VecX modelForces(const Model& model, const VecX& tau);

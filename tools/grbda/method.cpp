@@ -7,6 +7,7 @@
 #include "grbda/baselines/osim_baselines.hpp"
 #include "grbda/baselines/projection.hpp"
 #include "constraint_args.hpp"
+#include "inputs.hpp"
 #include "grbda/errors.hpp"
 #include "numbers.hpp"
 
@@ -196,17 +197,7 @@ VecX MethodRunner::methodConfiguration(const VecX& q) const {
   // A spanning configuration: check that it closes the loops, then keep the independent entries.
   Data check(model_);
   completeConfiguration(model_, check, q);
-  const auto& spanning = model_.spanningPositionNames();
-  VecX independent(model_.nq());
-  for (int i = 0; i < model_.nq(); ++i) {
-    const std::string& name = model_.positionNames()[static_cast<size_t>(i)];
-    const auto it = std::find(spanning.begin(), spanning.end(), name);
-    if (it == spanning.end())
-      throw UsageError("--q-spanning cannot be used with --method " + methodName(method_) + ": position '" + name +
-                       "' is not a spanning coordinate; give --q instead");
-    independent[i] = q[it - spanning.begin()];
-  }
-  return independent;
+  return positionsFromSpanning(model_, q, "with --method " + methodName(method_));
 }
 
 void MethodRunner::setConstraints(std::unique_ptr<ConstraintModel> constraints) {
