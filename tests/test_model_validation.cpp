@@ -307,6 +307,17 @@ TEST(ModelValidation, OverConstrainedClusterNeverAdvisesANegativeCount) {
 // Found by fuzz_urdf (docs/reliability.md): revolute_rotor_chain.urdf with transmission3 driven
 // from link-1 instead of link-2 leaves a cluster whose coupling rows fix every coordinate (no
 // joint independent, zero degrees of freedom); it reached an Eigen solve with zero columns.
+TEST(ModelValidation, LoopWhoseRowsVanishIsRefusedWithoutReadingAnEmptyMatrix) {
+  // fuzz_urdf: a mutated four-bar whose loop leaves no constraint row on two coordinates; the
+  // rank test ran Eigen's pivoted QR on an empty matrix (UBSan: null reference), now a count of 0
+  std::ifstream in(std::string(GRBDA_SOURCE_DIR) + "/fuzz/corpus/urdf/regression_empty_rank_matrix.urdf");
+  std::stringstream text;
+  text << in.rdbuf();
+  ASSERT_FALSE(text.str().empty());
+  const std::string what = modelErrorOf([&] { loadUrdfString(text.str(), "mutated.urdf"); });
+  expectMentions(what, {"mutated.urdf:", "loop1", "0 independent constraint rows", "mark 1 more"});
+}
+
 TEST(ModelValidation, ClusterWithoutDegreesOfFreedomIsOverConstrained) {
   std::ifstream in(std::string(GRBDA_SOURCE_DIR) + "/models/revolute_rotor_chain.urdf");
   std::stringstream text;

@@ -36,6 +36,8 @@ bool closeAllCoordinates(const ConstraintSet& set, VecX& q, ClusterData& cd) {
 
 /// Rank of the rows of K and the rows a pivoted QR of Kᵀ picks first.
 int rankAndRows(const MatX& K, std::vector<int>& rows) {
+  rows.clear();
+  if (K.size() == 0) return 0;  // no row or no coordinate (Eigen's QR of an empty matrix reads nothing as a pivot)
   Eigen::ColPivHouseholderQR<MatX> qr(K.transpose());
   qr.setThreshold(kRankTolerance);
   const int rank = static_cast<int>(qr.rank());
