@@ -1,6 +1,7 @@
 #include "grbda/builder.hpp"
 
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <sstream>
@@ -100,7 +101,71 @@ void validateJoint(JointSpec& j, const std::map<std::string, size_t>& linkIndex)
   }
 }
 
+// A shape's sizes: positive and finite (a zero radius is no shape; NaN would poison a step).
+void checkCollisionShape(const CollisionSpec& c, const SourceLocation& at, const std::string& el) {
+  const auto positive = [&](double x, const char* what) {
+    if (!(std::isfinite(x) && x > 0.0))
+      fail(std::string(shapeTypeName(c.shape.type)) + " " + what + " must be positive and finite (got " + fmt(x) + ")",
+           at, el);
+  };
+  switch (c.shape.type) {
+    case ShapeType::Sphere: positive(c.shape.radius, "radius"); break;
+    case ShapeType::Box:
+      for (int a = 0; a < 3; ++a) positive(2.0 * c.shape.halfExtents[a], "size");
+      break;
+    case ShapeType::Cylinder:
+    case ShapeType::Capsule:
+      positive(c.shape.radius, "radius");
+      positive(c.shape.length, "length");
+      break;
+  }
+  if (!finite(c.origin.E) || !finite(c.origin.r)) fail("origin is not finite", at, el);
+}
+
+// <limit> and <dynamics>: bounds in order, nothing negative or NaN (the simulator divides by none
+// of them, but a negative damping would pump energy in and NaN would poison every step).
+void checkJointPhysics(const JointSpec& j, const SourceLocation& at, const std::string& el) {
+  const JointLimits& l = j.limits;
+  if (std::isnan(l.lower) || std::isnan(l.upper)) fail("limit lower/upper is NaN", at, el);
+  if (l.hasPositionLimits && l.lower > l.upper)
+    fail("limit lower (" + fmt(l.lower) + ") is greater than upper (" + fmt(l.upper) + ")", at, el);
+  if (!(l.effort >= 0.0)) fail("limit effort must be >= 0 (got " + fmt(l.effort) + ")", at, el);
+  if (!(l.velocity >= 0.0)) fail("limit velocity must be >= 0 (got " + fmt(l.velocity) + ")", at, el);
+  if (!(std::isfinite(j.dynamics.damping) && j.dynamics.damping >= 0.0))
+    fail("dynamics damping must be >= 0 and finite (got " + fmt(j.dynamics.damping) + ")", at, el);
+  if (!(std::isfinite(j.dynamics.friction) && j.dynamics.friction >= 0.0))
+    fail("dynamics friction must be >= 0 and finite (got " + fmt(j.dynamics.friction) + ")", at, el);
+}
+
 }  // namespace
+
+void ModelBuilder::addCollision(CollisionSpec collision) { collisions_.push_back(std::move(collision)); }
+
+void ModelBuilder::addFloatingBase(const std::string& jointName) {
+  std::vector<std::string> roots;
+  for (const LinkSpec& l : links_) {
+    bool child = false;
+    for (const JointSpec& j : joints_) child = child || j.child == l.name;
+    if (!child) roots.push_back(l.name);
+  }
+  if (roots.size() != 1)
+    throw ModelError("cannot add a floating base: the robot has " + std::to_string(roots.size()) + " root links",
+                     sourceFile_, 0, "robot '" + name_ + "'");
+  for (const JointSpec& j : joints_)
+    if (j.kind == JointKind::Floating)
+      throw ModelError("cannot add a floating base: joint '" + j.name + "' already floats", j.where.file, j.where.line,
+                       jointElement(j.name));
+  std::string world = "world";
+  for (int k = 1; std::any_of(links_.begin(), links_.end(), [&](const LinkSpec& l) { return l.name == world; }); ++k)
+    world = "world_" + std::to_string(k);
+  addLink(LinkSpec{world, 0.0, Vec3::Zero(), Mat3::Zero(), {}});
+  JointSpec j;
+  j.name = jointName;
+  j.kind = JointKind::Floating;
+  j.parent = world;
+  j.child = roots.front();
+  addJoint(j);
+}
 
 ModelBuilder::ModelBuilder(std::string robotName, std::string sourceFile)
     : name_(std::move(robotName)), sourceFile_(std::move(sourceFile)) {}
@@ -142,6 +207,7 @@ void ModelBuilder::merge(const ModelBuilder& other) {
   couplings_.insert(couplings_.end(), other.couplings_.begin(), other.couplings_.end());
   constraints_.insert(constraints_.end(), other.constraints_.begin(), other.constraints_.end());
   frames_.insert(frames_.end(), other.frames_.begin(), other.frames_.end());
+  collisions_.insert(collisions_.end(), other.collisions_.begin(), other.collisions_.end());
 }
 
 Model ModelBuilder::build() const {
@@ -177,6 +243,7 @@ Model ModelBuilder::build() const {
   std::vector<int> parentJointOf(links_.size(), -1);
   for (size_t j = 0; j < joints.size(); ++j) {
     validateJoint(joints[j], linkIndex);
+    checkJointPhysics(joints[j], joints[j].where, jointElement(joints[j].name));
     const auto [it, fresh] = jointIndex.emplace(joints[j].name, j);
     if (!fresh)
       fail("duplicate joint name (first defined at " + where(joints[it->second].where) + ")", joints[j].where,
@@ -256,6 +323,8 @@ Model ModelBuilder::build() const {
     b.parent = parentBody;
     b.Xtree = XtoJoint;
     b.inertia = I;
+    b.limits = j.limits;
+    b.dynamics = j.dynamics;
     switch (j.kind) {
       case JointKind::Revolute:
       case JointKind::Continuous: b.joint = Joint{JointType::Revolute, j.axis}; break;
@@ -303,6 +372,15 @@ Model ModelBuilder::build() const {
   std::vector<const JointSpec*> bodyJoint;
   for (const auto& b : model.bodies_) bodyJoint.push_back(&joints[jointIndex.at(b.jointName)]);
   detail::ModelCompiler::formClusters(model, *this, linkIndex, linkBody, linkPlacement, bodyJoint);
+  // collision shapes: placed on the body that carries their link (after any renumbering)
+  for (const CollisionSpec& c : collisions_) {
+    const SourceLocation at{c.sourceFile.empty() ? sourceFile_ : c.sourceFile, c.sourceLine};
+    const std::string el = "link '" + c.link + "' <collision>";
+    if (linkIndex.find(c.link) == linkIndex.end()) fail("unknown link '" + c.link + "'", at, el);
+    checkCollisionShape(c, at, el);
+    const Frame& f = model.frame(model.frameIndex(c.link));
+    model.collisionGeometries_.push_back(CollisionGeometry{c.link, f.body, c.origin * f.placement, c.shape});
+  }
   return model;
 }
 

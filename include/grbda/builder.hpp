@@ -9,6 +9,7 @@
 
 #include "grbda/cluster/implicit_constraint.hpp"
 #include "grbda/model.hpp"
+#include "grbda/physics.hpp"
 
 namespace grbda {
 
@@ -38,6 +39,8 @@ struct JointSpec {
   /// The author stated the flag (URDF+ independent="..."): build() then refuses to override it
   /// (a coupling's legacy default) and reports the conflict instead.
   bool independentGiven = false;
+  JointLimits limits;                      ///< URDF <limit> (position bounds only for revolute/prismatic)
+  JointDynamics dynamics;                  ///< URDF <dynamics damping friction>
   SourceLocation where;
 };
 
@@ -94,6 +97,12 @@ class ModelBuilder {
   void addCoupling(CouplingSpec coupling);
   void addConstraint(ConstraintSpec constraint);
   void addFrame(FrameSpec frame);
+  /// A free joint named `jointName` from a new massless root link "world" to the current root link
+  /// (Pinocchio's FreeFlyer root joint), so that a robot written fixed-base floats. ModelError if
+  /// the robot already floats or has no single root link.
+  void addFloatingBase(const std::string& jointName = "root_joint");
+  /// Collision geometry on a link (URDF <collision>); checked by build() (ModelError naming the link).
+  void addCollision(CollisionSpec collision);
   void setGravity(const Vec3& g) { gravity_ = g; }
   /// Recognise the specialised cluster joints (RevoluteWithRotor, ..., FourBar; the default).
   /// false keeps every constrained cluster Generic — for comparing the two on the same model.
@@ -115,6 +124,7 @@ class ModelBuilder {
   const std::vector<CouplingSpec>& couplings() const { return couplings_; }
   const std::vector<ConstraintSpec>& constraints() const { return constraints_; }
   const std::vector<FrameSpec>& frames() const { return frames_; }
+  const std::vector<CollisionSpec>& collisions() const { return collisions_; }
   const std::string& name() const { return name_; }
   const std::string& sourceFile() const { return sourceFile_; }
   /// Append everything of another builder (multi-file models); names must stay unique.
@@ -131,6 +141,7 @@ class ModelBuilder {
   std::vector<CouplingSpec> couplings_;
   std::vector<ConstraintSpec> constraints_;
   std::vector<FrameSpec> frames_;
+  std::vector<CollisionSpec> collisions_;
   Vec3 gravity_ = Vec3(0.0, 0.0, -9.81);
   bool specialisedJoints_ = true;
   bool strictInertias_ = false;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "grbda/joint.hpp"
+#include "grbda/physics.hpp"
 #include "grbda/spatial/inertia.hpp"
 
 namespace grbda {
@@ -27,6 +28,8 @@ struct Body {
   /// Some cluster has this body as its output body, so its articulated inertia gathers more than
   /// its own rigid-body inertia (otherwise C-ABA may use the cheaper rigid-inertia transform).
   bool supportsClusters = false;
+  JointLimits limits;      ///< its joint's URDF <limit> (enforced by the simulator only)
+  JointDynamics dynamics;  ///< its joint's URDF <dynamics> (applied by the simulator only)
 };
 
 namespace detail {
@@ -127,6 +130,8 @@ class Model {
   /// Index of the frame named `name` (every URDF link); throws InputError if unknown.
   int frameIndex(const std::string& name) const;
   const Frame& frame(int i) const { return frames_[static_cast<size_t>(i)]; }
+  /// Collision shapes on the links (URDF <collision>, ModelBuilder::addCollision), in file order.
+  const std::vector<CollisionGeometry>& collisionGeometries() const { return collisionGeometries_; }
 
   int nq() const { return nq_; }  ///< number of independent position coordinates
   int nv() const { return nv_; }  ///< number of independent velocities (degrees of freedom)
@@ -174,6 +179,7 @@ class Model {
   std::string name_, sourceFile_;
   std::vector<Body> bodies_;
   std::vector<Frame> frames_;
+  std::vector<CollisionGeometry> collisionGeometries_;
   std::vector<Cluster> clusters_;
   std::vector<LoopFrames> loops_;
   std::vector<LoopConstraint> loopConstraints_;

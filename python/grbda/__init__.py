@@ -26,13 +26,14 @@ _BUILTIN = {
 }
 
 
-def load(*models, loops="embed"):
-    """load(*models, loops="embed") -> Model
+def load(*models, loops="embed", floating_base=False):
+    """load(*models, loops="embed", floating_base=False) -> Model
 
     Load a robot as the grbda command does: one URDF / URDF+ file, several files describing one
     robot, or a built-in robot ("builtin:tello", "builtin:tello_no_arms"). Paths may be str or
     os.PathLike. `loops` is "embed", "constrain" or "auto", as the command's --loops (see
-    load_urdf). Raises ModelError (naming file and line) for a bad model, InputError for a bad
+    load_urdf). floating_base=True adds a free joint at the root of a robot written fixed-base
+    (as the command's --floating). Raises ModelError (naming file and line) for a bad model, InputError for a bad
     argument.
     """
     if len(models) == 1 and isinstance(models[0], (list, tuple)):
@@ -46,9 +47,11 @@ def load(*models, loops="embed"):
     if len(names) == 1 and names[0].startswith("builtin:"):
         if names[0] not in _BUILTIN:
             raise InputError("unknown built-in robot '%s' (built-in robots: %s)" % (names[0], ", ".join(_BUILTIN)))
-        if loops == "embed":
+        if loops == "embed" and not floating_base:
             return _BUILTIN[names[0]]()
         builder = robots.tello_builder(names[0] == "builtin:tello")
         builder.loop_treatment = loops
+        if floating_base:
+            builder.add_floating_base()
         return builder.build()
-    return load_urdf(names[0] if len(names) == 1 else names, loops=loops)
+    return load_urdf(names[0] if len(names) == 1 else names, loops=loops, floating_base=floating_base)

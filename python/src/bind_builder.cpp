@@ -138,14 +138,17 @@ void bindModelBuilder(py::module_& m) {
           "loop_treatment", [](const ModelBuilder& b) { return std::string(loopTreatmentName(b.loopTreatment())); },
           [](ModelBuilder& b, const std::string& name) { b.setLoopTreatment(loopTreatmentFromName(name)); },
           "'embed' (default), 'constrain' or 'auto': how build() treats loops and couplings (see load_urdf)")
+      .def("add_floating_base", &ModelBuilder::addFloatingBase, py::arg("joint_name") = "root_joint",
+           "A free joint from a new root link 'world' to the current root link, so a fixed-base robot floats.")
       .def("build", &ModelBuilder::build, "Validate and compile. Raises ModelError naming file, line and element.");
 }
 
 void bindLoading(py::module_& m) {
   m.def(
       "load_urdf",
-      [](PathLike paths, const std::string& loops) {
-        const LoadOptions options{loopTreatmentFromName(loops)};
+      [](PathLike paths, const std::string& loops, bool floatingBase) {
+        LoadOptions options{loopTreatmentFromName(loops)};
+        options.floatingBase = floatingBase;
         if (py::isinstance<py::list>(paths) || py::isinstance<py::tuple>(paths)) {
           std::vector<std::string> files;
           for (py::handle p : py::handle(paths)) files.push_back(toPath(p));
@@ -153,11 +156,13 @@ void bindLoading(py::module_& m) {
         }
         return loadUrdf(toPath(paths), options);
       },
-      py::arg("path"), py::arg("loops") = "embed",
-      "load_urdf(path, loops='embed') -> Model\n\nLoad, validate and compile a URDF / URDF+ file, or a list of files "
+      py::arg("path"), py::arg("loops") = "embed", py::arg("floating_base") = false,
+      "load_urdf(path, loops='embed', floating_base=False) -> Model\n\nLoad, validate and compile a URDF / URDF+ file, or a list of files "
       "describing one robot (a name defined twice is an error naming both files). Raises ModelError naming file and "
       "line. loops: 'embed' (loops and couplings form clusters), 'constrain' (kept as constraint rows on the spanning "
-      "tree: Model.loop_constraints, solved by constrained_forward_dynamics) or 'auto' (per cluster, by cost).");
+      "tree: Model.loop_constraints, solved by constrained_forward_dynamics) or 'auto' (per cluster, by cost). "
+      "floating_base=True puts a free joint between the world and the file's root link (Pinocchio's FreeFlyer root "
+      "joint), so a robot written fixed-base floats.");
   m.def(
       "load_urdf_string",
       [](const std::string& xml, const std::string& sourceName, const std::string& loops) {

@@ -18,5 +18,6 @@ void bindIntegration(pybind11::module_& m); // integrate, difference, position_r
 void bindDerivatives(pybind11::module_& m); // compute_rnea_derivatives, compute_aba_derivatives
 void bindConstrainedDerivatives(pybind11::module_& m); // compute_constrained_dynamics_derivatives
 void bindCfa(pybind11::module_& m);         // CfaData, cfa_forward_dynamics, joint_reactions
+void bindSimulator(pybind11::module_& m);   // World, Simulator (contact physics, controllers)
 
 }  // namespace grbda::python

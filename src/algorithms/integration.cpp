@@ -39,17 +39,17 @@ void checkState(const Model& model, const VecX& q, const VecX& v, const char* fu
 }
 }  // namespace
 
-VecX integrate(const Model& model, const VecX& q, const VecX& v, double dt) {
+void integrate(const Model& model, const VecX& q, const VecX& v, double dt, VecX& out) {
   checkState(model, q, v, "integrate");
   if (!std::isfinite(dt)) throw InputError("integrate: dt is not finite");
-  VecX out = q;
+  if (&out != &q) out = q;  // no allocation once out has nq entries
   for (const Cluster& c : model.clusters()) {
     if (!isFree(model, c)) {
       checkAdditive(c, "integrate");
       out.segment(c.qIndex, c.nq) += dt * v.segment(c.vIndex, c.nv);
       continue;
     }
-    const Eigen::Quaterniond quat = quaternionAt(q, c.qIndex).normalized();
+    const Eigen::Quaterniond quat = quaternionAt(out, c.qIndex).normalized();
     const Vec3 w = v.segment<3>(c.vIndex), linear = v.segment<3>(c.vIndex + 3);
     const double angle = w.norm() * dt;  // dt < 0 turns back
     const Eigen::Quaterniond turn =
@@ -57,6 +57,11 @@ VecX integrate(const Model& model, const VecX& q, const VecX& v, double dt) {
     out.segment<3>(c.qIndex) += dt * (quat.toRotationMatrix() * linear);
     storeQuaternion(out, c.qIndex, (quat * turn).normalized());
   }
+}
+
+VecX integrate(const Model& model, const VecX& q, const VecX& v, double dt) {
+  VecX out(q.size());
+  integrate(model, q, v, dt, out);
   return out;
 }
 

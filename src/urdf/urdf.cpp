@@ -22,7 +22,10 @@ using urdf_detail::UrdfFile;
 ModelBuilder assemble(const std::vector<UrdfFile>& files) {
   const urdf_detail::MergedUrdf merged = urdf_detail::mergeUrdfFiles(files);
   ModelBuilder builder(merged.robotName, merged.sourceFile);
-  for (const auto& l : merged.links) builder.addLink(l.spec);
+  for (const auto& l : merged.links) {
+    builder.addLink(l.spec);
+    for (const CollisionSpec& c : l.collisions) builder.addCollision(c);
+  }
   for (const auto& j : merged.joints) builder.addJoint(j.spec);
   for (const UrdfFile& f : files) {  // URDF+ <loop>, <coupling> (not seen by urdfdom) and <mimic>
     urdf_detail::UrdfConstraints extra = urdf_detail::readUrdfConstraints(f);
@@ -73,6 +76,7 @@ ModelBuilder parseUrdfString(const std::string& xml, const std::string& sourceNa
 namespace {
 Model buildWith(ModelBuilder builder, const LoadOptions& options) {
   builder.setLoopTreatment(options.loops);
+  if (options.floatingBase) builder.addFloatingBase();
   return builder.build();
 }
 }  // namespace

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "grbda/errors.hpp"
+#include "log.hpp"
 #include "urdf/xml_values.hpp"
 
 namespace grbda::urdf_detail {
@@ -45,6 +46,35 @@ void readInertial(const ElementContext& at, const XMLElement& inertial, LinkSpec
   link.inertia = R * I * R.transpose();
 }
 
+// One <collision>: <origin> and a <geometry> primitive. URDF's box gives full sizes; cylinders
+// and capsules (as ROS tools write them) lie along z. A <mesh> is skipped with a warning naming
+// the link: the simulator needs convex primitives.
+void readCollision(const ElementContext& at, const XMLElement& collision, UrdfLink& link) {
+  const Origin origin = readOrigin(at, uniqueChild(at, collision, "origin"));
+  const XMLElement& geometry = requiredChild(at, collision, "geometry");
+  const XMLElement* shape = geometry.FirstChildElement();
+  if (!shape) fail(at, geometry, "<geometry> has no shape (expected sphere, box, cylinder, capsule or mesh)");
+  CollisionSpec c;
+  c.link = link.spec.name;
+  c.origin = urdfOriginToTransform(origin.xyz, origin.rpy);
+  c.sourceFile = at.file;
+  c.sourceLine = shape->GetLineNum();
+  const std::string type = shape->Name();
+  if (type == "sphere") c.shape = CollisionShape::sphere(numberAttribute(at, *shape, "radius"));
+  else if (type == "box") c.shape = CollisionShape::box(vectorAttribute(at, *shape, "size", Vec3::Zero()));
+  else if (type == "cylinder")
+    c.shape = CollisionShape::cylinder(numberAttribute(at, *shape, "radius"), numberAttribute(at, *shape, "length"));
+  else if (type == "capsule")
+    c.shape = CollisionShape::capsule(numberAttribute(at, *shape, "radius"), numberAttribute(at, *shape, "length"));
+  else if (type == "mesh") {
+    detail::log().warn("{}:{}: {}: a <mesh> collision is skipped (the simulator takes sphere, box, cylinder and "
+                       "capsule shapes)", at.file, shape->GetLineNum(), at.element);
+    return;
+  } else
+    fail(at, *shape, "unknown collision shape <" + type + "> (expected sphere, box, cylinder, capsule or mesh)");
+  link.collisions.push_back(c);
+}
+
 UrdfLink readLink(const std::string& file, const XMLElement& e) {
   UrdfLink out;
   out.element = &e;
@@ -55,6 +85,8 @@ UrdfLink readLink(const std::string& file, const XMLElement& e) {
     readInertial(at, *inertial, out.spec);
     out.hasInertial = true;
   }
+  for (const XMLElement* c = e.FirstChildElement("collision"); c; c = c->NextSiblingElement("collision"))
+    readCollision(at, *c, out);
   return out;
 }
 
@@ -71,18 +103,39 @@ JointKind jointKind(const ElementContext& at, const XMLElement& e) {
 
 // urdfdom insists on <limit effort velocity> for revolute and prismatic joints and parses it
 // whenever it is present; checking it here gives the user a located message instead.
-void checkLimit(const ElementContext& at, const XMLElement& joint, JointKind kind) {
+// The values are kept for the simulator: position bounds for revolute and prismatic joints that
+// state lower or upper (URDF's default of 0 for a missing one, as urdfdom reads it), effort and
+// velocity for every joint that has the element.
+void readLimit(const ElementContext& at, const XMLElement& joint, JointSpec& j) {
   const XMLElement* limit = uniqueChild(at, joint, "limit");
   if (!limit) {
-    if (kind == JointKind::Revolute || kind == JointKind::Prismatic)
+    if (j.kind == JointKind::Revolute || j.kind == JointKind::Prismatic)
       fail(at, joint, std::string("a ") + joint.Attribute("type") +
                           " joint needs a <limit effort=\"...\" velocity=\"...\"/> element");
     return;
   }
-  numberAttribute(at, *limit, "effort");
-  numberAttribute(at, *limit, "velocity");
-  numberAttribute(at, *limit, "lower", 0.0);
-  numberAttribute(at, *limit, "upper", 0.0);
+  j.limits.effort = numberAttribute(at, *limit, "effort");
+  j.limits.velocity = numberAttribute(at, *limit, "velocity");
+  const double lower = numberAttribute(at, *limit, "lower", 0.0);
+  const double upper = numberAttribute(at, *limit, "upper", 0.0);
+  const bool stated = limit->Attribute("lower") || limit->Attribute("upper");
+  if ((j.kind == JointKind::Revolute || j.kind == JointKind::Prismatic) && stated) {
+    if (lower > upper)
+      fail(at, *limit, "limit lower (" + std::to_string(lower) + ") is greater than upper (" + std::to_string(upper) + ")");
+    j.limits.hasPositionLimits = true;
+    j.limits.lower = lower;
+    j.limits.upper = upper;
+  }
+}
+
+// <dynamics damping friction>: both default to 0; negative values are refused with the line.
+void readDynamics(const ElementContext& at, const XMLElement& joint, JointSpec& j) {
+  const XMLElement* dynamics = uniqueChild(at, joint, "dynamics");
+  if (!dynamics) return;
+  j.dynamics.damping = numberAttribute(at, *dynamics, "damping", 0.0);
+  j.dynamics.friction = numberAttribute(at, *dynamics, "friction", 0.0);
+  if (j.dynamics.damping < 0.0) fail(at, *dynamics, "damping must be >= 0");
+  if (j.dynamics.friction < 0.0) fail(at, *dynamics, "friction must be >= 0");
 }
 
 // URDF+ `independent`: absent means independent. The usual boolean spellings are accepted
@@ -117,7 +170,8 @@ UrdfJoint readJoint(const std::string& file, const XMLElement& e) {
   const Origin origin = readOrigin(at, uniqueChild(at, e, "origin"));
   j.origin = urdfOriginToTransform(origin.xyz, origin.rpy);
   if (const XMLElement* axis = uniqueChild(at, e, "axis")) j.axis = vectorAttribute(at, *axis, "xyz", Vec3::UnitX());
-  checkLimit(at, e, j.kind);
+  readLimit(at, e, j);
+  readDynamics(at, e, j);
   readIndependent(at, e, j);
   if (e.FirstChildElement("mimic")) {  // the follower of a <mimic> is driven (urdf_plus reads the element)
     if (j.independentGiven && j.independent)

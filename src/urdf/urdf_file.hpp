@@ -16,6 +16,7 @@ namespace grbda::urdf_detail {
 struct UrdfLink {
   LinkSpec spec;
   bool hasInertial = false;  ///< false: a bare `<link name="x"/>` (massless, or a placeholder)
+  std::vector<CollisionSpec> collisions;  ///< its <collision> primitives (meshes skipped with a warning)
   const tinyxml2::XMLElement* element = nullptr;
 };
 

@@ -15,6 +15,7 @@
 #include "inputs.hpp"
 #include "json.hpp"
 #include "numbers.hpp"
+#include "simulate_world.hpp"
 #include "simulation.hpp"
 
 namespace grbda::cli {
@@ -35,6 +36,7 @@ std::vector<OptionSpec> simulateOptions() {
   };
   for (const OptionSpec& o : constraintOptions()) options.push_back(o);
   options.push_back(loopsOption());
+  for (const OptionSpec& o : worldOptions()) options.push_back(o);
   options.push_back(dynamicsOptions().front());  // --gravity
   for (const OptionSpec& o : outputOptions()) options.push_back(o);
   return options;
@@ -169,6 +171,9 @@ int runSimulate(const ParsedArgs& args, std::ostream& out) {
   if (count > static_cast<double>(kMaxSteps))
     throw UsageError("--duration / --dt asks for " + formatNumber(count, "steps") + " steps, more than " +
                      std::to_string(kMaxSteps));
+  if (dt > duration)
+    throw UsageError("--dt " + formatNumber(dt, "dt") + " is longer than --duration " + formatNumber(duration, "duration"));
+  if (usesWorld(args)) return runWorldSimulation(args, out, static_cast<long>(count), dt);
   const Model dynamics = loadModelFromArgs(args, loopTreatmentFromArgs(args, defaultLoopTreatment(args, named)));
   const Method method = methodForModel(args, named, dynamics);
   const bool keptLoops = !dynamics.loopConstraints().empty();

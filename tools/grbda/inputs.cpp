@@ -19,6 +19,7 @@ std::vector<OptionSpec> outputOptions() {
   return {
       {"--json", "", "machine-readable JSON output (names next to the numbers, full precision)"},
       {"--log-level", "LEVEL", "trace, debug, info, warn, error or off (default warn); log goes to stderr"},
+      {"--floating", "", "add a free joint between the world and the file's root link (a fixed-base file floats)"},
   };
 }
 
@@ -77,7 +78,7 @@ void checkLength(const VecX& x, int expected, const std::string& option, const c
 }  // namespace
 
 namespace {
-Model builtinOrUrdf(const std::vector<std::string>& positional, LoopTreatment loops) {
+Model builtinOrUrdf(const std::vector<std::string>& positional, LoopTreatment loops, bool floating) {
   // "builtin:NAME" names a robot built in code (robots that URDF+ cannot express, spec §5.9)
   const std::string prefix = "builtin:";
   if (positional.size() == 1 && positional[0].rfind(prefix, 0) == 0) {
@@ -85,12 +86,15 @@ Model builtinOrUrdf(const std::vector<std::string>& positional, LoopTreatment lo
     if (name == "tello" || name == "tello_no_arms") {
       ModelBuilder builder = robots::telloBuilder(name == "tello");
       builder.setLoopTreatment(loops);
+      if (floating) builder.addFloatingBase();
       return builder.build();
     }
     throw UsageError("unknown built-in robot '" + positional[0] + "' (built-in robots: builtin:tello, builtin:tello_no_arms)");
   }
   for (const auto& path : positional) checkReadable(path);
-  const LoadOptions options{loops};
+  LoadOptions options;
+  options.loops = loops;
+  options.floatingBase = floating;
   return positional.size() == 1 ? loadUrdf(positional[0], options) : loadUrdf(positional, options);
 }
 }  // namespace
@@ -114,7 +118,7 @@ Model loadModelFromArgs(const ParsedArgs& args, LoopTreatment loops) {
     }
   }
   if (args.positional.empty()) throw UsageError("no model file given");
-  Model model = builtinOrUrdf(args.positional, loops);
+  Model model = builtinOrUrdf(args.positional, loops, args.has("--floating"));
   if (const std::string* g = args.value("--gravity")) {
     const VecX gravity = parseVector(*g, "--gravity");
     if (gravity.size() != 3)

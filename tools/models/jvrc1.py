@@ -49,6 +49,8 @@ LEG = [
      _d(1.5, (0.03, 0, -0.07), 0.001417, 0.005617, 0.006217), True),
 ]
 SOLE_CENTRE = (0.025, 0.0, -0.041)  # midway between toe (0.1, 0, -0.041) and heel (-0.05, 0, -0.041)
+# the sole as a 0.15 x 0.07 x 0.01 m box whose bottom face holds the sole frame (collision for the simulator)
+SOLE_BOX = '<origin xyz="0 0 0.005"/><geometry><box size="0.15 0.07 0.01"/></geometry>'
 HAND_POINT = (0.0, 0.0, -0.27)      # the wrist-yaw link's lower contact point
 ARM = [
     ("{s}-shoulder-pitch", "waist-roll", "waist-roll-to-{s}-shoulder-pitch", (0, 0.24, 0.33), "y",
@@ -109,7 +111,7 @@ def jvrc1(rotors: str) -> Robot:
     for side in ("left", "right"):
         _add_chain(r, ARM, side, rotors)
     for side in ("left", "right"):  # contact frames (the left foot's numbers on both sides)
-        r.frame(f"{side}-foot", f"{side}-ankle-pitch", SOLE_CENTRE)
+        r.frame(f"{side}-foot", f"{side}-ankle-pitch", SOLE_CENTRE, collision=SOLE_BOX)
         r.frame(f"{side}-hand", f"{side}-wrist-yaw", HAND_POINT)
     r.notes.append("Contact frames left-foot, right-foot (sole centre) and left-hand, right-hand (wrist-yaw point).")
     return r

@@ -19,7 +19,8 @@ HIP_LOCATION, HIP_ROTOR_LOCATION = (0.0, 0.062, 0.0), (0.0, 0.04, 0.0)
 KNEE_LOCATION, KNEE_ROTOR_LOCATION = (0.0, 0.0, -0.209), (0.0, 0.0, 0.0)
 HIP_FRAME_RPY = (0.0, 0.0, math.pi)  # hip joint frames are turned by pi about z
 GEAR = {"abad": 6.0, "hip": 6.0, "knee": 9.33}
-FOOT_LOCATION = (0.0, -0.004, -0.195)  # foot contact point on the knee link, left legs (y flips on the right)
+FOOT_LOCATION = (0.0, -0.004, -0.195)
+FOOT_SPHERE = f'<geometry><sphere radius="0.02"/></geometry>'  # centred on the foot frame (the MuJoCo comparison's)  # foot contact point on the knee link, left legs (y flips on the right)
 
 LEG_SIGNS = {"FR": (1, -1), "FL": (1, 1), "HR": (-1, -1), "HL": (-1, 1)}
 
@@ -47,7 +48,7 @@ def add_leg(r: Robot, leg: str, trunk: str, with_rotors: bool = True) -> None:
              (f"{leg}_knee_rotor", f"{leg}_hip_to_knee_rotor_j", rotor("y")),
              KNEE_LOCATION, (0, 0, 0), "y", GEAR["knee"], f"{leg}_knee_transmission",
              rotor_xyz=KNEE_ROTOR_LOCATION, with_rotor=with_rotors)
-    r.frame(f"{leg}_foot", f"{leg}_knee_link", _signed(FOOT_LOCATION, 1, sy))
+    r.frame(f"{leg}_foot", f"{leg}_knee_link", _signed(FOOT_LOCATION, 1, sy), collision=FOOT_SPHERE)
 
 
 def mini_cheetah(with_rotors: bool = True) -> Robot:

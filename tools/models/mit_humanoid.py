@@ -40,6 +40,8 @@ HIP_YAW_PITCH, HIP_ROLL_PITCH, HIP_PITCH_PITCH = -0.174533, 0.436332, -0.261799 
 # The ankle rotor sits on the thigh, so its coupling path (ankle -> knee -> thigh) spans the knee
 # as well: q_ankle_rotor = 12 (q_knee + q_ankle) = 6 x belts (2, 1), the parallel-belt rule.
 SOLE_CENTRE = (0.025, 0.0, -0.041)  # midway between toe (0.1, 0, -0.041) and heel (-0.05, 0, -0.041)
+# the sole as a 0.15 x 0.07 x 0.01 m box whose bottom face holds the sole frame (collision for the simulator)
+SOLE_BOX = '<origin xyz="0 0 0.005"/><geometry><box size="0.15 0.07 0.01"/></geometry>'
 HAND_POINT = (0.0, 0.0, -0.27)      # hand contact point on the elbow link
 LEG = [
     ("{s}_hip_rz_link", "base_to_{s}_hipz_link", "{s}_hip_rz_rotor", "{s}_base_to_hipz_rotor",
@@ -120,7 +122,7 @@ def mit_humanoid(with_rotors=True) -> Robot:
     for side, right in (("right_", True), ("left_", False)):
         add_limb(r, ARM, side, "Floating Base", with_rotors, mirror_inertia=right, flip_positions=not right)
     for side in ("right_", "left_"):  # contact frames: sole centre between toe and heel, hand point
-        r.frame(f"{side}foot", f"{side}ankle_link", SOLE_CENTRE)
+        r.frame(f"{side}foot", f"{side}ankle_link", SOLE_CENTRE, collision=SOLE_BOX)
         r.frame(f"{side}hand", f"{side}elbow_link", HAND_POINT)
     return r
 

@@ -70,6 +70,7 @@ def flip_y(v: Vec3) -> Vec3:
 class Link:
     name: str
     inertial: Optional[Inertial]
+    collision: Optional[str] = None  # a <collision> element's <origin>/<geometry> body, for the simulator
 
 
 @dataclass
@@ -126,9 +127,10 @@ class Robot:
         self.joints.append(j)
         return j
 
-    def frame(self, name: str, parent: str, xyz) -> str:
-        """A massless link fixed to `parent` at `xyz`: a named frame (feet, hands) for contacts."""
-        self.links.append(Link(name, None))
+    def frame(self, name: str, parent: str, xyz, collision: Optional[str] = None) -> str:
+        """A massless link fixed to `parent` at `xyz`: a named frame (feet, hands) for contacts,
+        with an optional collision shape (the inside of its <collision> element)."""
+        self.links.append(Link(name, None, collision))
         self.joints.append(Joint(f"{parent}_to_{name}", "fixed", parent, name, tuple(xyz)))
         return name
 
@@ -317,6 +319,8 @@ class Robot:
 
 
 def _link_xml(l: Link) -> str:
+    if l.inertial is None and l.collision is not None:
+        return f'  <link name="{l.name}">\n    <collision>{l.collision}</collision>\n  </link>\n'
     if l.inertial is None:
         return f'  <link name="{l.name}"/>\n'
     m = l.inertial

@@ -14,6 +14,8 @@ namespace grbda {
 /// whose quaternion turns by the body-frame angular velocity, exactly (q ⊗ exp(ω dt / 2)).
 /// InputError for sizes or non-finite values.
 VecX integrate(const Model& model, const VecX& q, const VecX& v, double dt);
+/// The same into `out` (which may be q itself); allocates nothing once out has nq entries.
+void integrate(const Model& model, const VecX& q, const VecX& v, double dt, VecX& out);
 
 /// The constant independent velocity that moves q0 to q1 in unit time, integrate(q0, v, 1) = q1:
 /// q1 − q0, except a free cluster, whose angular part is log(quat0⁻¹ quat1) (the shorter turn,

@@ -21,6 +21,9 @@ ModelBuilder parseUrdfString(const std::string& xml, const std::string& sourceNa
 /// Options of the loaders below.
 struct LoadOptions {
   LoopTreatment loops = LoopTreatment::Embed;  ///< ModelBuilder::setLoopTreatment
+  /// Put a free joint between the world and the file's root link (Pinocchio's root_joint =
+  /// FreeFlyer): a legged robot written fixed-base floats. ModelBuilder::addFloatingBase.
+  bool floatingBase = false;
 };
 
 /// Load, validate and compile a model from one URDF file.

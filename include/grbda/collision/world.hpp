@@ -1,0 +1,38 @@
+#pragma once
+// The world a robot is simulated in: a ground half-space, static boxes (a step, a ramp), and the
+// contact properties of their pairs with the robot's collision shapes. Units SI, world z up.
+#include <vector>
+
+#include "grbda/spatial/types.hpp"
+
+namespace grbda {
+
+/// A box fixed in the world: its centre, its axes (columns of `rotation`, world coordinates) and
+/// half extents. A ramp is a box turned about a horizontal axis.
+struct StaticBox {
+  Vec3 center = Vec3::Zero();
+  Mat3 rotation = Mat3::Identity();
+  Vec3 halfExtents = Vec3::Constant(0.5);
+  double friction = -1.0;     ///< μ of its contacts; < 0: the world's
+  double restitution = -1.0;  ///< e of its contacts; < 0: the world's
+};
+
+struct World {
+  bool hasGround = true;                 ///< the half-space {x : n·x ≤ height}
+  double groundHeight = 0.0;             ///< along groundNormal [m]
+  Vec3 groundNormal = Vec3::UnitZ();     ///< unit outward normal of the ground
+  std::vector<StaticBox> boxes;
+  double friction = 1.0;                 ///< Coulomb μ of ground contacts (and boxes without their own)
+  double restitution = 0.0;              ///< normal restitution e ∈ [0, 1] (0: no bounce)
+  /// A shape closer than this to an obstacle [m] has a contact row in the step; the row pushes only
+  /// once the gap would close within the step, so a body resting flush does not fall for a step.
+  double margin = 1e-3;
+
+  /// A world without ground or boxes (a robot in the air, or a model without geometry).
+  static World empty() { World w; w.hasGround = false; return w; }
+  /// InputError naming the offending value: μ < 0, e ∉ [0, 1], a non-unit or NaN normal,
+  /// non-positive box sizes, a margin < 0.
+  void validate() const;
+};
+
+}  // namespace grbda

@@ -1,0 +1,72 @@
+#pragma once
+// What a robot file says about its physics beyond the rigid bodies: joint limits, damping and dry
+// friction (URDF <limit>, <dynamics>), and collision geometry on links (URDF <collision>). The
+// dynamics algorithms ignore all of it; the simulator (sim/simulator.hpp) enforces it.
+#include <limits>
+#include <string>
+
+#include "grbda/spatial/transform.hpp"
+
+namespace grbda {
+
+/// URDF <limit>: position bounds of a revolute or prismatic joint (continuous joints have none),
+/// effort (the largest |τ| a user's command may apply; saturated by the simulator's controllers)
+/// and velocity (reported, not enforced). Units: rad or m, N·m or N, rad/s or m/s.
+struct JointLimits {
+  bool hasPositionLimits = false;  ///< lower/upper are enforced as unilateral constraints
+  double lower = -std::numeric_limits<double>::infinity();
+  double upper = std::numeric_limits<double>::infinity();
+  double effort = std::numeric_limits<double>::infinity();
+  double velocity = std::numeric_limits<double>::infinity();
+};
+
+/// URDF <dynamics>: viscous damping (τ = −damping · q̇; N·m·s/rad) and dry Coulomb friction
+/// (|τ| ≤ friction while the joint sticks; MuJoCo's frictionloss) on the joint's own coordinate.
+/// On a rotor's joint they act on the rotor coordinate and reach the link through the gear.
+struct JointDynamics {
+  double damping = 0.0;
+  double friction = 0.0;
+};
+
+enum class ShapeType { Sphere, Box, Cylinder, Capsule };
+/// "sphere", "box", "cylinder", "capsule".
+const char* shapeTypeName(ShapeType type);
+
+/// A convex primitive in its own frame, centred at the origin. Cylinders and capsules lie along
+/// their z axis (URDF's convention); `length` is the cylinder part (a capsule adds two caps).
+struct CollisionShape {
+  ShapeType type = ShapeType::Sphere;
+  double radius = 0.0;             ///< sphere, cylinder, capsule
+  double length = 0.0;             ///< cylinder, capsule
+  Vec3 halfExtents = Vec3::Zero(); ///< box
+  static CollisionShape sphere(double r) { CollisionShape s; s.radius = r; return s; }
+  static CollisionShape box(const Vec3& size) {
+    CollisionShape s; s.type = ShapeType::Box; s.halfExtents = 0.5 * size; return s;
+  }
+  static CollisionShape cylinder(double r, double len) {
+    CollisionShape s; s.type = ShapeType::Cylinder; s.radius = r; s.length = len; return s;
+  }
+  static CollisionShape capsule(double r, double len) {
+    CollisionShape s; s.type = ShapeType::Capsule; s.radius = r; s.length = len; return s;
+  }
+};
+
+/// A collision shape as a file (or code) attaches it to a link: origin is the link frame -> shape
+/// frame transform (as a URDF <origin>).
+struct CollisionSpec {
+  std::string link;
+  CollisionShape shape;
+  Transform origin;
+  std::string sourceFile;  ///< where it was written, for messages (empty: built in code)
+  int sourceLine = 0;
+};
+
+/// A collision shape of the compiled model, attached to a body (fixed links merged).
+struct CollisionGeometry {
+  std::string link;      ///< the link named in the file that carries it
+  int body = -1;         ///< the body it moves with (-1: fixed to the world)
+  Transform placement;   ///< ^shape X_body: body coordinates -> shape coordinates
+  CollisionShape shape;
+};
+
+}  // namespace grbda

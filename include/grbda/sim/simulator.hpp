@@ -1,0 +1,170 @@
+#pragma once
+// Simulator: time stepping of a model in a world with frictional contact, joint limits, damping and
+// dry friction, rotors and loops exact (MuJoCo's mj_step, on the cluster tree). One step:
+//
+//   state (q, v) → C-ABA: free velocity v_f = v + dt ℳ⁻¹(τ − C)  → collision: contact points
+//   → rows: contacts [n, t1, t2], limits, joint friction, damping → Delassus G = J ℳ⁻¹ Jᵀ from
+//   the articulated-cluster pass (ℳ⁻¹Jᵀ by test forces, no dense ℳ⁻¹) → cone solver (ADMM, PGS,
+//   compliant) → v⁺ = v_f + ℳ⁻¹ Jᵀ λ → q⁺ = integrate(q, v⁺ dt)   (semi-implicit Euler)
+//
+// RK4 is available for a simulation with no contact, limit, friction or damping rows.
+// Conventions: SI units, world z up, forces are what the environment exerts on the robot in world
+// axes at the contact point; the friction cone is ‖f_t‖ ≤ μ f_n. A Simulator owns a copy of its
+// Model and its workspaces: a prepared step allocates nothing. One Simulator per thread.
+#include <memory>
+#include <vector>
+
+#include "grbda/collision/contacts.hpp"
+#include "grbda/contact/contact_problem.hpp"
+#include "grbda/data.hpp"
+
+namespace grbda {
+
+enum class Integrator { SemiImplicitEuler, RK4 };
+/// "semi-implicit-euler", "rk4".
+const char* integratorName(Integrator integrator);
+Integrator integratorFromName(const std::string& name);
+
+struct SimulatorOptions {
+  double dt = 1e-3;                                 ///< step [s], > 0
+  Integrator integrator = Integrator::SemiImplicitEuler;
+  ContactSolverSettings solver;                     ///< contact solver (ADMM by default)
+  bool jointLimits = true;                          ///< enforce URDF <limit lower upper>
+  bool jointFriction = true;                        ///< apply URDF <dynamics friction>
+  bool jointDamping = true;                         ///< apply URDF <dynamics damping> (implicitly)
+  bool saturateEffort = true;                       ///< clamp applied τ to URDF <limit effort>
+  /// Stop with NumericalError when the state becomes non-finite (always) or the energy of a run
+  /// without applied torque grows by more than this fraction of its scale (0: do not check).
+  double divergenceEnergyFactor = 0.0;
+  void validate() const;
+};
+
+/// A contact of the last step with its force (world axes; forces, not impulses: λ / dt).
+struct ContactForce {
+  ContactPoint contact;
+  double normalForce = 0.0;          ///< ≥ 0 [N]
+  Vec3 frictionForce = Vec3::Zero(); ///< tangential [N], ‖·‖ ≤ μ normalForce
+  Vec3 slipVelocity = Vec3::Zero();  ///< tangential velocity of the robot's point after the step [m/s]
+  bool sliding = false;              ///< slipVelocity exceeds 1e-6 m/s (the friction is then on the cone's surface)
+};
+
+enum class JointRowKind { LowerLimit, UpperLimit, Friction, Damping };
+/// A joint row of the last step: the generalised force it applied on its body's joint coordinate
+/// (a rotor's joint included: then the force is on the rotor coordinate) [N·m or N].
+struct JointRowForce {
+  int body = -1;
+  JointRowKind kind = JointRowKind::LowerLimit;
+  double force = 0.0;
+};
+
+struct StepResult {
+  double time = 0.0;                       ///< after the step
+  std::vector<ContactForce> contacts;
+  std::vector<JointRowForce> joints;
+  ContactSolveStats solver;
+  double normalForceSum() const;
+};
+
+class Simulator;
+/// A controller called at the start of every step with the state; it writes τ (nv, zeroed before
+/// the call). Derive and override compute (Python: a callable).
+class Controller {
+ public:
+  virtual ~Controller() = default;
+  virtual void compute(const Simulator& sim, VecX& tau) = 0;
+};
+
+/// A recorded run: time, positions and velocities per step (the first row is the start).
+struct Trajectory {
+  std::vector<double> time;
+  std::vector<VecX> q, v;
+};
+
+class Simulator {
+ public:
+  /// InputError for bad options or world; the state starts at the neutral configuration, at rest.
+  Simulator(const Model& model, const World& world = World(), const SimulatorOptions& options = {});
+
+  const Model& model() const { return model_; }
+  const World& world() const { return world_; }
+  const SimulatorOptions& options() const { return options_; }
+
+  // ---- state ----
+  /// q: independent positions (nq); v: independent velocities (nv). InputError for sizes, NaN.
+  void setState(const VecX& q, const VecX& v);
+  const VecX& q() const { return q_; }
+  const VecX& v() const { return v_; }
+  double time() const { return time_; }
+  void setTime(double t);
+  /// Kinetic + gravitational potential energy at the state [J].
+  double energy();
+
+  // ---- control: τ = held torque + PD + controller, then saturated by effort ----
+  /// τ held from step to step (nv; the floating base's entries must be zero to mean "unactuated").
+  void setTorque(const VecX& tau);
+  /// A joint PD on every actuated independent coordinate (not a floating base):
+  /// τ = kp (q_target − q) − kd (v − v_target). kp, kd: one value for all or nv values.
+  void setPd(const VecX& kp, const VecX& kd);
+  void setPd(double kp, double kd);
+  /// Targets: q (nq, like q()) and v (nv). Default: the state when the PD was switched on, v = 0.
+  void setPdTarget(const VecX& qTarget, const VecX& vTarget);
+  void clearPd() { pdOn_ = false; }
+  bool pdEnabled() const { return pdOn_; }
+  /// A controller called every step (not owned; nullptr removes it). Its exceptions reach the
+  /// caller of step() with the step's time; the state stays at the last good step.
+  void setController(Controller* controller) { controller_ = controller; }
+  /// τ applied in the last step (after saturation).
+  const VecX& appliedTorque() const { return tauApplied_; }
+
+  // ---- stepping ----
+  const StepResult& step();
+  void step(int n);
+  const StepResult& lastStep() const { return result_; }
+
+  // ---- recording (allocates as it grows) ----
+  void startRecording();
+  void stopRecording() { recording_ = false; }
+  const Trajectory& trajectory() const { return trajectory_; }
+
+ private:
+  void computeTorque();
+  void freeVelocity();
+  void gatherRows();
+  void addContactRows();
+  void addJointRows();
+  void buildDelassus();
+  void solveAndIntegrate();
+  void report();
+  void stepRk4();
+  void checkFinite() const;
+  void warmStart();
+
+  Model model_;
+  World world_;
+  SimulatorOptions options_;
+  Data data_;
+  VecX q_, v_, qNext_, vFree_, tauHeld_, tauApplied_, kp_, kd_, qTarget_, vTarget_, scratchV_;
+  VecX rowScratch_;                     ///< one joint row's generalised force on its cluster
+  VecX rkQ_, rkV2_, rkV3_, rkV4_, rkA1_, rkA2_, rkA3_, rkA4_;  ///< RK4 stages (rkA1_: the free step's q̈)
+  double time_ = 0.0;
+  bool pdOn_ = false, recording_ = false;
+  Controller* controller_ = nullptr;
+  std::vector<ContactPoint> contacts_, previousContacts_;
+  std::vector<double> previousLambda_;  ///< 3 per previous contact (warm start)
+  std::vector<int> contactRow_;         ///< first row of each contact
+  struct JointRow {
+    int body = -1, cluster = -1, localRow = 0;
+    JointRowKind kind = JointRowKind::LowerLimit;
+    int row = 0;
+  };
+  std::vector<JointRow> jointRows_;
+  std::vector<int> frameOfBody_;        ///< a frame on each body (its link's), for point Jacobians
+  std::vector<int> effortBody_;         ///< per independent velocity: the body whose effort bounds it (-1: none)
+  ContactProblem problem_;
+  Mat6X J6_;
+  StepResult result_;
+  Trajectory trajectory_;
+  bool hasRows_ = false;                ///< the model and world can produce rows at all
+};
+
+}  // namespace grbda

@@ -1,0 +1,122 @@
+// ContactProblem's bookkeeping, the solver dispatch and the residuals of a solution.
+#include "grbda/contact/contact_problem.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "contact_solvers.hpp"
+#include "grbda/errors.hpp"
+
+namespace grbda {
+
+const char* contactSolverName(ContactSolverType type) {
+  switch (type) {
+    case ContactSolverType::ADMM: return "admm";
+    case ContactSolverType::PGS: return "pgs";
+    case ContactSolverType::Compliant: return "compliant";
+  }
+  return "?";
+}
+
+ContactSolverType contactSolverFromName(const std::string& name) {
+  for (ContactSolverType t : {ContactSolverType::ADMM, ContactSolverType::PGS, ContactSolverType::Compliant})
+    if (name == contactSolverName(t)) return t;
+  throw InputError("unknown contact solver '" + name + "' (expected admm, pgs or compliant)");
+}
+
+void ContactSolverSettings::validate() const {
+  if (maxIterations < 1) throw InputError("contact solver: maxIterations must be >= 1 (got " + std::to_string(maxIterations) + ")");
+  if (!(std::isfinite(tolerance) && tolerance > 0.0)) throw InputError("contact solver: tolerance must be > 0 and finite");
+  if (!(std::isfinite(erp) && erp >= 0.0 && erp <= 1.0)) throw InputError("contact solver: erp must be in [0, 1]");
+  if (!(std::isfinite(timeConstant) && timeConstant > 0.0)) throw InputError("contact solver: timeConstant must be > 0");
+  if (!(std::isfinite(dampingRatio) && dampingRatio > 0.0)) throw InputError("contact solver: dampingRatio must be > 0");
+  if (pyramidal && type == ContactSolverType::ADMM)
+    throw InputError("contact solver: the pyramidal cone is available with pgs and compliant (admm solves the exact cone)");
+}
+
+void ContactProblem::reserve(int maxRows, int nv) {
+  const int cap = std::max(maxRows, 1);
+  J.setZero(cap, nv);
+  MinvJt.setZero(nv, cap);
+  G.setZero(cap, cap);
+  factor.setZero(cap, cap);
+  for (VecX* x : {&b, &R, &lambda, &c, &z, &y, &s, &rhs, &zPrev}) x->setZero(cap);
+  set.assign(static_cast<size_t>(cap), RowSet::Free);
+  mu.assign(static_cast<size_t>(cap), 0.0);
+  bound.assign(static_cast<size_t>(cap), 0.0);
+  clear();
+}
+
+int ContactProblem::addRows(RowSet rowSet, int count, double rowMu, double rowBound) {
+  if (m + count > static_cast<int>(set.size()))
+    throw InputError("ContactProblem: more rows than reserved (" + std::to_string(m + count) + " > " +
+                     std::to_string(set.size()) + ")");
+  const int first = m;
+  for (int r = first; r < first + count; ++r) {
+    set[static_cast<size_t>(r)] = rowSet;
+    mu[static_cast<size_t>(r)] = rowMu;
+    bound[static_cast<size_t>(r)] = rowBound;
+    R[r] = 0.0;
+  }
+  if (rowSet == RowSet::Cone) ++numCones;
+  m += count;
+  return first;
+}
+
+void measureContactResiduals(ContactProblem& p, ContactSolveStats& stats) {
+  const int m = p.m;
+  stats.rows = m;
+  stats.coneResidual = stats.velocityResidual = stats.complementarityResidual = 0.0;
+  detail::rowVelocities(p, p.lambda, p.c);
+  for (int r = 0; r < m;) {
+    const double l = p.lambda[r], c = p.c[r];
+    switch (p.set[static_cast<size_t>(r)]) {
+      case RowSet::Cone: {
+        const double mu = p.mu[static_cast<size_t>(r)];
+        const double lt = std::hypot(p.lambda[r + 1], p.lambda[r + 2]), ct = std::hypot(p.c[r + 1], p.c[r + 2]);
+        stats.coneResidual = std::max({stats.coneResidual, lt - mu * l, -l});
+        stats.velocityResidual = std::max(stats.velocityResidual, -c);
+        // λ · (c + s), s = (μ‖c_t‖, 0, 0): zero exactly when the normal and the friction laws hold
+        const double gap = l * (c + mu * ct) + p.lambda[r + 1] * p.c[r + 1] + p.lambda[r + 2] * p.c[r + 2];
+        stats.complementarityResidual = std::max(stats.complementarityResidual, std::abs(gap));
+        r += 3;
+        continue;
+      }
+      case RowSet::Unilateral:
+        stats.coneResidual = std::max(stats.coneResidual, -l);
+        stats.velocityResidual = std::max(stats.velocityResidual, -c);
+        stats.complementarityResidual = std::max(stats.complementarityResidual, std::abs(l * c));
+        break;
+      case RowSet::Box: {
+        const double bound = p.bound[static_cast<size_t>(r)];
+        stats.coneResidual = std::max(stats.coneResidual, std::abs(l) - bound);
+        // friction opposes the motion with its whole bound, or holds it still
+        stats.complementarityResidual = std::max(stats.complementarityResidual, std::abs(bound * std::abs(c) + l * c));
+        break;
+      }
+      case RowSet::Free: stats.velocityResidual = std::max(stats.velocityResidual, std::abs(c)); break;
+    }
+    ++r;
+  }
+  stats.coneResidual = std::max(stats.coneResidual, 0.0);
+}
+
+ContactSolveStats solveContactProblem(ContactProblem& p, const ContactSolverSettings& settings) {
+  ContactSolveStats stats;
+  stats.rows = p.m;
+  if (p.m == 0) return stats;
+  if (!p.G.topLeftCorner(p.m, p.m).allFinite() || !p.b.head(p.m).allFinite() || !p.R.head(p.m).allFinite())
+    throw NumericalError("contact solver: the Delassus matrix or the free velocities are not finite");
+  if (!settings.warmStart) p.lambda.head(p.m).setZero();
+  detail::projectOntoSets(p, p.lambda, settings.pyramidal);  // a warm start from another contact set may lie outside
+  if (settings.type == ContactSolverType::ADMM) detail::solveAdmm(p, settings, stats);
+  else detail::solvePgs(p, settings, stats);
+  const int iterations = stats.iterations;
+  const bool converged = stats.converged;
+  measureContactResiduals(p, stats);
+  stats.iterations = iterations;
+  stats.converged = converged;
+  return stats;
+}
+
+}  // namespace grbda

@@ -1,0 +1,19 @@
+#pragma once
+// Internal: the iterative solvers of a ContactProblem and what they share.
+#include "grbda/contact/contact_problem.hpp"
+
+namespace grbda::detail {
+
+/// c = (G + R) λ + b over the first m rows.
+void rowVelocities(const ContactProblem& p, const VecX& lambda, VecX& c);
+/// Euclidean projection of λ onto the rows' sets (the exact cone, or the pyramid's clamp).
+void projectOntoSets(const ContactProblem& p, VecX& lambda, bool pyramidal);
+/// The exact second-order cone ‖t‖ ≤ μ n, Euclidean projection.
+void projectOntoCone(double mu, double& n, double& t1, double& t2);
+
+/// ADMM on the exact cone with De Saxcé's correction (Carpentier et al., RSS 2024).
+void solveAdmm(ContactProblem& p, const ContactSolverSettings& settings, ContactSolveStats& stats);
+/// Projected Gauss–Seidel, one contact (3 rows) or one row at a time.
+void solvePgs(ContactProblem& p, const ContactSolverSettings& settings, ContactSolveStats& stats);
+
+}  // namespace grbda::detail

@@ -1,0 +1,59 @@
+// What the contact solvers share: the rows' velocities and the projections onto their sets.
+#include <cmath>
+
+#include "contact_solvers.hpp"
+
+namespace grbda::detail {
+
+void rowVelocities(const ContactProblem& p, const VecX& lambda, VecX& c) {
+  const int m = p.m;
+  c.head(m).noalias() = p.G.topLeftCorner(m, m) * lambda.head(m);
+  c.head(m) += p.b.head(m) + p.R.head(m).cwiseProduct(lambda.head(m));
+}
+
+void projectOntoCone(double mu, double& n, double& t1, double& t2) {
+  const double t = std::hypot(t1, t2);
+  if (t <= mu * n) return;        // inside
+  if (mu * t <= -n) {             // inside the polar cone: the apex
+    n = t1 = t2 = 0.0;
+    return;
+  }
+  const double a = (mu * t + n) / (mu * mu + 1.0);  // onto the cone's surface
+  n = a;
+  const double scale = mu * a / t;
+  t1 *= scale;
+  t2 *= scale;
+}
+
+namespace {
+/// The inscribed pyramid: λ_n ≥ 0, each tangent within ±μ λ_n / √2 (a clamp, not a Euclidean
+/// projection; PGS's per-contact step uses it so).
+void clampToPyramid(double mu, double& n, double& t1, double& t2) {
+  n = std::max(n, 0.0);
+  const double limit = mu * n / std::sqrt(2.0);
+  t1 = std::clamp(t1, -limit, limit);
+  t2 = std::clamp(t2, -limit, limit);
+}
+}  // namespace
+
+void projectOntoSets(const ContactProblem& p, VecX& lambda, bool pyramidal) {
+  for (int r = 0; r < p.m;) {
+    switch (p.set[static_cast<size_t>(r)]) {
+      case RowSet::Cone:
+        if (pyramidal) clampToPyramid(p.mu[static_cast<size_t>(r)], lambda[r], lambda[r + 1], lambda[r + 2]);
+        else projectOntoCone(p.mu[static_cast<size_t>(r)], lambda[r], lambda[r + 1], lambda[r + 2]);
+        r += 3;
+        continue;
+      case RowSet::Unilateral: lambda[r] = std::max(lambda[r], 0.0); break;
+      case RowSet::Box: {
+        const double bound = p.bound[static_cast<size_t>(r)];
+        lambda[r] = std::clamp(lambda[r], -bound, bound);
+        break;
+      }
+      case RowSet::Free: break;
+    }
+    ++r;
+  }
+}
+
+}  // namespace grbda::detail

@@ -1,0 +1,15 @@
+#include "grbda/physics.hpp"
+
+namespace grbda {
+
+const char* shapeTypeName(ShapeType type) {
+  switch (type) {
+    case ShapeType::Sphere: return "sphere";
+    case ShapeType::Box: return "box";
+    case ShapeType::Cylinder: return "cylinder";
+    case ShapeType::Capsule: return "capsule";
+  }
+  return "?";
+}
+
+}  // namespace grbda

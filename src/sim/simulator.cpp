@@ -1,0 +1,406 @@
+// Simulator: the step of simulator.hpp, one function per arrow of the pipeline.
+#include "grbda/sim/simulator.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "grbda/algorithms/dynamics.hpp"
+#include "grbda/algorithms/integration.hpp"
+#include "grbda/algorithms/kinematics.hpp"
+#include "grbda/errors.hpp"
+#include "response.hpp"
+
+namespace grbda {
+namespace {
+
+bool isFreeCluster(const Model& model, const Cluster& c) {
+  return c.numBodies == 1 && model.body(c.firstBody).joint.type == JointType::Free;
+}
+
+bool isOneDof(const Body& b) { return b.joint.type != JointType::Free; }
+
+/// Two unit tangents completing the normal n to a right-handed frame [t1 t2 n], a fixed function
+/// of n (so a contact keeps its frame from step to step).
+void tangents(const Vec3& n, Vec3& t1, Vec3& t2) {
+  const Vec3 a = std::abs(n.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
+  t1 = n.cross(a).normalized();
+  t2 = n.cross(t1);
+}
+
+std::string at(double t) { return "t = " + std::to_string(t) + " s"; }
+
+constexpr double kSlidingSpeed = 1e-6;  ///< [m/s]: a contact point slower than this sticks
+
+}  // namespace
+
+const char* integratorName(Integrator integrator) {
+  return integrator == Integrator::RK4 ? "rk4" : "semi-implicit-euler";
+}
+
+Integrator integratorFromName(const std::string& name) {
+  if (name == "semi-implicit-euler") return Integrator::SemiImplicitEuler;
+  if (name == "rk4") return Integrator::RK4;
+  throw InputError("unknown integrator '" + name + "' (expected semi-implicit-euler or rk4)");
+}
+
+void SimulatorOptions::validate() const {
+  if (!(std::isfinite(dt) && dt > 0.0)) throw InputError("Simulator: dt must be > 0 and finite (got " + std::to_string(dt) + ")");
+  if (!(std::isfinite(divergenceEnergyFactor) && divergenceEnergyFactor >= 0.0))
+    throw InputError("Simulator: divergenceEnergyFactor must be >= 0");
+  solver.validate();
+}
+
+double StepResult::normalForceSum() const {
+  double sum = 0.0;
+  for (const ContactForce& c : contacts) sum += c.normalForce;
+  return sum;
+}
+
+Simulator::Simulator(const Model& model, const World& world, const SimulatorOptions& options)
+    : model_(model), world_(world), options_(options), data_(model_) {
+  options_.validate();
+  world_.validate();
+  const int nv = model_.nv();
+  q_ = model_.neutralConfiguration();
+  v_ = VecX::Zero(nv);
+  qNext_ = q_;
+  for (VecX* x : {&vFree_, &tauHeld_, &tauApplied_, &kp_, &kd_, &vTarget_, &scratchV_}) x->setZero(nv);
+  qTarget_ = q_;
+  J6_.setZero(6, nv);
+
+  frameOfBody_.assign(static_cast<size_t>(model_.numBodies()), -1);
+  for (int f = 0; f < static_cast<int>(model_.frames().size()); ++f) {
+    const Frame& fr = model_.frame(f);
+    if (fr.body >= 0 && fr.name == model_.body(fr.body).name) frameOfBody_[static_cast<size_t>(fr.body)] = f;
+  }
+  effortBody_.assign(static_cast<size_t>(nv), -1);
+  int jointRowCapacity = 0, maxClusterDof = 1;
+  for (const Cluster& cl : model_.clusters()) {
+    maxClusterDof = std::max(maxClusterDof, cl.nv);
+    if (isFreeCluster(model_, cl)) continue;
+    int column = 0;
+    for (int i = cl.firstBody; i < cl.firstBody + cl.numBodies; ++i)
+      if (model_.body(i).independent && isOneDof(model_.body(i)) && column < cl.nv)
+        effortBody_[static_cast<size_t>(cl.vIndex + column++)] = i;
+  }
+  for (const Body& b : model_.bodies()) {
+    if (!isOneDof(b)) continue;
+    jointRowCapacity += (b.limits.hasPositionLimits ? 2 : 0) + (b.dynamics.friction > 0.0) + (b.dynamics.damping > 0.0);
+  }
+  rowScratch_.setZero(maxClusterDof);
+  const int contactCapacity = maxContacts(model_, world_);
+  contacts_.reserve(static_cast<size_t>(contactCapacity));
+  previousContacts_.reserve(static_cast<size_t>(contactCapacity));
+  previousLambda_.reserve(3 * static_cast<size_t>(contactCapacity));
+  contactRow_.reserve(static_cast<size_t>(contactCapacity));
+  jointRows_.reserve(static_cast<size_t>(jointRowCapacity));
+  result_.contacts.reserve(static_cast<size_t>(contactCapacity));
+  result_.joints.reserve(static_cast<size_t>(jointRowCapacity));
+  problem_.reserve(3 * contactCapacity + jointRowCapacity, nv);
+  for (VecX* x : {&rkQ_, &rkV2_, &rkV3_, &rkV4_, &rkA1_, &rkA2_, &rkA3_, &rkA4_}) x->setZero(x == &rkQ_ ? q_.size() : nv);
+}
+
+// ---- state and control ----
+
+void Simulator::setState(const VecX& q, const VecX& v) {
+  if (q.size() != model_.nq()) throw InputError("Simulator::setState: q has " + std::to_string(q.size()) + " entries, expected " + std::to_string(model_.nq()));
+  if (v.size() != model_.nv()) throw InputError("Simulator::setState: v has " + std::to_string(v.size()) + " entries, expected " + std::to_string(model_.nv()));
+  if (!q.allFinite() || !v.allFinite()) throw InputError("Simulator::setState: the state is not finite");
+  completeConfiguration(model_, data_, q);  // a loop that cannot close is refused here, not mid-run
+  q_ = q;
+  v_ = v;
+}
+
+void Simulator::setTime(double t) {
+  if (!std::isfinite(t)) throw InputError("Simulator::setTime: t is not finite");
+  time_ = t;
+}
+
+double Simulator::energy() { return kineticEnergy(model_, data_, q_, v_) + potentialEnergy(model_, data_, q_); }
+
+void Simulator::setTorque(const VecX& tau) {
+  if (tau.size() != model_.nv()) throw InputError("Simulator::setTorque: tau has " + std::to_string(tau.size()) + " entries, expected " + std::to_string(model_.nv()));
+  if (!tau.allFinite()) throw InputError("Simulator::setTorque: tau is not finite");
+  tauHeld_ = tau;
+}
+
+void Simulator::setPd(const VecX& kp, const VecX& kd) {
+  const int nv = model_.nv();
+  for (const auto& [gain, name] : {std::pair<const VecX*, const char*>{&kp, "kp"}, {&kd, "kd"}}) {
+    if (gain->size() != nv && gain->size() != 1)
+      throw InputError(std::string("Simulator::setPd: ") + name + " has " + std::to_string(gain->size()) + " entries, expected 1 or " + std::to_string(nv));
+    if (!gain->allFinite() || gain->minCoeff() < 0.0) throw InputError(std::string("Simulator::setPd: ") + name + " must be finite and >= 0");
+  }
+  kp_ = kp.size() == 1 ? VecX::Constant(nv, kp[0]) : kp;
+  kd_ = kd.size() == 1 ? VecX::Constant(nv, kd[0]) : kd;
+  if (!pdOn_) {  // the default target: hold the state the PD was switched on at
+    qTarget_ = q_;
+    vTarget_.setZero();
+  }
+  pdOn_ = true;
+}
+
+void Simulator::setPd(double kp, double kd) { setPd(VecX::Constant(1, kp), VecX::Constant(1, kd)); }
+
+void Simulator::setPdTarget(const VecX& qTarget, const VecX& vTarget) {
+  if (qTarget.size() != model_.nq() || vTarget.size() != model_.nv())
+    throw InputError("Simulator::setPdTarget: targets have " + std::to_string(qTarget.size()) + " and " + std::to_string(vTarget.size()) +
+                     " entries, expected nq = " + std::to_string(model_.nq()) + " and nv = " + std::to_string(model_.nv()));
+  if (!qTarget.allFinite() || !vTarget.allFinite()) throw InputError("Simulator::setPdTarget: the targets are not finite");
+  qTarget_ = qTarget;
+  vTarget_ = vTarget;
+}
+
+void Simulator::computeTorque() {
+  tauApplied_ = tauHeld_;
+  if (pdOn_)
+    for (const Cluster& cl : model_.clusters()) {
+      if (isFreeCluster(model_, cl) || cl.nq != cl.nv) continue;  // the base is not actuated
+      for (int j = 0; j < cl.nv; ++j) {
+        const int iq = cl.qIndex + j, iv = cl.vIndex + j;
+        tauApplied_[iv] += kp_[iv] * (qTarget_[iq] - q_[iq]) - kd_[iv] * (v_[iv] - vTarget_[iv]);
+      }
+    }
+  if (controller_) {
+    scratchV_.setZero();
+    controller_->compute(*this, scratchV_);
+    if (scratchV_.size() != model_.nv() || !scratchV_.allFinite())
+      throw InputError("Simulator: the controller's tau at " + at(time_) + " has the wrong size or is not finite");
+    tauApplied_ += scratchV_;
+  }
+  if (!options_.saturateEffort) return;
+  for (int iv = 0; iv < model_.nv(); ++iv) {
+    const int body = effortBody_[static_cast<size_t>(iv)];
+    if (body < 0) continue;
+    const double effort = model_.body(body).limits.effort;
+    tauApplied_[iv] = std::clamp(tauApplied_[iv], -effort, effort);
+  }
+}
+
+// ---- the step ----
+
+const StepResult& Simulator::step() {
+  computeTorque();
+  if (options_.integrator == Integrator::RK4) {
+    stepRk4();
+  } else {
+    freeVelocity();
+    gatherRows();
+    if (problem_.m > 0) {
+      warmStart();
+      buildDelassus();
+      result_.solver = solveContactProblem(problem_, options_.solver);
+      v_.noalias() = vFree_ + problem_.MinvJt.leftCols(problem_.m) * problem_.lambda.head(problem_.m);
+    } else {
+      result_.solver = ContactSolveStats();
+      v_ = vFree_;
+    }
+    integrate(model_, q_, v_, options_.dt, qNext_);
+    report();
+  }
+  q_.swap(qNext_);
+  time_ += options_.dt;
+  result_.time = time_;
+  checkFinite();
+  if (recording_) {
+    trajectory_.time.push_back(time_);
+    trajectory_.q.push_back(q_);
+    trajectory_.v.push_back(v_);
+  }
+  return result_;
+}
+
+void Simulator::step(int n) {
+  if (n < 0) throw InputError("Simulator::step: n must be >= 0 (got " + std::to_string(n) + ")");
+  for (int i = 0; i < n; ++i) step();
+}
+
+void Simulator::checkFinite() const {
+  if (!q_.allFinite() || !v_.allFinite())
+    throw NumericalError("Simulator: the run diverged at " + at(time_) + ": the state is not finite");
+}
+
+void Simulator::freeVelocity() {
+  rkA1_ = forwardDynamics(model_, data_, q_, v_, tauApplied_);  // leaves kinematics and propagators
+  vFree_ = v_ + options_.dt * rkA1_;
+}
+
+void Simulator::gatherRows() {
+  problem_.clear();
+  contactRow_.clear();
+  jointRows_.clear();
+  if (!model_.collisionGeometries().empty()) detectContacts(model_, data_, world_, contacts_);
+  else contacts_.clear();
+  addContactRows();
+  addJointRows();
+}
+
+void Simulator::addContactRows() {
+  const double dt = options_.dt;
+  for (const ContactPoint& c : contacts_) {
+    const int row = problem_.addRows(RowSet::Cone, 3, c.friction);
+    contactRow_.push_back(row);
+    Vec3 t1, t2;
+    tangents(c.normal, t1, t2);
+    const Transform& Xa = data_.Xa[static_cast<size_t>(c.body)];
+    const Vec3 pointInBody = Xa.transformPoint(c.point);
+    frameJacobian(model_, data_, frameOfBody_[static_cast<size_t>(c.body)], pointInBody, ReferenceFrame::LocalWorldAligned, J6_);
+    const auto Jlin = J6_.bottomRows<3>();
+    problem_.J.row(row).noalias() = c.normal.transpose() * Jlin;
+    problem_.J.row(row + 1).noalias() = t1.transpose() * Jlin;
+    problem_.J.row(row + 2).noalias() = t2.transpose() * Jlin;
+    // the smallest normal velocity the step may end with: close the gap at most (d > 0), push a
+    // penetration out at erp (d ≤ 0), and bounce with restitution e from the approach speed
+    double target = c.distance > 0.0 ? -c.distance / dt : -options_.solver.erp * c.distance / dt;
+    // a bounce starts in the step that closes the gap (at the contact's speed before the step)
+    const double approach = problem_.J.row(row).dot(v_);
+    if (c.restitution > 0.0 && approach < 0.0 && c.distance + approach * dt <= 0.0)
+      target = std::max(target, -c.restitution * approach);
+    problem_.b[row] = problem_.J.row(row).dot(vFree_) - target;
+    problem_.b[row + 1] = problem_.J.row(row + 1).dot(vFree_);
+    problem_.b[row + 2] = problem_.J.row(row + 2).dot(vFree_);
+  }
+}
+
+void Simulator::addJointRows() {
+  const double dt = options_.dt;
+  for (int i = 0; i < model_.numBodies(); ++i) {
+    const Body& b = model_.body(i);
+    if (!isOneDof(b)) continue;
+    const bool limits = options_.jointLimits && b.limits.hasPositionLimits;
+    const bool friction = options_.jointFriction && b.dynamics.friction > 0.0;
+    const bool damping = options_.jointDamping && b.dynamics.damping > 0.0;
+    if (!limits && !friction && !damping) continue;
+    const Cluster& cl = model_.cluster(b.cluster);
+    const int localRow = b.vIndex - cl.vSpanIndex;
+    const double qs = data_.qSpan[b.qIndex], vs = data_.vSpan[b.vIndex];
+    const auto add = [&](RowSet set, JointRowKind kind, double sign, double target, double bound, double R) {
+      const int row = problem_.addRows(set, 1, 0.0, bound);
+      problem_.J.row(row).setZero();
+      problem_.J.row(row).segment(cl.vIndex, cl.nv) = sign * data_.clusters[static_cast<size_t>(b.cluster)].G.row(localRow);
+      problem_.b[row] = problem_.J.row(row).dot(vFree_) - target;
+      problem_.R[row] = R;
+      jointRows_.push_back(JointRow{i, b.cluster, localRow, kind, row});
+    };
+    if (limits) {
+      const double reach = world_.margin + std::abs(vs) * dt;  // rows for limits the step could reach
+      const double lowerGap = qs - b.limits.lower, upperGap = b.limits.upper - qs;
+      const auto targetFor = [&](double gap) { return gap > 0.0 ? -gap / dt : -options_.solver.erp * gap / dt; };
+      if (lowerGap <= reach) add(RowSet::Unilateral, JointRowKind::LowerLimit, 1.0, targetFor(lowerGap), 0.0, 0.0);
+      if (upperGap <= reach) add(RowSet::Unilateral, JointRowKind::UpperLimit, -1.0, targetFor(upperGap), 0.0, 0.0);
+    }
+    if (friction) add(RowSet::Box, JointRowKind::Friction, 1.0, 0.0, b.dynamics.friction * dt, 0.0);
+    if (damping) add(RowSet::Free, JointRowKind::Damping, 1.0, 0.0, 0.0, 1.0 / (b.dynamics.damping * dt));
+  }
+}
+
+void Simulator::warmStart() {
+  problem_.lambda.head(problem_.m).setZero();
+  if (!options_.solver.warmStart) return;
+  for (size_t c = 0; c < contacts_.size(); ++c)
+    for (size_t p = 0; p < previousContacts_.size(); ++p) {
+      const ContactPoint &now = contacts_[c], &before = previousContacts_[p];
+      if (now.geometry != before.geometry || now.obstacle != before.obstacle || now.feature != before.feature) continue;
+      for (int k = 0; k < 3; ++k) problem_.lambda[contactRow_[c] + k] = previousLambda_[3 * p + static_cast<size_t>(k)];
+      break;
+    }
+}
+
+void Simulator::buildDelassus() {
+  const int m = problem_.m;
+  // ℳ⁻¹ Jᵀ, column by column, from the propagators C-ABA left
+  for (size_t c = 0; c < contacts_.size(); ++c) {
+    const ContactPoint& cp = contacts_[c];
+    const Transform& Xa = data_.Xa[static_cast<size_t>(cp.body)];
+    const Vec3 pointInBody = Xa.transformPoint(cp.point);
+    Vec3 t1, t2;
+    tangents(cp.normal, t1, t2);
+    const Vec3 directions[3] = {cp.normal, t1, t2};
+    for (int k = 0; k < 3; ++k) {
+      const Vec3 f = Xa.E * directions[k];
+      Vec6 p;
+      p << pointInBody.cross(f), f;
+      detail::responseToBodyForce(model_, data_, cp.body, p, problem_.MinvJt.col(contactRow_[c] + k));
+    }
+  }
+  for (const JointRow& jr : jointRows_) {
+    const Cluster& cl = model_.cluster(jr.cluster);
+    rowScratch_.head(cl.nv) = problem_.J.row(jr.row).segment(cl.vIndex, cl.nv).transpose();
+    detail::responseToClusterForce(model_, data_, jr.cluster, rowScratch_.head(cl.nv), problem_.MinvJt.col(jr.row));
+  }
+  problem_.G.topLeftCorner(m, m).noalias() = problem_.J.topRows(m) * problem_.MinvJt.leftCols(m);
+  if (options_.solver.type != ContactSolverType::Compliant) return;
+  // compliant contacts: each normal row becomes an implicit spring–damper on its effective mass
+  const double dt = options_.dt, T = options_.solver.timeConstant, zeta = options_.solver.dampingRatio;
+  for (size_t c = 0; c < contacts_.size(); ++c) {
+    const int row = contactRow_[c];
+    const double meff = 1.0 / std::max(problem_.G(row, row), 1e-300);
+    const double k = meff / (T * zeta * T * zeta), damping = 2.0 * meff / T;
+    problem_.R[row] = 1.0 / (dt * (damping + dt * k));
+    problem_.b[row] = problem_.J.row(row).dot(vFree_) + k * contacts_[c].distance / (damping + dt * k);
+  }
+}
+
+void Simulator::report() {
+  const double dt = options_.dt;
+  result_.contacts.clear();
+  for (size_t c = 0; c < contacts_.size(); ++c) {
+    const int row = contactRow_[c];
+    Vec3 t1, t2;
+    tangents(contacts_[c].normal, t1, t2);
+    ContactForce f;
+    f.contact = contacts_[c];
+    f.normalForce = problem_.lambda[row] / dt;
+    f.frictionForce = (problem_.lambda[row + 1] * t1 + problem_.lambda[row + 2] * t2) / dt;
+    f.slipVelocity = problem_.c[row + 1] * t1 + problem_.c[row + 2] * t2;  // tangent rows: c = J_t v⁺
+    f.sliding = f.slipVelocity.norm() > kSlidingSpeed;
+    result_.contacts.push_back(f);
+  }
+  result_.joints.clear();
+  for (const JointRow& jr : jointRows_) {
+    const double sign = jr.kind == JointRowKind::UpperLimit ? -1.0 : 1.0;
+    result_.joints.push_back(JointRowForce{jr.body, jr.kind, sign * problem_.lambda[jr.row] / dt});
+  }
+  // keep this step's contact impulses for the next warm start
+  previousContacts_ = contacts_;
+  previousLambda_.clear();
+  for (size_t c = 0; c < contacts_.size(); ++c)
+    for (int k = 0; k < 3; ++k) previousLambda_.push_back(problem_.lambda[contactRow_[c] + k]);
+}
+
+// RK4 in the tangent space: stage configurations move from q along the stage velocities, and the
+// step moves q along the weighted mean velocity (a floating base by its exact exponential).
+void Simulator::stepRk4() {
+  freeVelocity();
+  gatherRows();
+  if (problem_.m > 0)
+    throw InputError("Simulator: rk4 integrates only motion without contact, limit, friction or damping rows, and " +
+                     std::to_string(problem_.m) + " rows are active at " + at(time_) + " (use semi-implicit-euler)");
+  const double h = options_.dt;
+  integrate(model_, q_, v_, 0.5 * h, rkQ_);
+  rkV2_ = v_ + 0.5 * h * rkA1_;
+  rkA2_ = forwardDynamics(model_, data_, rkQ_, rkV2_, tauApplied_);
+  integrate(model_, q_, rkV2_, 0.5 * h, rkQ_);
+  rkV3_ = v_ + 0.5 * h * rkA2_;
+  rkA3_ = forwardDynamics(model_, data_, rkQ_, rkV3_, tauApplied_);
+  integrate(model_, q_, rkV3_, h, rkQ_);
+  rkV4_ = v_ + h * rkA3_;
+  rkA4_ = forwardDynamics(model_, data_, rkQ_, rkV4_, tauApplied_);
+  scratchV_ = (v_ + 2.0 * rkV2_ + 2.0 * rkV3_ + rkV4_) / 6.0;
+  integrate(model_, q_, scratchV_, h, qNext_);
+  v_ += (h / 6.0) * (rkA1_ + 2.0 * rkA2_ + 2.0 * rkA3_ + rkA4_);
+  result_.contacts.clear();
+  result_.joints.clear();
+  result_.solver = ContactSolveStats();
+}
+
+void Simulator::startRecording() {
+  recording_ = true;
+  trajectory_ = Trajectory();
+  trajectory_.time.push_back(time_);
+  trajectory_.q.push_back(q_);
+  trajectory_.v.push_back(v_);
+}
+
+}  // namespace grbda
