@@ -63,7 +63,7 @@ template <class T> Dual<T> atan2(const Dual<T>& y, const Dual<T>& x) {
 }
 
 /// An ImplicitConstraint from one templated residual. `Derived` provides
-///   template <class S> void phi(const S* q, S* out) const;   // Rows outputs from Cols inputs
+///   `template <class S> void phi(const S* q, S* out) const;`   (Rows outputs from Cols inputs)
 /// written with +, −, *, /, sin, cos, sqrt, atan2 and double constants only.
 template <class Derived, int Rows, int Cols>
 class AutoDiffConstraint : public ImplicitConstraint {

@@ -22,8 +22,12 @@ struct ClusterData {
   MatX G, K;
   VecX g, k;
   Eigen::PartialPivLU<MatX> luKd;  ///< factorisation of the dependent columns of K
+  ///@{
   MatX Kd, Ki, KdInvKi;            ///< scratch: dependent / independent columns of K, K_d^{-1} K_i
+  ///@}
+  ///@{
   VecX phi, dq;                    ///< scratch: residual and Newton step
+  ///@}
   // cluster motion subspace S_k (6n x d), stacked per body
   MatX S;
   // The articulated-cluster pass (src/algorithms/articulated_pass.hpp; spec §6.3 pass A/B). Each
@@ -52,7 +56,7 @@ struct OsimData {
   MatX LambdaInvLinear; ///< the result Λ⁻¹ (linear rows only)
 };
 
-/// Cluster-local terms of a cluster whose G(y), g(y, ẏ) change with the state (four-bar, <loop>,
+/// Cluster-local terms of a cluster whose G(y), g(y, ẏ) change with the state (four-bar, `<loop>`,
 /// differentials), for the dynamics derivatives (algorithms/derivatives.hpp).
 struct ClusterDerivativesData {
   ClusterData work;  ///< scratch: K and k evaluated at displaced positions and velocities
@@ -60,23 +64,39 @@ struct ClusterDerivativesData {
   MatX dGyd;         ///< ∂(G ẏ)/∂y (nvSpan x nv)
   MatX dAcc;         ///< ∂(G ÿ + g)/∂y (nvSpan x nv)
   MatX dgdv;         ///< ∂g/∂ẏ (nvSpan x nv)
+  ///@{
   MatX K0, dK;       ///< K at the state, and its derivative along one direction
+  ///@}
+  ///@{
   VecX dk, dkv, rhs;  ///< ∂k along one direction (positions, velocities), a right-hand side
+  ///@}
+  ///@{
   VecX q, qd;         ///< displaced spanning positions and velocities of the cluster
+  ///@}
 };
 
 /// Results and workspace of computeRNEADerivatives / computeABADerivatives, sized by the first
 /// call. Position derivatives are taken in the tangent space (a floating base: a body-frame
 /// twist, as integrate()), so every matrix is nv x nv.
 struct DerivativesData {
+  ///@{
   MatX dtau_dq, dtau_dv, M;  ///< ∂τ/∂y, ∂τ/∂ẏ and ∂τ/∂ÿ = ℳ
+  ///@}
   VecX tau;                  ///< τ at the state (as inverseDynamics)
   VecX ddq;                  ///< ÿ (computeABADerivatives; ∂ÿ/∂τ = ℳ⁻¹ is Data::Minv)
+  ///@{
   MatX ddq_dq, ddq_dv;       ///< ∂ÿ/∂y, ∂ÿ/∂ẏ
+  ///@}
   // The spanning-tree pass, world frame: per spanning velocity column
+  ///@{
   Mat6X J, dJ, dVdq, dAdq;   ///< S, Ṡ = v × S, v_λ × S, a_λ × S + v_λ × (v_λ × S)
+  ///@}
+  ///@{
   std::vector<Mat6> IC, BC;  ///< composite inertia and composite Coriolis matrix per body
+  ///@}
+  ///@{
   std::vector<Vec6> vw, aw, F;  ///< body velocity, gravity-biased acceleration, subtree force
+  ///@}
   VecX qddSpan, tauSpan;
   MatX dtauSpan_dq, dtauSpan_dv, HSpan;
   MatX scratch;
@@ -143,7 +163,9 @@ class Data {
   VecX C;     ///< bias forces C(q, v)
   MatX H;     ///< mass matrix H(q)
   MatX Minv;  ///< inverse mass matrix H(q)⁻¹ (inverseMassMatrix; sized by its first call)
+  ///@{
   std::vector<Mat6X> minvP, minvA;  ///< its per-body force and acceleration operators (6 x nv)
+  ///@}
 
   // Results in spanning-tree coordinates (tree:: algorithms, loops ignored)
   VecX tauTree, qddTree, CTree;

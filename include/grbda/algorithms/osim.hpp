@@ -48,7 +48,9 @@ class OsimSet {
   std::vector<PathStep> steps_;
   std::vector<Pair> pairs_;
   int yRows_ = 0;
+  ///@{
   int numBodies_ = 0, numClusters_ = 0;  ///< guards against using the set with another model
+  ///@}
 };
 
 /// Λ⁻¹ at configuration q (independent or spanning positions, as in dynamics.hpp): a 6n_e x 6n_e

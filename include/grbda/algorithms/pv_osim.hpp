@@ -93,16 +93,22 @@ class PvOsimFast {
   bool floating_ = false, computed_ = false, fellBack_ = false, invertible_ = false;
   std::vector<int> rowAt_;     ///< branch order position -> row of the ConstraintModel
   std::vector<int> position_;  ///< row -> branch order position
+  ///@{
   std::vector<int> blockOf_, localOf_;  ///< row -> its branch and its index there
+  ///@}
   std::vector<int> offset_;    ///< first position of each branch
   std::vector<MatX> blocks_;   ///< L_b^A per branch (symmetric)
   std::vector<Eigen::LLT<MatX>> blockLlt_;
+  ///@{
   MatX T_, LK_;                ///< K_b^A and L_K, m x 6, branch order
+  ///@}
   Mat6 D_ = Mat6::Identity(), Dinv_ = Mat6::Identity();
   Eigen::LLT<Mat6> baseLlt_;   ///< H_b^A + K_b^Aᵀ L_K
   MatX dense_;                 ///< Λ⁻¹ (fallback and fixed base), the ConstraintModel's order
   Eigen::LLT<MatX> denseLlt_;
+  ///@{
   mutable VecX xp_, zp_;       ///< scratch of the apply calls (branch order)
+  ///@}
 };
 
 }  // namespace grbda

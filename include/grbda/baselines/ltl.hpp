@@ -67,7 +67,9 @@ struct LtlOsimData {
   explicit LtlOsimData(const Model& model) : factor(model) {}
   LtlFactor factor;
   Mat6X Je;                 ///< one end-effector's Jacobian
+  ///@{
   MatX J, Yt, LambdaInv;    ///< stacked rows, Yᵀ, the result
+  ///@}
 };
 
 /// Λ⁻¹ of end-effectors by LTL-OSIM, the layout of inverseOperationalSpaceInertia (algorithms/

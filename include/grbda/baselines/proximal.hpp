@@ -38,9 +38,9 @@ namespace grbda {
 /// Which constraint rows K, k the solver uses.
 enum class ProximalConstraintRows {
   Cluster,      ///< the model's own rows (couplings, loop rows with redundant ones removed, user rows)
-  LoopPoint3D,  ///< each <loop> as an unreduced 3-D point constraint (Pinocchio CONTACT_3D; a planar
+  LoopPoint3D,  ///< each `<loop>` as an unreduced 3-D point constraint (Pinocchio CONTACT_3D; a planar
                 ///< loop gives one identically-zero row); couplings and user rows as in Cluster
-  LoopFull,     ///< each <loop> as 3 point rows + its orientation rows (2 for revolute, 3 for fixed),
+  LoopFull,     ///< each `<loop>` as 3 point rows + its orientation rows (2 for revolute, 3 for fixed),
                 ///< unreduced (a planar revolute loop gives 5 rows of rank 2)
 };
 
@@ -82,7 +82,9 @@ struct ProximalData {
                ProximalConstraintRows rows = ProximalConstraintRows::Cluster);
 
   ProximalConstraintRows rows;
+  ///@{
   int nvSpan = 0, numBodies = 0;  ///< of the model it was built for
+  ///@}
   int numRows = 0;                ///< m, rows of K
   int numNodes = 0;               ///< n + m KKT unknowns
 
@@ -94,15 +96,21 @@ struct ProximalData {
   // --- symbolic analysis (constant) ---
   std::vector<int> nodeCoordinate;  ///< spanning velocity of a node, or -1 for a constraint row
   std::vector<int> nodeRow;         ///< row of K of a node, or -1 for a coordinate
+  ///@{
   std::vector<int> suppStart, supp; ///< supp(e) = supp[suppStart[e] .. suppStart[e+1]), nearest first
+  ///@}
   std::vector<int> independentCoordinate;  ///< spanning velocity of each independent velocity
   struct RowSource {                ///< where row r of K comes from
     int cluster = -1;
     int clusterRow = -1;            ///< row of data.clusters[cluster].K, or -1 for a loop row
+    ///@{
     int loop = -1, loopRow = 0;     ///< model.loops()[loop], its loopRow-th unreduced row
+    ///@}
   };
   std::vector<RowSource> rowSource;
+  ///@{
   std::vector<int> loopFirstRow, loopNumRows;  ///< per model loop (LoopPoint3D / LoopFull)
+  ///@}
   std::vector<int> clusterRowStart;  ///< rows of cluster c: [clusterRowStart[c], clusterRowStart[c+1])
   /// The ConstraintModel's rows: K rows [firstConstraintRow, numRows), KKT nodes 0 .. m_c − 1.
   const ConstraintModel* constraints = nullptr;
@@ -117,7 +125,9 @@ struct ProximalData {
   VecX rowNormSq;    ///< ‖K_r‖², to judge row pivots when μ = 0
   MatX A;            ///< KKT matrix, overwritten by its factor (lower pattern only)
   VecX D;            ///< pivots
+  ///@{
   VecX rhs, z;       ///< right-hand side / solution of one KKT solve
+  ///@}
   VecX tauTree, lambdaPrev, stationarity;
   std::vector<Vec6> biasAcceleration;  ///< per body, q̈ = 0, no gravity (body coordinates)
   ProximalResult result;
