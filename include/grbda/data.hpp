@@ -19,8 +19,14 @@ using ExternalForces = std::vector<Vec6>;
 /// Per-cluster workspace (sizes fixed by the model: n bodies, d = nv, nc constraint rows).
 struct ClusterData {
   // constraint (spec §2): q̇_span = G ẏ, q̈_span = G ÿ + g, K q̈_span = k
+  /// q̇_span = G ẏ (nvSpan x d) and the loop rows K q̈_span = k (nc x nvSpan)
+  ///@{
   MatX G, K;
+  ///@}
+  /// the bias terms g (nvSpan) and k (nc) of the constraint above
+  ///@{
   VecX g, k;
+  ///@}
   Eigen::PartialPivLU<MatX> luKd;  ///< factorisation of the dependent columns of K
   ///@{
   MatX Kd, Ki, KdInvKi;            ///< scratch: dependent / independent columns of K, K_d^{-1} K_i
@@ -29,7 +35,7 @@ struct ClusterData {
   VecX phi, dq;                    ///< scratch: residual and Newton step
   ///@}
   // cluster motion subspace S_k (6n x d), stacked per body
-  MatX S;
+  MatX S;  ///< cluster motion subspace S_k (6n x d), stacked per body
   // The articulated-cluster pass (src/algorithms/articulated_pass.hpp; spec §6.3 pass A/B). Each
   // field has one meaning, whichever algorithm ran the pass (C-ABA, C-EFPA, PV, PV-soft):
   MatX U;                          ///< U_k = IA_k S_k (6n x d)
@@ -97,9 +103,15 @@ struct DerivativesData {
   ///@{
   std::vector<Vec6> vw, aw, F;  ///< body velocity, gravity-biased acceleration, subtree force
   ///@}
+  /// q̈ and τ in spanning coordinates
+  ///@{
   VecX qddSpan, tauSpan;
+  ///@}
+  /// ∂τ/∂q, ∂τ/∂q̇ and H in spanning coordinates
+  ///@{
   MatX dtauSpan_dq, dtauSpan_dv, HSpan;
-  MatX scratch;
+  ///@}
+  MatX scratch;  ///< scratch
   std::vector<ClusterDerivativesData> clusters;  ///< empty entries for clusters with constant G
 };
 
@@ -110,9 +122,10 @@ struct ArticulatedPassStamp {
   int failedCluster = -1;        ///< the cluster whose D_k was not positive definite (-1: none)
 };
 
+/// The preallocated workspace of the algorithms for one Model (one per thread).
 class Data {
  public:
-  explicit Data(const Model& model);
+  explicit Data(const Model& model);  ///< sized once for `model`
 
   /// The model this Data was sized for (Model::id()); every algorithm checks it (O(1)).
   std::uint64_t modelId() const { return modelId_; }
@@ -123,7 +136,7 @@ class Data {
   void setGravity(const Vec3& g);
   /// Drop the override: calls with this Data follow model.gravity() again (the default).
   void useModelGravity() { overridesGravity_ = false; }
-  bool overridesGravity() const { return overridesGravity_; }
+  bool overridesGravity() const { return overridesGravity_; }  ///< setGravity is in force
   /// The gravity every algorithm called with this Data uses: the override, else the model's.
   const Vec3& gravity(const Model& model) const { return overridesGravity_ ? gravity_ : model.gravity(); }
 
@@ -142,13 +155,13 @@ class Data {
   std::vector<Mat6> U;         ///< tree::aba only: IA S (first nv_i columns used)
   std::vector<Mat6> Dinv;      ///< tree::aba only: (S^T IA S)^{-1} (top-left nv_i block used)
   std::vector<Vec6> u;         ///< tree::aba only: tau_i - S^T pA (first nv_i entries used)
-  ArticulatedPassStamp articulated;
+  ArticulatedPassStamp articulated;  ///< what the last articulated-cluster pass was run on
 
   // Composite-rigid-body quantities (CRBA)
-  std::vector<Mat6> Ic;
+  std::vector<Mat6> Ic;  ///< composite inertia per body (CRBA)
 
   // Clusters
-  std::vector<ClusterData> clusters;
+  std::vector<ClusterData> clusters;  ///< per-cluster workspace
   VecX qSpan;   ///< spanning positions (completed from independent ones)
   VecX vSpan;   ///< spanning velocities G v
   VecX vZero;   ///< zero independent velocities, reused
@@ -168,9 +181,12 @@ class Data {
   ///@}
 
   // Results in spanning-tree coordinates (tree:: algorithms, loops ignored)
+  /// spanning-tree τ, q̈ and C of the tree:: algorithms
+  ///@{
   VecX tauTree, qddTree, CTree;
-  MatX HTree;
-  VecX zeroVTree;
+  ///@}
+  MatX HTree;  ///< spanning-tree mass matrix (tree::crba)
+  VecX zeroVTree;  ///< zero spanning velocities, reused
 
   OsimData osim;  ///< C-EFPA / apply-test-force workspace
   DerivativesData derivatives;  ///< dynamics derivatives (algorithms/derivatives.hpp)

@@ -66,14 +66,14 @@ class PvOsimFast {
   /// The same as applyLambda (Pinocchio's name: solves Λ⁻¹ y = x).
   void solve(const VecX& x, VecX& y) const { applyLambda(x, y); }
 
-  int size() const { return m_; }
+  int size() const { return m_; }  ///< m, the rows of Λ⁻¹
   /// eq. 54 applies: a floating base that is the only root cluster (6 DoF).
   bool floatingBase() const { return floating_; }
   /// The last compute found L_b^A singular and factorised the dense Λ⁻¹ instead.
   bool fellBack() const { return fellBack_; }
   /// The last compute used eq. 54 (floatingBase() and not fellBack()).
   bool fast() const { return computed_ && floating_ && !fellBack_; }
-  int numBranches() const { return static_cast<int>(blocks_.size()); }
+  int numBranches() const { return static_cast<int>(blocks_.size()); }  ///< branches of the floating base with rows (blocks of eq. 54)
   /// The last compute found Λ⁻¹ positive definite (the rows independent), so Λ exists.
   bool invertible() const { return invertible_; }
 
