@@ -18,6 +18,9 @@ packages=(
   libjs-three                         # three.js, inlined by `grbda view` into its pages
   chromium                            # the headless browser of the viewer's test (tests/viewer/)
   clang-14 libfuzzer-14-dev           # the fuzzers (tools/run_fuzzers.sh, docs/reliability.md)
+  python3-setuptools python3-wheel python3-build python3-venv   # the wheel (pyproject.toml, offline)
+  dpkg-dev file debootstrap           # the .deb packages (cpack, dpkg-shlibdeps) and their clean-root test
+  doxygen                             # the API reference (docs/Doxyfile)
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

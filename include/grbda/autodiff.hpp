@@ -13,13 +13,15 @@
 
 namespace grbda::ad {
 
+/// A forward-mode dual number v + d ε (ε² = 0): value and one directional derivative.
 template <class T>
 struct Dual {
   T v{};  ///< value
   T d{};  ///< derivative along the seeded direction
   constexpr Dual() = default;
+  /// A constant (derivative 0).
   constexpr Dual(double value) : v(value), d(0.0) {}  // NOLINT: constants enter φ implicitly
-  constexpr Dual(const T& value, const T& derivative) : v(value), d(derivative) {}
+  constexpr Dual(const T& value, const T& derivative) : v(value), d(derivative) {}  ///< value and derivative
 };
 
 // Dual op Dual
@@ -63,7 +65,7 @@ template <class T> Dual<T> atan2(const Dual<T>& y, const Dual<T>& x) {
 }
 
 /// An ImplicitConstraint from one templated residual. `Derived` provides
-///   template <class S> void phi(const S* q, S* out) const;   // Rows outputs from Cols inputs
+///   `template <class S> void phi(const S* q, S* out) const;`   (Rows outputs from Cols inputs)
 /// written with +, −, *, /, sin, cos, sqrt, atan2 and double constants only.
 template <class Derived, int Rows, int Cols>
 class AutoDiffConstraint : public ImplicitConstraint {
@@ -71,6 +73,7 @@ class AutoDiffConstraint : public ImplicitConstraint {
   int numRows() const override { return Rows; }
   int numCoordinates() const override { return Cols; }
 
+  /// φ(q) from Derived::phi on doubles.
   void residual(const Eigen::Ref<const VecX>& q, Eigen::Ref<VecX> phi) const override {
     std::array<double, Cols> x;
     std::array<double, Rows> out;

@@ -19,13 +19,23 @@ using ExternalForces = std::vector<Vec6>;
 /// Per-cluster workspace (sizes fixed by the model: n bodies, d = nv, nc constraint rows).
 struct ClusterData {
   // constraint (spec §2): q̇_span = G ẏ, q̈_span = G ÿ + g, K q̈_span = k
+  /// q̇_span = G ẏ (nvSpan x d) and the loop rows K q̈_span = k (nc x nvSpan)
+  ///@{
   MatX G, K;
+  ///@}
+  /// the bias terms g (nvSpan) and k (nc) of the constraint above
+  ///@{
   VecX g, k;
+  ///@}
   Eigen::PartialPivLU<MatX> luKd;  ///< factorisation of the dependent columns of K
+  ///@{
   MatX Kd, Ki, KdInvKi;            ///< scratch: dependent / independent columns of K, K_d^{-1} K_i
+  ///@}
+  ///@{
   VecX phi, dq;                    ///< scratch: residual and Newton step
+  ///@}
   // cluster motion subspace S_k (6n x d), stacked per body
-  MatX S;
+  MatX S;  ///< cluster motion subspace S_k (6n x d), stacked per body
   // The articulated-cluster pass (src/algorithms/articulated_pass.hpp; spec §6.3 pass A/B). Each
   // field has one meaning, whichever algorithm ran the pass (C-ABA, C-EFPA, PV, PV-soft):
   MatX U;                          ///< U_k = IA_k S_k (6n x d)
@@ -52,7 +62,7 @@ struct OsimData {
   MatX LambdaInvLinear; ///< the result Λ⁻¹ (linear rows only)
 };
 
-/// Cluster-local terms of a cluster whose G(y), g(y, ẏ) change with the state (four-bar, <loop>,
+/// Cluster-local terms of a cluster whose G(y), g(y, ẏ) change with the state (four-bar, `<loop>`,
 /// differentials), for the dynamics derivatives (algorithms/derivatives.hpp).
 struct ClusterDerivativesData {
   ClusterData work;  ///< scratch: K and k evaluated at displaced positions and velocities
@@ -60,26 +70,48 @@ struct ClusterDerivativesData {
   MatX dGyd;         ///< ∂(G ẏ)/∂y (nvSpan x nv)
   MatX dAcc;         ///< ∂(G ÿ + g)/∂y (nvSpan x nv)
   MatX dgdv;         ///< ∂g/∂ẏ (nvSpan x nv)
+  ///@{
   MatX K0, dK;       ///< K at the state, and its derivative along one direction
+  ///@}
+  ///@{
   VecX dk, dkv, rhs;  ///< ∂k along one direction (positions, velocities), a right-hand side
+  ///@}
+  ///@{
   VecX q, qd;         ///< displaced spanning positions and velocities of the cluster
+  ///@}
 };
 
 /// Results and workspace of computeRNEADerivatives / computeABADerivatives, sized by the first
 /// call. Position derivatives are taken in the tangent space (a floating base: a body-frame
 /// twist, as integrate()), so every matrix is nv x nv.
 struct DerivativesData {
+  ///@{
   MatX dtau_dq, dtau_dv, M;  ///< ∂τ/∂y, ∂τ/∂ẏ and ∂τ/∂ÿ = ℳ
+  ///@}
   VecX tau;                  ///< τ at the state (as inverseDynamics)
   VecX ddq;                  ///< ÿ (computeABADerivatives; ∂ÿ/∂τ = ℳ⁻¹ is Data::Minv)
+  ///@{
   MatX ddq_dq, ddq_dv;       ///< ∂ÿ/∂y, ∂ÿ/∂ẏ
+  ///@}
   // The spanning-tree pass, world frame: per spanning velocity column
+  ///@{
   Mat6X J, dJ, dVdq, dAdq;   ///< S, Ṡ = v × S, v_λ × S, a_λ × S + v_λ × (v_λ × S)
+  ///@}
+  ///@{
   std::vector<Mat6> IC, BC;  ///< composite inertia and composite Coriolis matrix per body
+  ///@}
+  ///@{
   std::vector<Vec6> vw, aw, F;  ///< body velocity, gravity-biased acceleration, subtree force
+  ///@}
+  /// q̈ and τ in spanning coordinates
+  ///@{
   VecX qddSpan, tauSpan;
+  ///@}
+  /// ∂τ/∂q, ∂τ/∂q̇ and H in spanning coordinates
+  ///@{
   MatX dtauSpan_dq, dtauSpan_dv, HSpan;
-  MatX scratch;
+  ///@}
+  MatX scratch;  ///< scratch
   std::vector<ClusterDerivativesData> clusters;  ///< empty entries for clusters with constant G
 };
 
@@ -90,9 +122,10 @@ struct ArticulatedPassStamp {
   int failedCluster = -1;        ///< the cluster whose D_k was not positive definite (-1: none)
 };
 
+/// The preallocated workspace of the algorithms for one Model (one per thread).
 class Data {
  public:
-  explicit Data(const Model& model);
+  explicit Data(const Model& model);  ///< sized once for `model`
 
   /// The model this Data was sized for (Model::id()); every algorithm checks it (O(1)).
   std::uint64_t modelId() const { return modelId_; }
@@ -103,7 +136,7 @@ class Data {
   void setGravity(const Vec3& g);
   /// Drop the override: calls with this Data follow model.gravity() again (the default).
   void useModelGravity() { overridesGravity_ = false; }
-  bool overridesGravity() const { return overridesGravity_; }
+  bool overridesGravity() const { return overridesGravity_; }  ///< setGravity is in force
   /// The gravity every algorithm called with this Data uses: the override, else the model's.
   const Vec3& gravity(const Model& model) const { return overridesGravity_ ? gravity_ : model.gravity(); }
 
@@ -122,13 +155,13 @@ class Data {
   std::vector<Mat6> U;         ///< tree::aba only: IA S (first nv_i columns used)
   std::vector<Mat6> Dinv;      ///< tree::aba only: (S^T IA S)^{-1} (top-left nv_i block used)
   std::vector<Vec6> u;         ///< tree::aba only: tau_i - S^T pA (first nv_i entries used)
-  ArticulatedPassStamp articulated;
+  ArticulatedPassStamp articulated;  ///< what the last articulated-cluster pass was run on
 
   // Composite-rigid-body quantities (CRBA)
-  std::vector<Mat6> Ic;
+  std::vector<Mat6> Ic;  ///< composite inertia per body (CRBA)
 
   // Clusters
-  std::vector<ClusterData> clusters;
+  std::vector<ClusterData> clusters;  ///< per-cluster workspace
   VecX qSpan;   ///< spanning positions (completed from independent ones)
   VecX vSpan;   ///< spanning velocities G v
   VecX vZero;   ///< zero independent velocities, reused
@@ -143,12 +176,17 @@ class Data {
   VecX C;     ///< bias forces C(q, v)
   MatX H;     ///< mass matrix H(q)
   MatX Minv;  ///< inverse mass matrix H(q)⁻¹ (inverseMassMatrix; sized by its first call)
+  ///@{
   std::vector<Mat6X> minvP, minvA;  ///< its per-body force and acceleration operators (6 x nv)
+  ///@}
 
   // Results in spanning-tree coordinates (tree:: algorithms, loops ignored)
+  /// spanning-tree τ, q̈ and C of the tree:: algorithms
+  ///@{
   VecX tauTree, qddTree, CTree;
-  MatX HTree;
-  VecX zeroVTree;
+  ///@}
+  MatX HTree;  ///< spanning-tree mass matrix (tree::crba)
+  VecX zeroVTree;  ///< zero spanning velocities, reused
 
   OsimData osim;  ///< C-EFPA / apply-test-force workspace
   DerivativesData derivatives;  ///< dynamics derivatives (algorithms/derivatives.hpp)

@@ -9,18 +9,19 @@ namespace grbda {
 /// Base of every error grbda throws.
 class Error : public std::runtime_error {
  public:
-  explicit Error(const std::string& what) : std::runtime_error(what) {}
+  explicit Error(const std::string& what) : std::runtime_error(what) {}  ///< what() returns `what`
 };
 
 /// The model description is invalid (URDF syntax or semantics, builder misuse).
 /// what() reads "FILE:LINE: <element 'name'>: message" with the parts that are known.
 class ModelError : public Error {
  public:
+  /// An error about `element` at file:line (the parts not known left empty / 0).
   ModelError(std::string message, std::string file = {}, int line = 0, std::string element = {});
-  const std::string& file() const { return file_; }
-  int line() const { return line_; }
-  const std::string& element() const { return element_; }
-  const std::string& message() const { return message_; }
+  const std::string& file() const { return file_; }  ///< model file (empty: unknown or built in code)
+  int line() const { return line_; }  ///< line in that file (0: unknown)
+  const std::string& element() const { return element_; }  ///< the element, e.g. "joint 'knee'" (may be empty)
+  const std::string& message() const { return message_; }  ///< the message without file, line and element
 
  private:
   std::string message_, file_, element_;
@@ -30,13 +31,13 @@ class ModelError : public Error {
 /// An argument passed to an algorithm is invalid (wrong size, NaN, unknown name).
 class InputError : public Error {
  public:
-  explicit InputError(const std::string& what) : Error(what) {}
+  explicit InputError(const std::string& what) : Error(what) {}  ///< what() names the offending value
 };
 
 /// The computation cannot proceed (singular matrix, no convergence, non-finite result).
 class NumericalError : public Error {
  public:
-  explicit NumericalError(const std::string& what) : Error(what) {}
+  explicit NumericalError(const std::string& what) : Error(what) {}  ///< what() says what failed
 };
 
 }  // namespace grbda

@@ -12,11 +12,11 @@ enum class JointType { Revolute, Prismatic, Free };
 /// unit axis (negative axes included); the free joint has q = [x y z qw qx qy qz] (body origin in
 /// the parent frame, unit quaternion of the body orientation) and v = [w; v] in body coordinates.
 struct Joint {
-  JointType type = JointType::Revolute;
+  JointType type = JointType::Revolute;  ///< revolute, prismatic or free
   Vec3 axis = Vec3::UnitX();  ///< unit axis in the joint (child) frame; unused by Free
 
-  int nq() const { return type == JointType::Free ? 7 : 1; }
-  int nv() const { return type == JointType::Free ? 6 : 1; }
+  int nq() const { return type == JointType::Free ? 7 : 1; }  ///< position coordinates (7 for Free)
+  int nv() const { return type == JointType::Free ? 6 : 1; }  ///< velocity coordinates (6 for Free)
 
   /// Motion subspace column of a 1-DoF joint (constant in body coordinates).
   Vec6 subspace() const {

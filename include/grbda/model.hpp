@@ -18,7 +18,7 @@ struct Body {
   std::string jointName;  ///< URDF joint connecting it to its parent
   int parent = -1;        ///< λ(i); -1 is the ground
   Transform Xtree;        ///< X_T(i): parent frame -> joint frame at q = 0
-  Joint joint;
+  Joint joint;  ///< the joint connecting it to its parent
   Mat6 inertia = Mat6::Zero();  ///< spatial inertia in body coordinates (fixed children merged)
   int qIndex = 0;         ///< first position coordinate in the spanning q
   int vIndex = 0;         ///< first velocity coordinate in the spanning v
@@ -41,34 +41,51 @@ struct ModelCompiler;
 /// cluster are contiguous and parent-first; clusters are regularly numbered (parent first).
 struct Cluster {
   std::string name;       ///< name of the constraint(s) that formed it, or the body's joint name
+  /// its bodies: numBodies contiguous ones from firstBody
+  ///@{
   int firstBody = 0, numBodies = 1;
+  ///@}
   int parent = -1;        ///< λ_C(k); -1 is the ground
   int output = -1;        ///< output body in the parent cluster (-1: ground)
+  ///@{
   int qIndex = 0, nq = 0;           ///< independent positions
+  ///@}
+  ///@{
   int vIndex = 0, nv = 0;           ///< independent velocities (d_k)
+  ///@}
+  ///@{
   int qSpanIndex = 0, nqSpan = 0;   ///< spanning positions
+  ///@}
+  ///@{
   int vSpanIndex = 0, nvSpan = 0;   ///< spanning velocities
-  std::shared_ptr<const detail::ClusterJoint> joint;
+  ///@}
+  std::shared_ptr<const detail::ClusterJoint> joint;  ///< the cluster joint: G, g, K, k and position completion
   const char* typeName() const;     ///< "Revolute", "Free", "RevoluteWithRotor", ..., "Generic"
 };
 
 /// A named frame rigidly attached to a body (every URDF link is one; merged links included).
 struct Frame {
-  std::string name;
+  std::string name;  ///< name
   int body = -1;          ///< -1: attached to the ground (world)
   Transform placement;    ///< ^frame X_body: body coordinates -> frame coordinates
 };
 
-/// A loop (URDF+ <loop>) as the two frames it joins, kept for methods that state loop
+/// A loop (URDF+ `<loop>`) as the two frames it joins, kept for methods that state loop
 /// constraints their own way (the proximal solver's unreduced point constraints).
 struct LoopFrames {
-  std::string name;
+  std::string name;  ///< name
+  ///@{
   int predecessorBody = -1, successorBody = -1;       ///< -1: the ground
+  ///@}
+  ///@{
   Transform predecessorPlacement, successorPlacement; ///< ^loopframe X_body
+  ///@}
   bool fixed = false;          ///< orientation locked (fixed loop); otherwise revolute about `axis`
   Vec3 axis = Vec3::UnitZ();   ///< revolute axis, loop-frame coordinates
   int cluster = -1;            ///< cluster whose constraints contain the loop
+  ///@{
   int row = 0, numRows = 0;    ///< its rows in the cluster's K (redundant rows already removed)
+  ///@}
 };
 
 /// Loops and couplings kept as constraint rows instead of being embedded in a cluster
@@ -80,8 +97,12 @@ struct LoopFrames {
 /// The unconstrained algorithms (forwardDynamics, ...) see the open spanning tree.
 struct LoopConstraint {
   std::string name;        ///< names of its loops and couplings, as the cluster would be named
+  ///@{
   int firstBody = 0, numBodies = 0;  ///< its bodies (contiguous, parent first; 1-DoF joints)
+  ///@}
+  ///@{
   int qIndex = 0, vIndex = 0;        ///< their coordinates (numBodies of each, contiguous)
+  ///@}
   int numRows = 0;                   ///< independent constraint rows (numBodies − numDof)
   int numDof = 0;                    ///< degrees of freedom the loops leave
   std::vector<int> dependent;        ///< group-local coordinates the embedded cluster would drop
@@ -102,35 +123,36 @@ const char* loopTreatmentName(LoopTreatment treatment);
 /// The treatment named `name`; InputError listing the valid names otherwise.
 LoopTreatment loopTreatmentFromName(const std::string& name);
 
-/// One constraint of the model as written (URDF+ <loop>, <coupling>, URDF <mimic>, or a
+/// One constraint of the model as written (URDF+ `<loop>`, `<coupling>`, URDF `<mimic>`, or a
 /// ModelBuilder constraint), for listing: what it is and which cluster it formed.
 struct ConstraintInfo {
-  std::string name;
-  std::string kind;         ///< "loop", "coupling" or "constraint" (a <mimic> is a constraint named "mimic:JOINT")
+  std::string name;  ///< name
+  std::string kind;         ///< "loop", "coupling" or "constraint" (a `<mimic>` is a constraint named "mimic:JOINT")
   std::string description;  ///< e.g. "revolute loop link2 -- link3", "rotor = 6 * (knee)"
-  int cluster = -1;
+  int cluster = -1;  ///< cluster it formed (-1: kept as a constraint row)
 };
 
+/// The immutable, validated robot: bodies, clusters, frames and coordinate names (shared by threads).
 class Model {
  public:
-  Model();
-  const std::string& name() const { return name_; }
+  Model();  ///< an empty model (ModelBuilder::build() or loadUrdf make real ones)
+  const std::string& name() const { return name_; }  ///< the robot's name
   /// Identity of this model, shared by its copies: a Data remembers the id of the model it was
   /// sized for, and every algorithm rejects a Data of another model (InputError) in O(1).
   std::uint64_t id() const { return id_; }
-  const std::string& sourceFile() const { return sourceFile_; }
+  const std::string& sourceFile() const { return sourceFile_; }  ///< the file it was loaded from (empty: built in code)
 
-  int numBodies() const { return static_cast<int>(bodies_.size()); }
-  const std::vector<Body>& bodies() const { return bodies_; }
-  const Body& body(int i) const { return bodies_[static_cast<size_t>(i)]; }
+  int numBodies() const { return static_cast<int>(bodies_.size()); }  ///< bodies of the spanning tree
+  const std::vector<Body>& bodies() const { return bodies_; }  ///< the bodies, regularly numbered
+  const Body& body(int i) const { return bodies_[static_cast<size_t>(i)]; }  ///< body i
   /// Index of the body whose link is `linkName`; throws InputError if unknown.
   int bodyIndex(const std::string& linkName) const;
 
-  const std::vector<Frame>& frames() const { return frames_; }
+  const std::vector<Frame>& frames() const { return frames_; }  ///< the named frames (every link, every FrameSpec)
   /// Index of the frame named `name` (every URDF link); throws InputError if unknown.
   int frameIndex(const std::string& name) const;
-  const Frame& frame(int i) const { return frames_[static_cast<size_t>(i)]; }
-  /// Collision shapes on the links (URDF <collision>, ModelBuilder::addCollision), in file order.
+  const Frame& frame(int i) const { return frames_[static_cast<size_t>(i)]; }  ///< frame i
+  /// Collision shapes on the links (URDF `<collision>`, ModelBuilder::addCollision), in file order.
   const std::vector<CollisionGeometry>& collisionGeometries() const { return collisionGeometries_; }
 
   int nq() const { return nq_; }  ///< number of independent position coordinates
@@ -138,10 +160,10 @@ class Model {
   int nqSpanning() const { return nqSpan_; }  ///< position coordinates of the spanning tree
   int nvSpanning() const { return nvSpan_; }  ///< velocity coordinates of the spanning tree
 
-  int numClusters() const { return static_cast<int>(clusters_.size()); }
-  const std::vector<Cluster>& clusters() const { return clusters_; }
-  const Cluster& cluster(int k) const { return clusters_[static_cast<size_t>(k)]; }
-  /// The loops of the model (one per URDF+ <loop>) embedded in clusters, grouped by cluster.
+  int numClusters() const { return static_cast<int>(clusters_.size()); }  ///< clusters of the cluster tree
+  const std::vector<Cluster>& clusters() const { return clusters_; }  ///< the clusters, regularly numbered
+  const Cluster& cluster(int k) const { return clusters_[static_cast<size_t>(k)]; }  ///< cluster k
+  /// The loops of the model (one per URDF+ `<loop>`) embedded in clusters, grouped by cluster.
   const std::vector<LoopFrames>& loops() const { return loops_; }
   /// Loops and couplings kept as constraint rows (empty unless build() was told to keep some).
   const std::vector<LoopConstraint>& loopConstraints() const { return loopConstraints_; }
@@ -150,19 +172,19 @@ class Model {
   const std::vector<ConstraintInfo>& constraints() const { return constraints_; }
   /// true when some cluster has more than one body (the model has loops or couplings)
   bool hasConstraints() const { return nvSpan_ != nv_ || nqSpan_ != nq_; }
-  bool isFloatingBase() const { return floatingBase_; }
+  bool isFloatingBase() const { return floatingBase_; }  ///< the root joint is floating (q starts with x y z qw qx qy qz)
   /// Names of the independent coordinates (what q, v, tau, qdd are indexed by).
   const std::vector<std::string>& positionNames() const { return positionNames_; }
-  const std::vector<std::string>& velocityNames() const { return velocityNames_; }
+  const std::vector<std::string>& velocityNames() const { return velocityNames_; }  ///< names of the independent velocities (what v, tau, qdd are indexed by)
   /// Names of the spanning-tree coordinates (every joint).
   const std::vector<std::string>& spanningPositionNames() const { return spanningPositionNames_; }
-  const std::vector<std::string>& spanningVelocityNames() const { return spanningVelocityNames_; }
+  const std::vector<std::string>& spanningVelocityNames() const { return spanningVelocityNames_; }  ///< names of the spanning-tree velocities
 
   /// Gravity a_g, world coordinates (default (0, 0, -9.81)); algorithms use it for every Data
   /// without its own (Data::setGravity). A Model is immutable while threads share it: change it
   /// with setGravity only before sharing, and give each thread its gravity through its Data.
   const Vec3& gravity() const { return gravity_; }
-  void setGravity(const Vec3& g) { gravity_ = g; }
+  void setGravity(const Vec3& g) { gravity_ = g; }  ///< set gravity (before sharing the model between threads)
 
   /// An independent configuration at which every loop closes: zeros (unit quaternion for free
   /// joints) except in loop clusters whose zero pose cannot be closed or is singular (a four-bar

@@ -27,12 +27,14 @@ enum class CfaBasis {
   Inertia,   ///< I_X = the body's articulated inertia: h̃ = I h (hᵀ I h)⁻¹ (unit- and origin-invariant)
 };
 
+/// Options of the Constraint Force Algorithm's workspace.
 struct CfaOptions {
   int threads = 1;                     ///< threads of the parallel CFA (the caller included), 1..256
-  CfaBasis basis = CfaBasis::Identity;
+  CfaBasis basis = CfaBasis::Identity;  ///< the I_X of T_1' (how joint wrenches split into actuation and constraint)
   int maxBranchDepth = -1;             ///< longest side branch accepted, in bodies; -1: max(3, ⌈log2 N⌉)
 };
 
+/// Workspace (and thread pool) of the CFA on one chain-like model.
 class CfaData {
  public:
   /// Prepares the chain of `model` (InputError when CFA does not apply, naming the body or
@@ -44,8 +46,8 @@ class CfaData {
 
   /// Bodies of the main chain, root first; every other body is on a side branch.
   const std::vector<int>& chainBodies() const;
-  int threads() const;
-  const CfaOptions& options() const;
+  int threads() const;  ///< threads of the parallel solve (the caller included)
+  const CfaOptions& options() const;  ///< the options it was made with
   /// Elimination levels of the last parallel solve (block cyclic reduction): ⌊log2 N⌋ for N
   /// chain joints (k for N = 2^k). 0 before the first parallel call.
   int reductionLevels() const;

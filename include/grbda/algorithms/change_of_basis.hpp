@@ -15,7 +15,10 @@ namespace grbda::cob {
 /// The four bases of Eq. 1-2: S_1 ⊕ S_2 = U, T_1 ⊕ T_2 = V, T_1 = M S_1, T_2 = M S_2,
 /// [S_1 S_2]ᵀ [T_1 T_2] = 1 (reciprocal basis pair).
 struct Bases {
+  /// the bases S_1, S_2 (motion) and T_1, T_2 (force), as columns
+  ///@{
   MatX S1, S2, T1, T2;
+  ///@}
 };
 
 /// T_2 = S_1^⊥: a basis of the forces that do no work on S_1 (S_1ᵀ T_2 = 0), n × (n − rank S_1).

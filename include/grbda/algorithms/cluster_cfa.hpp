@@ -33,9 +33,10 @@ namespace grbda {
 /// whose spatial inertia is singular.
 std::string clusterCfaUnsupportedReason(const Model& model);
 
+/// Workspace of the cluster CFA (clusterCfaForwardDynamics) for one model.
 class ClusterCfaData {
  public:
-  explicit ClusterCfaData(const Model& model);
+  explicit ClusterCfaData(const Model& model);  ///< InputError naming the reason when the cluster CFA does not apply
   ~ClusterCfaData();
   ClusterCfaData(const ClusterCfaData&) = delete;
   ClusterCfaData& operator=(const ClusterCfaData&) = delete;
@@ -43,7 +44,7 @@ class ClusterCfaData {
   VecX qdd;  ///< ÿ of the last call (model.nv())
   /// Size of the immobilised system's blocks, per cluster (6 n_k − d_k) and in all.
   int blockSize(int cluster) const;
-  int systemSize() const;
+  int systemSize() const;  ///< Σ_k (6 n_k − d_k)
 
   struct Impl;
   std::unique_ptr<Impl> impl;  ///< the workspace (internal)

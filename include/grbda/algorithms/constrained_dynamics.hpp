@@ -45,8 +45,9 @@ const char* constraintSolverName(ConstraintSolver solver);
 /// The solver named `name`; InputError listing the valid names otherwise.
 ConstraintSolver constraintSolverFromName(const std::string& name);
 
+/// Which solver constrainedForwardDynamics uses, and the proximal solver's settings.
 struct ConstraintSolverSettings {
-  ConstraintSolver solver = ConstraintSolver::PV;
+  ConstraintSolver solver = ConstraintSolver::PV;  ///< the solver (PV by default)
   double mu = 1e-8;          ///< proximal: regularisation, relative to the largest diagonal of J H⁻¹ Jᵀ
   int maxIterations = 50;    ///< proximal: iteration cap (≥ 1)
   double tolerance = 1e-12;  ///< proximal: stop when ‖J H⁻¹ Jᵀ λ − b‖∞ ≤ tolerance · (1 + ‖b‖∞)

@@ -38,7 +38,7 @@ double kineticEnergy(const Model& model, Data& data, const VecX& q, const VecX& 
 double potentialEnergy(const Model& model, Data& data, const VecX& q);
 
 /// How far the URDF+ loops are from closed at the kinematics in `data` (after forwardKinematics):
-/// the largest distance between the two frames a <loop> joins [m] (0 without loops). Independent
+/// the largest distance between the two frames a `<loop>` joins [m] (0 without loops). Independent
 /// positions are completed by Newton, so this stays at its tolerance; simulators report it.
 double loopClosureError(const Model& model, const Data& data);
 

@@ -11,8 +11,8 @@ namespace grbda {
 
 /// A point rigidly attached to a frame (model.frameIndex(linkName)), in that frame's coordinates.
 struct EndEffector {
-  int frame = -1;
-  Vec3 point = Vec3::Zero();
+  int frame = -1;  ///< the frame index (Model::frameIndex)
+  Vec3 point = Vec3::Zero();  ///< the point in the frame's coordinates
 };
 
 namespace detail {
@@ -27,8 +27,8 @@ class OsimSet {
   /// Throws InputError for an unknown frame index or a non-finite point.
   OsimSet(const Model& model, std::vector<EndEffector> endEffectors);
 
-  int size() const { return static_cast<int>(endEffectors_.size()); }
-  const std::vector<EndEffector>& endEffectors() const { return endEffectors_; }
+  int size() const { return static_cast<int>(endEffectors_.size()); }  ///< number of end-effectors
+  const std::vector<EndEffector>& endEffectors() const { return endEffectors_; }  ///< the end-effectors, in the order given
 
  private:
   friend struct detail::Efpa;
@@ -48,7 +48,9 @@ class OsimSet {
   std::vector<PathStep> steps_;
   std::vector<Pair> pairs_;
   int yRows_ = 0;
+  ///@{
   int numBodies_ = 0, numClusters_ = 0;  ///< guards against using the set with another model
+  ///@}
 };
 
 /// Λ⁻¹ at configuration q (independent or spanning positions, as in dynamics.hpp): a 6n_e x 6n_e

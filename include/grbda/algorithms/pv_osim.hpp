@@ -66,14 +66,14 @@ class PvOsimFast {
   /// The same as applyLambda (Pinocchio's name: solves Λ⁻¹ y = x).
   void solve(const VecX& x, VecX& y) const { applyLambda(x, y); }
 
-  int size() const { return m_; }
+  int size() const { return m_; }  ///< m, the rows of Λ⁻¹
   /// eq. 54 applies: a floating base that is the only root cluster (6 DoF).
   bool floatingBase() const { return floating_; }
   /// The last compute found L_b^A singular and factorised the dense Λ⁻¹ instead.
   bool fellBack() const { return fellBack_; }
   /// The last compute used eq. 54 (floatingBase() and not fellBack()).
   bool fast() const { return computed_ && floating_ && !fellBack_; }
-  int numBranches() const { return static_cast<int>(blocks_.size()); }
+  int numBranches() const { return static_cast<int>(blocks_.size()); }  ///< branches of the floating base with rows (blocks of eq. 54)
   /// The last compute found Λ⁻¹ positive definite (the rows independent), so Λ exists.
   bool invertible() const { return invertible_; }
 
@@ -93,16 +93,22 @@ class PvOsimFast {
   bool floating_ = false, computed_ = false, fellBack_ = false, invertible_ = false;
   std::vector<int> rowAt_;     ///< branch order position -> row of the ConstraintModel
   std::vector<int> position_;  ///< row -> branch order position
+  ///@{
   std::vector<int> blockOf_, localOf_;  ///< row -> its branch and its index there
+  ///@}
   std::vector<int> offset_;    ///< first position of each branch
   std::vector<MatX> blocks_;   ///< L_b^A per branch (symmetric)
   std::vector<Eigen::LLT<MatX>> blockLlt_;
+  ///@{
   MatX T_, LK_;                ///< K_b^A and L_K, m x 6, branch order
+  ///@}
   Mat6 D_ = Mat6::Identity(), Dinv_ = Mat6::Identity();
   Eigen::LLT<Mat6> baseLlt_;   ///< H_b^A + K_b^Aᵀ L_K
   MatX dense_;                 ///< Λ⁻¹ (fallback and fixed base), the ConstraintModel's order
   Eigen::LLT<MatX> denseLlt_;
+  ///@{
   mutable VecX xp_, zp_;       ///< scratch of the apply calls (branch order)
+  ///@}
 };
 
 }  // namespace grbda

@@ -39,9 +39,10 @@ MatX reflectedInertia(const Model& model, std::vector<std::string>* unsupportedC
 
 enum class RotorApproximation { None, Diagonal, BlockDiagonal };
 
+/// The spanning tree of the independent joints with the rotors' inertia approximated (makeApproximateModel).
 struct ApproximateModel {
   Model tree;                                  ///< independentTreeModel(original)
-  RotorApproximation approximation = RotorApproximation::None;
+  RotorApproximation approximation = RotorApproximation::None;  ///< which approximation massOffset holds
   MatX reflectedInertia;                       ///< R, whatever the option
   VecX armature;                               ///< diag(H_off) (zero for None)
   MatX massOffset;                             ///< H_off: 0, diag(R) or R

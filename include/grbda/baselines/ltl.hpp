@@ -30,15 +30,15 @@ std::vector<int> dofParents(const Model& model);
 class LtlFactor {
  public:
   LtlFactor() = default;
-  explicit LtlFactor(const Model& model);
+  explicit LtlFactor(const Model& model);  ///< sized for the model's DoF parent array
 
   /// Factorises the lower triangle of H on the ancestor pattern (nothing else is read).
   /// InputError for a wrong size or a non-finite entry; NumericalError naming the DoF whose pivot
   /// is not positive (H not positive definite).
   void factorize(const MatX& H);
 
-  int size() const { return static_cast<int>(parent_.size()); }
-  const std::vector<int>& parents() const { return parent_; }
+  int size() const { return static_cast<int>(parent_.size()); }  ///< n, the model's nv
+  const std::vector<int>& parents() const { return parent_; }  ///< the DoF parent array (dofParents)
   /// The factor (n x n, exactly 0 off the ancestor pattern).
   const MatX& L() const { return L_; }
 
@@ -64,10 +64,12 @@ void ltlDelassus(const LtlFactor& factor, const MatX& J, MatX& Yt, MatX& out);
 /// Workspace of ltlInverseOperationalSpaceInertia for one model.
 struct LtlOsimData {
   LtlOsimData() = default;
-  explicit LtlOsimData(const Model& model) : factor(model) {}
-  LtlFactor factor;
+  explicit LtlOsimData(const Model& model) : factor(model) {}  ///< sized for the model
+  LtlFactor factor;  ///< H = LᵀL
   Mat6X Je;                 ///< one end-effector's Jacobian
+  ///@{
   MatX J, Yt, LambdaInv;    ///< stacked rows, Yᵀ, the result
+  ///@}
 };
 
 /// Λ⁻¹ of end-effectors by LTL-OSIM, the layout of inverseOperationalSpaceInertia (algorithms/

@@ -8,8 +8,14 @@ namespace grbda {
 
 /// Global constraint matrices at (q, v): q̇_span = G v, q̈_span = G ÿ + g, K q̈_span = k.
 struct ConstraintMatrices {
+  /// G (nvSpan x nv) and K (rows x nvSpan)
+  ///@{
   MatX G, K;
+  ///@}
+  /// g (nvSpan) and k (rows)
+  ///@{
   VecX g, k;
+  ///@}
 };
 void constraintMatrices(const Model& model, Data& data, const VecX& q, const VecX& v, ConstraintMatrices& out);
 

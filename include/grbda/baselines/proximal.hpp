@@ -38,19 +38,21 @@ namespace grbda {
 /// Which constraint rows K, k the solver uses.
 enum class ProximalConstraintRows {
   Cluster,      ///< the model's own rows (couplings, loop rows with redundant ones removed, user rows)
-  LoopPoint3D,  ///< each <loop> as an unreduced 3-D point constraint (Pinocchio CONTACT_3D; a planar
+  LoopPoint3D,  ///< each `<loop>` as an unreduced 3-D point constraint (Pinocchio CONTACT_3D; a planar
                 ///< loop gives one identically-zero row); couplings and user rows as in Cluster
-  LoopFull,     ///< each <loop> as 3 point rows + its orientation rows (2 for revolute, 3 for fixed),
+  LoopFull,     ///< each `<loop>` as 3 point rows + its orientation rows (2 for revolute, 3 for fixed),
                 ///< unreduced (a planar revolute loop gives 5 rows of rank 2)
 };
 
+/// Settings of the proximal solver (proximalForwardDynamics).
 struct ProximalSettings {
   double mu = 1e-8;          ///< proximal regularisation μ ≥ 0 (0: plain KKT, needs independent rows)
   int maxIterations = 20;    ///< cap on proximal iterations (≥ 1)
   double tolerance = 1e-10;  ///< stop when ‖K q̈ − k‖∞ ≤ tolerance
-  ProximalConstraintRows rows = ProximalConstraintRows::Cluster;
+  ProximalConstraintRows rows = ProximalConstraintRows::Cluster;  ///< how loops are stated as rows (rebuilds the workspace if it differs)
 };
 
+/// What the last proximal solve returned.
 struct ProximalResult {
   VecX qddSpanning;            ///< q̈ of every spanning coordinate (model.nvSpanning())
   VecX qdd;                    ///< ÿ, the independent accelerations (model.nv())
@@ -76,51 +78,66 @@ struct ProximalResult {
 /// Σ_e |supp(e)|² — that of the LTDL of H_tree — instead of a dense (n+m)³ KKT or m³ Schur
 /// complement; loops local to a branch add only their own small block.
 struct ProximalData {
+  /// The workspace for the model's own constraint rows, stated as `rows` says.
   explicit ProximalData(const Model& model, ProximalConstraintRows rows = ProximalConstraintRows::Cluster);
   /// With the rows of `constraints` as well (kept by reference: it must outlive the workspace).
   ProximalData(const Model& model, const ConstraintModel& constraints,
                ProximalConstraintRows rows = ProximalConstraintRows::Cluster);
 
-  ProximalConstraintRows rows;
+  ProximalConstraintRows rows;  ///< how the loops are stated as rows
+  ///@{
   int nvSpan = 0, numBodies = 0;  ///< of the model it was built for
+  ///@}
   int numRows = 0;                ///< m, rows of K
   int numNodes = 0;               ///< n + m KKT unknowns
 
   /// Structural entries: Σ_e |supp(e)| (off-diagonal lower entries of the factor) and the
   /// multiply-adds of one factorisation Σ_e |supp(e)|(|supp(e)|+1)/2.
   long patternEntries() const;
-  long factorizationUpdates() const;
+  long factorizationUpdates() const;  ///< see patternEntries
 
   // --- symbolic analysis (constant) ---
   std::vector<int> nodeCoordinate;  ///< spanning velocity of a node, or -1 for a constraint row
   std::vector<int> nodeRow;         ///< row of K of a node, or -1 for a coordinate
+  ///@{
   std::vector<int> suppStart, supp; ///< supp(e) = supp[suppStart[e] .. suppStart[e+1]), nearest first
+  ///@}
   std::vector<int> independentCoordinate;  ///< spanning velocity of each independent velocity
+  /// Where row r of K comes from.
   struct RowSource {                ///< where row r of K comes from
-    int cluster = -1;
+    int cluster = -1;  ///< the cluster whose constraint it is
     int clusterRow = -1;            ///< row of data.clusters[cluster].K, or -1 for a loop row
+    ///@{
     int loop = -1, loopRow = 0;     ///< model.loops()[loop], its loopRow-th unreduced row
+    ///@}
   };
-  std::vector<RowSource> rowSource;
+  std::vector<RowSource> rowSource;  ///< per row of K
+  ///@{
   std::vector<int> loopFirstRow, loopNumRows;  ///< per model loop (LoopPoint3D / LoopFull)
+  ///@}
   std::vector<int> clusterRowStart;  ///< rows of cluster c: [clusterRowStart[c], clusterRowStart[c+1])
   /// The ConstraintModel's rows: K rows [firstConstraintRow, numRows), KKT nodes 0 .. m_c − 1.
   const ConstraintModel* constraints = nullptr;
-  int firstConstraintRow = 0;
+  int firstConstraintRow = 0;  ///< first row of K from the ConstraintModel
   /// The rows as the constraint layer states them (parts K on bodies, k); after a call its
   /// lambda and residual hold the ConstraintModel's forces and max |J q̈ − k|.
   std::unique_ptr<ConstraintData> constraintData;
 
   // --- numeric buffers ---
   MatX K;            ///< m x nvSpan (only cluster blocks non-zero)
-  VecX k;
+  VecX k;  ///< right-hand side of K q̈ = k (m)
   VecX rowNormSq;    ///< ‖K_r‖², to judge row pivots when μ = 0
   MatX A;            ///< KKT matrix, overwritten by its factor (lower pattern only)
   VecX D;            ///< pivots
+  ///@{
   VecX rhs, z;       ///< right-hand side / solution of one KKT solve
+  ///@}
+  /// scratch: spanning τ, the previous iteration's λ, the stationarity residual
+  ///@{
   VecX tauTree, lambdaPrev, stationarity;
+  ///@}
   std::vector<Vec6> biasAcceleration;  ///< per body, q̈ = 0, no gravity (body coordinates)
-  ProximalResult result;
+  ProximalResult result;  ///< the last call's result
 
  private:
   void analyse(const Model& model);  ///< the symbolic analysis and the buffers (constructors)

@@ -9,6 +9,7 @@
 
 namespace grbda {
 
+/// An implicit constraint φ(q) = 0 over some joint coordinates, with its Jacobian K = ∂φ/∂q and bias k.
 class ImplicitConstraint {
  public:
   virtual ~ImplicitConstraint() = default;
@@ -16,8 +17,8 @@ class ImplicitConstraint {
   virtual int numRows() const = 0;
   /// Number of joint coordinates φ depends on (in the order given when the constraint is added).
   virtual int numCoordinates() const = 0;
-  virtual void residual(const Eigen::Ref<const VecX>& q, Eigen::Ref<VecX> phi) const = 0;
-  virtual void jacobian(const Eigen::Ref<const VecX>& q, Eigen::Ref<MatX> K) const = 0;
+  virtual void residual(const Eigen::Ref<const VecX>& q, Eigen::Ref<VecX> phi) const = 0;  ///< φ(q) (numRows)
+  virtual void jacobian(const Eigen::Ref<const VecX>& q, Eigen::Ref<MatX> K) const = 0;  ///< K = ∂φ/∂q (numRows x numCoordinates)
   /// k = −K̇(q, q̇) q̇.
   virtual void bias(const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd, Eigen::Ref<VecX> k) const = 0;
   /// ∂K/∂q · u (numRows x numCoordinates), for the dynamics derivatives (∂G/∂y). Default: central

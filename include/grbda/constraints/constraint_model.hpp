@@ -42,19 +42,33 @@ const char* constraintKindName(ConstraintKind kind);
 /// One constraint as the user stated it, plus what validation derived from it.
 struct Constraint {
   std::string name;          ///< for messages and reports: the link name unless given
-  ConstraintKind kind = ConstraintKind::PointContact;
+  ConstraintKind kind = ConstraintKind::PointContact;  ///< what it constrains
+  ///@{
   std::string link, link2;   ///< the frame (link) names; link2 only for relative constraints
+  ///@}
+  ///@{
   Vec3 point = Vec3::Zero(), point2 = Vec3::Zero();  ///< in the link frames' coordinates
+  ///@}
   MatX K;                    ///< custom rows (m x 6, link coordinates)
   VecX k;                    ///< custom right-hand side (m)
   // derived by validation
+  ///@{
   int frame = -1, frame2 = -1;  ///< model frame indices (frame2 = -1: the world)
+  ///@}
+  ///@{
   int body = -1, body2 = -1;    ///< bodies carrying the frames (-1: the world)
+  ///@}
+  ///@{
   Vec3 bodyPoint = Vec3::Zero(), bodyPoint2 = Vec3::Zero();  ///< the points in body coordinates
+  ///@}
+  ///@{
   int row = 0, numRows = 0;     ///< its rows in λ
+  ///@}
   int loop = -1;                ///< Loop: index into Model::loopConstraints()
 
+  /// Between two links (RelativePoint, RelativeWeld) rather than a link and the world.
   bool isRelative() const { return kind == ConstraintKind::RelativePoint || kind == ConstraintKind::RelativeWeld; }
+  /// Locks orientation too (Weld, RelativeWeld): three angular rows before the linear ones.
   bool hasAngularRows() const { return kind == ConstraintKind::Weld || kind == ConstraintKind::RelativeWeld; }
 };
 
@@ -84,17 +98,17 @@ class ConstraintModel {
   /// The same compliance R > 0 for every row (PV-soft, KKT-soft); InputError if not positive and
   /// finite. Per-row compliances with setRowCompliance.
   void setCompliance(double R);
-  void setRowCompliance(int row, double R);
+  void setRowCompliance(int row, double R);  ///< compliance R > 0 of one row (InputError if out of range)
   /// Baumgarte time constant T > 0 [s]; 0 turns stabilisation off (the default).
   void setBaumgarte(double timeConstant);
 
-  std::uint64_t modelId() const { return modelId_; }
-  int size() const { return static_cast<int>(constraints_.size()); }
-  int numRows() const { return numRows_; }
-  const std::vector<Constraint>& constraints() const { return constraints_; }
-  const Constraint& constraint(int i) const { return constraints_[static_cast<size_t>(i)]; }
+  std::uint64_t modelId() const { return modelId_; }  ///< Model::id() of the model it was validated against
+  int size() const { return static_cast<int>(constraints_.size()); }  ///< number of constraints
+  int numRows() const { return numRows_; }  ///< number of rows (size of λ)
+  const std::vector<Constraint>& constraints() const { return constraints_; }  ///< the constraints, in the order added
+  const Constraint& constraint(int i) const { return constraints_[static_cast<size_t>(i)]; }  ///< constraint i
   const VecX& compliance() const { return compliance_; }  ///< per row; 0 where none was set
-  double baumgarte() const { return baumgarte_; }
+  double baumgarte() const { return baumgarte_; }  ///< Baumgarte time constant [s] (0: off)
   /// Incremented by every change; a ConstraintData made before a change is rejected.
   int version() const { return version_; }
 

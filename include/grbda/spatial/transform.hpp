@@ -7,15 +7,16 @@
 
 namespace grbda {
 
+/// A Plücker transform ^B X_A: rotation E (A to B coordinates) and translation r (B's origin in A).
 struct Transform {
-  Mat3 E = Mat3::Identity();
-  Vec3 r = Vec3::Zero();
+  Mat3 E = Mat3::Identity();  ///< rotation: A coordinates -> B coordinates
+  Vec3 r = Vec3::Zero();  ///< B's origin in A coordinates
 
-  Transform() = default;
-  Transform(const Mat3& E_, const Vec3& r_) : E(E_), r(r_) {}
-  static Transform identity() { return Transform(); }
-  static Transform translation(const Vec3& r) { return Transform(Mat3::Identity(), r); }
-  static Transform rotation(const Mat3& E) { return Transform(E, Vec3::Zero()); }
+  Transform() = default;  ///< the identity
+  Transform(const Mat3& E_, const Vec3& r_) : E(E_), r(r_) {}  ///< from rotation and translation
+  static Transform identity() { return Transform(); }  ///< the identity
+  static Transform translation(const Vec3& r) { return Transform(Mat3::Identity(), r); }  ///< a pure translation by r
+  static Transform rotation(const Mat3& E) { return Transform(E, Vec3::Zero()); }  ///< a pure rotation E
 
   /// ^B X_A m : motion from A to B coordinates.
   Vec6 apply(const Vec6& m) const {
@@ -53,6 +54,7 @@ struct Transform {
   void applyInPlace(Eigen::MatrixBase<Derived>& M) const {
     for (Eigen::Index c = 0; c < M.cols(); ++c) M.col(c) = apply(M.col(c));
   }
+  /// applyTranspose on every column of a 6 x n block.
   template <typename Derived>
   void applyTransposeInPlace(Eigen::MatrixBase<Derived>& M) const {
     for (Eigen::Index c = 0; c < M.cols(); ++c) M.col(c) = applyTranspose(M.col(c));
@@ -60,11 +62,11 @@ struct Transform {
 
   /// Composition: (*this) * X2 means "apply X2 first, then *this".
   Transform operator*(const Transform& X2) const { return Transform(E * X2.E, X2.r + X2.E.transpose() * r); }
-  Transform inverse() const { return Transform(E.transpose(), -(E * r)); }
+  Transform inverse() const { return Transform(E.transpose(), -(E * r)); }  ///< ^A X_B
 
   /// Points: p_B = E (p_A - r),  p_A = E^T p_B + r.
   Vec3 transformPoint(const Vec3& pA) const { return E * (pA - r); }
-  Vec3 inverseTransformPoint(const Vec3& pB) const { return E.transpose() * pB + r; }
+  Vec3 inverseTransformPoint(const Vec3& pB) const { return E.transpose() * pB + r; }  ///< p_A from p_B
 
   /// X^T M X for a symmetric 6x6 M expressed in B: the same inertia expressed in A.
   Mat6 transformInertia(const Mat6& M) const;
@@ -80,6 +82,7 @@ struct Transform {
 
   Mat6 toMatrix() const;       ///< motion transform ^B X_A
   Mat6 toForceMatrix() const;  ///< force transform ^B X*_A
+  /// Equal to `o` within `tol` (relative, rotation and translation).
   bool isApprox(const Transform& o, double tol = 1e-12) const {
     return E.isApprox(o.E, tol) && (r - o.r).norm() <= tol * (1.0 + r.norm());
   }

@@ -1,0 +1,131 @@
+"""setuptools glue for pyproject.toml: the extension grbda._grbda is built by CMake.
+
+The wheel's grbda/ directory is a small install prefix of its own:
+    grbda/*.py                          the pure-Python part (python/grbda)
+    grbda/_grbda.cpython-*.so           the extension, RUNPATH $ORIGIN/lib
+    grbda/lib/libgrbda.so.0             the shared library
+    grbda/bin/grbda                     the command (RUNPATH $ORIGIN/../lib), run by the `grbda` script
+    grbda/share/grbda/models/           the robot models (the command finds them beside itself)
+
+GRBDA_CMAKE_BUILD_DIR=DIR reuses a configured and built CMake tree (relative to this directory):
+only `cmake --build` of the three targets (a no-op when up to date) and `cmake --install` of the
+runtime, tools and python components into a staging prefix. Without it a Release tree without
+tests or benchmarks is configured under build-py/. docs/packaging.md explains the choices.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = Path(__file__).resolve().parent
+BUILD_BASE = "build-py"  # setuptools' own build/ would land inside CMake's build/
+
+
+def cmake_project_version():
+    """The one version of grbda: project(grbda VERSION x.y.z) in CMakeLists.txt."""
+    text = (ROOT / "CMakeLists.txt").read_text()
+    match = re.search(r"project\(\s*grbda\s+VERSION\s+([0-9][0-9.]*)", text)
+    if not match:
+        raise RuntimeError("setup.py: no project(grbda VERSION ...) in CMakeLists.txt")
+    return match.group(1)
+
+
+def run(*cmd):
+    print("setup.py:", " ".join(str(c) for c in cmd), flush=True)
+    subprocess.run([str(c) for c in cmd], check=True)
+
+
+def cache_value(build_dir, name):
+    for line in (build_dir / "CMakeCache.txt").read_text().splitlines():
+        if line.startswith(name + ":"):
+            return line.split("=", 1)[1]
+    return None
+
+
+class CMakeExtension(Extension):
+    def __init__(self):
+        super().__init__("grbda._grbda", sources=[])
+
+
+class CMakeBuild(build_ext):
+    def cmake_tree(self):
+        given = os.environ.get("GRBDA_CMAKE_BUILD_DIR")
+        if given:
+            build_dir = Path(given)
+            if not build_dir.is_absolute():
+                build_dir = ROOT / build_dir
+            if not (build_dir / "CMakeCache.txt").is_file():
+                raise RuntimeError(f"GRBDA_CMAKE_BUILD_DIR={given}: no CMakeCache.txt in {build_dir} "
+                                   "(configure it first, or unset the variable)")
+            return build_dir
+        build_dir = ROOT / BUILD_BASE / "cmake"
+        run("cmake", "-S", ROOT, "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release",
+            "-DGRBDA_BUILD_TESTS=OFF", "-DGRBDA_BUILD_BENCH=OFF", "-DGRBDA_BUILD_PYTHON=ON",
+            f"-DPython3_EXECUTABLE={sys.executable}")
+        return build_dir
+
+    def build_extension(self, ext):
+        build_dir = self.cmake_tree()
+        if cache_value(build_dir, "GRBDA_BUILD_PYTHON") not in ("ON", "1", "TRUE", "YES"):
+            raise RuntimeError(f"{build_dir} was configured without the Python module (GRBDA_BUILD_PYTHON=OFF; "
+                               "is pybind11-dev installed?)")
+        jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL", str(os.cpu_count() or 1))
+        run("cmake", "--build", build_dir, "-j", jobs, "--target", "grbda", "grbda_cli", "grbda_python")
+
+        stage = Path(self.build_temp).resolve() / "stage"
+        shutil.rmtree(stage, ignore_errors=True)
+        for component in ("runtime", "tools", "python"):
+            run("cmake", "--install", build_dir, "--prefix", stage, "--component", component)
+
+        extension = self.one(stage.rglob("_grbda*.so"))
+        suffix = sysconfig.get_config_var("EXT_SUFFIX")
+        if not extension.name.endswith(suffix):
+            raise RuntimeError(f"{extension.name} was built for another Python than this one ({suffix}); "
+                               f"configure {build_dir} with -DPython3_EXECUTABLE={sys.executable}")
+        package = Path(self.get_ext_fullpath(ext.name)).parent
+        shutil.rmtree(package / "lib", ignore_errors=True)
+        shutil.rmtree(package / "bin", ignore_errors=True)
+        shutil.rmtree(package / "share", ignore_errors=True)
+        package.mkdir(parents=True, exist_ok=True)
+        target = Path(self.get_ext_fullpath(ext.name))
+        shutil.copy2(extension, target)
+        set_runpath(target, "$ORIGIN/lib")
+        # the soname file only (a wheel stores no symlinks); the extension and the command need no other
+        (package / "lib").mkdir()
+        library = self.one(p for p in stage.rglob("libgrbda.so.*") if p.name.count(".") == 2)
+        shutil.copy2(library.resolve(), package / "lib" / library.name)
+        (package / "bin").mkdir()
+        shutil.copy2(stage / cache_value(build_dir, "CMAKE_INSTALL_BINDIR") / "grbda", package / "bin" / "grbda")
+        shutil.copytree(stage / cache_value(build_dir, "CMAKE_INSTALL_DATADIR") / "grbda",
+                        package / "share" / "grbda", symlinks=False)
+
+    @staticmethod
+    def one(paths):
+        found = list(paths)
+        if len(found) != 1:
+            raise RuntimeError(f"setup.py: expected one file in the staged install, found {found}")
+        return found[0]
+
+
+def set_runpath(path, runpath):
+    """Rewrite an ELF file's RUNPATH with CMake's own editor (the new one must not be longer)."""
+    script = Path(path).with_suffix(".rpath.cmake")
+    script.write_text(f'file(RPATH_SET FILE "{path}" NEW_RPATH "{runpath}")\n')
+    try:
+        run("cmake", "-P", script)
+    finally:
+        script.unlink()
+
+
+setup(
+    version=cmake_project_version(),
+    ext_modules=[CMakeExtension()],
+    cmdclass={"build_ext": CMakeBuild},
+    options={"build": {"build_base": BUILD_BASE}},
+)
