@@ -28,8 +28,8 @@ struct Body {
   /// Some cluster has this body as its output body, so its articulated inertia gathers more than
   /// its own rigid-body inertia (otherwise C-ABA may use the cheaper rigid-inertia transform).
   bool supportsClusters = false;
-  JointLimits limits;      ///< its joint's URDF <limit> (enforced by the simulator only)
-  JointDynamics dynamics;  ///< its joint's URDF <dynamics> (applied by the simulator only)
+  JointLimits limits;      ///< its joint's URDF `<limit>` (enforced by the simulator only)
+  JointDynamics dynamics;  ///< its joint's URDF `<dynamics>` (applied by the simulator only)
 };
 
 namespace detail {

@@ -10,18 +10,19 @@ namespace grbda {
 /// A box fixed in the world: its centre, its axes (columns of `rotation`, world coordinates) and
 /// half extents. A ramp is a box turned about a horizontal axis.
 struct StaticBox {
-  Vec3 center = Vec3::Zero();
-  Mat3 rotation = Mat3::Identity();
-  Vec3 halfExtents = Vec3::Constant(0.5);
+  Vec3 center = Vec3::Zero();              ///< world [m]
+  Mat3 rotation = Mat3::Identity();        ///< its axes as columns, world coordinates
+  Vec3 halfExtents = Vec3::Constant(0.5);  ///< half sizes along its axes [m]
   double friction = -1.0;     ///< μ of its contacts; < 0: the world's
   double restitution = -1.0;  ///< e of its contacts; < 0: the world's
 };
 
+/// The simulated environment: ground, static boxes and contact properties.
 struct World {
   bool hasGround = true;                 ///< the half-space {x : n·x ≤ height}
   double groundHeight = 0.0;             ///< along groundNormal [m]
   Vec3 groundNormal = Vec3::UnitZ();     ///< unit outward normal of the ground
-  std::vector<StaticBox> boxes;
+  std::vector<StaticBox> boxes;          ///< static boxes (steps, ramps, tables)
   double friction = 1.0;                 ///< Coulomb μ of ground contacts (and boxes without their own)
   double restitution = 0.0;              ///< normal restitution e ∈ [0, 1] (0: no bounce)
   /// A shape closer than this to an obstacle [m] has a contact row in the step; the row pushes only

@@ -26,8 +26,9 @@ const char* contactSolverName(ContactSolverType type);
 /// The solver named `name`; InputError listing the valid names otherwise.
 ContactSolverType contactSolverFromName(const std::string& name);
 
+/// How solveContactProblem solves (the simulator's SimulatorOptions::solver).
 struct ContactSolverSettings {
-  ContactSolverType type = ContactSolverType::ADMM;
+  ContactSolverType type = ContactSolverType::ADMM;  ///< the algorithm
   int maxIterations = 200;      ///< cap of the iterative solvers (≥ 1); reaching it is reported, not hidden
   double tolerance = 1e-10;     ///< on the residuals, velocity units [m/s]
   bool pyramidal = false;       ///< PGS / compliant: the inscribed four-sided friction pyramid
@@ -36,19 +37,20 @@ struct ContactSolverSettings {
   /// Compliant contacts (MuJoCo's solref): time constant [s] and damping ratio of the normal
   /// spring–damper, per unit effective mass (k = m_eff / (T ζ)², c = 2 m_eff / T).
   double timeConstant = 0.02;
-  double dampingRatio = 1.0;
+  double dampingRatio = 1.0;    ///< compliant contacts: ζ (1: critically damped)
   bool warmStart = true;        ///< start from the previous step's impulses of the same contacts
   void validate() const;        ///< InputError naming the offending value
 };
 
+/// The set a row's impulse lives in (see the file comment).
 enum class RowSet : unsigned char { Cone, Unilateral, Box, Free };
 
 /// What one solve reports. Residuals are in velocity units except complementarity (impulse ×
 /// velocity); a solve that stops at its iteration cap says so in `converged`, never silently.
 struct ContactSolveStats {
-  int rows = 0;
-  int iterations = 0;
-  bool converged = true;
+  int rows = 0;             ///< active rows m
+  int iterations = 0;       ///< iterations the solver ran
+  bool converged = true;    ///< false: it stopped at its iteration cap
   double coneResidual = 0.0;          ///< how far λ is outside K (impulse units; 0 up to round-off)
   double velocityResidual = 0.0;      ///< how far c violates its constraints (penetrating or, when sticking, sliding)
   double complementarityResidual = 0.0;  ///< |λ_n c_n| and the friction's maximal-dissipation gap
@@ -59,23 +61,29 @@ struct ContactSolveStats {
 struct ContactProblem {
   /// Sizes every buffer for up to `maxRows` rows and `nv` velocities.
   void reserve(int maxRows, int nv);
-  void clear() { m = 0; numCones = 0; }
+  void clear() { m = 0; numCones = 0; }  ///< no rows (the buffers stay)
   /// Appends rows (returns the first); J's rows, b, R and the set's data are the caller's to fill.
   int addRows(RowSet set, int count, double mu = 0.0, double bound = 0.0);
 
   int m = 0;                 ///< active rows
-  int numCones = 0;
+  int numCones = 0;          ///< frictional contacts among the rows
   MatX J;                    ///< rows' Jacobian (capacity x nv), independent coordinates
   MatX MinvJt;               ///< ℳ⁻¹ Jᵀ (nv x capacity)
   MatX G;                    ///< Delassus J ℳ⁻¹ Jᵀ (capacity x capacity, top-left m x m used)
-  VecX b, R;                 ///< free velocity + stabilisation target; compliance per row
+  VecX b;                    ///< per row: velocity after a free step minus its stabilisation target
+  VecX R;                    ///< per row: compliance (0: hard)
   VecX lambda;               ///< the solution (impulses), warm start on entry
   std::vector<RowSet> set;   ///< per row
   std::vector<double> mu;    ///< per row (cone rows: the first row of the cone carries it)
   std::vector<double> bound; ///< per row (box rows)
   // solver workspace
   MatX factor;               ///< Cholesky factor (ADMM)
-  VecX c, z, y, s, rhs, zPrev;
+  VecX c;                    ///< row velocities (G + R) λ + b of the last residual measurement
+  VecX z;                    ///< ADMM: the projected iterate
+  VecX y;                    ///< ADMM: the multiplier
+  VecX s;                    ///< ADMM: De Saxcé's correction
+  VecX rhs;                  ///< ADMM: the right-hand side, then λ
+  VecX zPrev;                ///< ADMM: the previous z
 };
 
 /// Solves `problem` (its first m rows) into problem.lambda with `settings`. NumericalError if the

@@ -25,44 +25,47 @@ enum class Integrator { SemiImplicitEuler, RK4 };
 const char* integratorName(Integrator integrator);
 Integrator integratorFromName(const std::string& name);
 
+/// Time step, integrator, contact solver and which joint physics apply.
 struct SimulatorOptions {
   double dt = 1e-3;                                 ///< step [s], > 0
-  Integrator integrator = Integrator::SemiImplicitEuler;
+  Integrator integrator = Integrator::SemiImplicitEuler;  ///< semi-implicit Euler, or RK4 without rows
   ContactSolverSettings solver;                     ///< contact solver (ADMM by default)
-  bool jointLimits = true;                          ///< enforce URDF <limit lower upper>
-  bool jointFriction = true;                        ///< apply URDF <dynamics friction>
-  bool jointDamping = true;                         ///< apply URDF <dynamics damping> (implicitly)
-  bool saturateEffort = true;                       ///< clamp applied τ to URDF <limit effort>
+  bool jointLimits = true;                          ///< enforce URDF `<limit lower upper>`
+  bool jointFriction = true;                        ///< apply URDF `<dynamics friction>`
+  bool jointDamping = true;                         ///< apply URDF `<dynamics damping>` (implicitly)
+  bool saturateEffort = true;                       ///< clamp applied τ to URDF `<limit effort>`
   /// Stop with NumericalError when the state becomes non-finite (always) or the energy of a run
   /// without applied torque grows by more than this fraction of its scale (0: do not check).
   double divergenceEnergyFactor = 0.0;
-  void validate() const;
+  void validate() const;  ///< InputError naming the offending value
 };
 
 /// A contact of the last step with its force (world axes; forces, not impulses: λ / dt).
 struct ContactForce {
-  ContactPoint contact;
+  ContactPoint contact;              ///< where, and between what
   double normalForce = 0.0;          ///< ≥ 0 [N]
   Vec3 frictionForce = Vec3::Zero(); ///< tangential [N], ‖·‖ ≤ μ normalForce
   Vec3 slipVelocity = Vec3::Zero();  ///< tangential velocity of the robot's point after the step [m/s]
   bool sliding = false;              ///< slipVelocity exceeds 1e-6 m/s (the friction is then on the cone's surface)
 };
 
+/// What a joint row of a step was.
 enum class JointRowKind { LowerLimit, UpperLimit, Friction, Damping };
 /// A joint row of the last step: the generalised force it applied on its body's joint coordinate
 /// (a rotor's joint included: then the force is on the rotor coordinate) [N·m or N].
 struct JointRowForce {
-  int body = -1;
-  JointRowKind kind = JointRowKind::LowerLimit;
-  double force = 0.0;
+  int body = -1;                                 ///< the body whose joint it acts on
+  JointRowKind kind = JointRowKind::LowerLimit;  ///< what it is
+  double force = 0.0;                            ///< generalised force on that joint coordinate
 };
 
+/// What one step did: contacts with their forces, joint rows, the contact solve.
 struct StepResult {
   double time = 0.0;                       ///< after the step
-  std::vector<ContactForce> contacts;
-  std::vector<JointRowForce> joints;
-  ContactSolveStats solver;
-  double normalForceSum() const;
+  std::vector<ContactForce> contacts;      ///< the step's contacts (detection order)
+  std::vector<JointRowForce> joints;       ///< the step's limit, friction and damping rows
+  ContactSolveStats solver;                ///< the contact solve
+  double normalForceSum() const;           ///< Σ normal forces [N]
 };
 
 class Simulator;
@@ -71,31 +74,34 @@ class Simulator;
 class Controller {
  public:
   virtual ~Controller() = default;
+  /// τ (nv, zeros on entry) for the state of `sim` (sim.q(), sim.v(), sim.time()).
   virtual void compute(const Simulator& sim, VecX& tau) = 0;
 };
 
 /// A recorded run: time, positions and velocities per step (the first row is the start).
 struct Trajectory {
-  std::vector<double> time;
-  std::vector<VecX> q, v;
+  std::vector<double> time;  ///< [s]
+  std::vector<VecX> q;       ///< positions per row
+  std::vector<VecX> v;       ///< velocities per row
 };
 
+/// Steps a model in a world: contact, limits, joint friction, controllers (see the file comment).
 class Simulator {
  public:
   /// InputError for bad options or world; the state starts at the neutral configuration, at rest.
   Simulator(const Model& model, const World& world = World(), const SimulatorOptions& options = {});
 
-  const Model& model() const { return model_; }
-  const World& world() const { return world_; }
-  const SimulatorOptions& options() const { return options_; }
+  const Model& model() const { return model_; }                ///< its copy of the model
+  const World& world() const { return world_; }                ///< the world
+  const SimulatorOptions& options() const { return options_; }  ///< the options
 
   // ---- state ----
   /// q: independent positions (nq); v: independent velocities (nv). InputError for sizes, NaN.
   void setState(const VecX& q, const VecX& v);
-  const VecX& q() const { return q_; }
-  const VecX& v() const { return v_; }
-  double time() const { return time_; }
-  void setTime(double t);
+  const VecX& q() const { return q_; }  ///< independent positions
+  const VecX& v() const { return v_; }  ///< independent velocities
+  double time() const { return time_; }  ///< simulated time [s]
+  void setTime(double t);               ///< sets the clock (InputError if not finite)
   /// Kinetic + gravitational potential energy at the state [J].
   double energy();
 
@@ -105,11 +111,11 @@ class Simulator {
   /// A joint PD on every actuated independent coordinate (not a floating base):
   /// τ = kp (q_target − q) − kd (v − v_target). kp, kd: one value for all or nv values.
   void setPd(const VecX& kp, const VecX& kd);
-  void setPd(double kp, double kd);
+  void setPd(double kp, double kd);  ///< the same gains on every coordinate
   /// Targets: q (nq, like q()) and v (nv). Default: the state when the PD was switched on, v = 0.
   void setPdTarget(const VecX& qTarget, const VecX& vTarget);
-  void clearPd() { pdOn_ = false; }
-  bool pdEnabled() const { return pdOn_; }
+  void clearPd() { pdOn_ = false; }         ///< switches the PD off
+  bool pdEnabled() const { return pdOn_; }  ///< whether the PD is on
   /// A controller called every step (not owned; nullptr removes it). Its exceptions reach the
   /// caller of step() with the step's time; the state stays at the last good step.
   void setController(Controller* controller) { controller_ = controller; }
@@ -117,14 +123,16 @@ class Simulator {
   const VecX& appliedTorque() const { return tauApplied_; }
 
   // ---- stepping ----
+  /// One step of options().dt: the pipeline of the file comment. NumericalError naming the time if
+  /// the state stops being finite.
   const StepResult& step();
-  void step(int n);
-  const StepResult& lastStep() const { return result_; }
+  void step(int n);  ///< n steps
+  const StepResult& lastStep() const { return result_; }  ///< what the last step did
 
   // ---- recording (allocates as it grows) ----
-  void startRecording();
-  void stopRecording() { recording_ = false; }
-  const Trajectory& trajectory() const { return trajectory_; }
+  void startRecording();                                        ///< a new trajectory from the current state
+  void stopRecording() { recording_ = false; }                  ///< keeps what was recorded
+  const Trajectory& trajectory() const { return trajectory_; }  ///< the recorded run
 
  private:
   void computeTorque();
