@@ -34,10 +34,8 @@ void ContactSolverSettings::validate() const {
     throw InputError("contact solver: the pyramidal cone is available with pgs and compliant (admm solves the exact cone)");
 }
 
-void ContactProblem::reserve(int maxRows, int nv) {
+void ContactProblem::reserve(int maxRows) {
   const int cap = std::max(maxRows, 1);
-  J.setZero(cap, nv);
-  MinvJt.setZero(nv, cap);
   G.setZero(cap, cap);
   factor.setZero(cap, cap);
   for (VecX* x : {&b, &R, &lambda, &c, &z, &y, &s, &rhs, &zPrev}) x->setZero(cap);

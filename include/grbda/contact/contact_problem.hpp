@@ -57,18 +57,17 @@ struct ContactSolveStats {
 };
 
 /// The rows and matrices of one step's problem, sized once for the most rows the simulation can
-/// have (no allocation per step). Filled by the simulator; solved by solveContactProblem.
+/// have (no allocation per step). Filled by the simulator (or a test); solved by solveContactProblem.
 struct ContactProblem {
-  /// Sizes every buffer for up to `maxRows` rows and `nv` velocities.
-  void reserve(int maxRows, int nv);
+  /// Sizes every buffer for up to `maxRows` rows.
+  void reserve(int maxRows);
   void clear() { m = 0; numCones = 0; }  ///< no rows (the buffers stay)
-  /// Appends rows (returns the first); J's rows, b, R and the set's data are the caller's to fill.
+  /// Appends rows (returns the first) of one set with μ (cones) or a bound (box rows); G, b and R
+  /// are the caller's to fill (R starts at 0).
   int addRows(RowSet set, int count, double mu = 0.0, double bound = 0.0);
 
   int m = 0;                 ///< active rows
   int numCones = 0;          ///< frictional contacts among the rows
-  MatX J;                    ///< rows' Jacobian (capacity x nv), independent coordinates
-  MatX MinvJt;               ///< ℳ⁻¹ Jᵀ (nv x capacity)
   MatX G;                    ///< Delassus J ℳ⁻¹ Jᵀ (capacity x capacity, top-left m x m used)
   VecX b;                    ///< per row: velocity after a free step minus its stabilisation target
   VecX R;                    ///< per row: compliance (0: hard)
