@@ -62,41 +62,8 @@ int ContactProblem::addRows(RowSet rowSet, int count, double rowMu, double rowBo
 }
 
 void measureContactResiduals(ContactProblem& p, ContactSolveStats& stats) {
-  const int m = p.m;
-  stats.rows = m;
-  stats.coneResidual = stats.velocityResidual = stats.complementarityResidual = 0.0;
   detail::rowVelocities(p, p.lambda, p.c);
-  for (int r = 0; r < m;) {
-    const double l = p.lambda[r], c = p.c[r];
-    switch (p.set[static_cast<size_t>(r)]) {
-      case RowSet::Cone: {
-        const double mu = p.mu[static_cast<size_t>(r)];
-        const double lt = std::hypot(p.lambda[r + 1], p.lambda[r + 2]), ct = std::hypot(p.c[r + 1], p.c[r + 2]);
-        stats.coneResidual = std::max({stats.coneResidual, lt - mu * l, -l});
-        stats.velocityResidual = std::max(stats.velocityResidual, -c);
-        // λ · (c + s), s = (μ‖c_t‖, 0, 0): zero exactly when the normal and the friction laws hold
-        const double gap = l * (c + mu * ct) + p.lambda[r + 1] * p.c[r + 1] + p.lambda[r + 2] * p.c[r + 2];
-        stats.complementarityResidual = std::max(stats.complementarityResidual, std::abs(gap));
-        r += 3;
-        continue;
-      }
-      case RowSet::Unilateral:
-        stats.coneResidual = std::max(stats.coneResidual, -l);
-        stats.velocityResidual = std::max(stats.velocityResidual, -c);
-        stats.complementarityResidual = std::max(stats.complementarityResidual, std::abs(l * c));
-        break;
-      case RowSet::Box: {
-        const double bound = p.bound[static_cast<size_t>(r)];
-        stats.coneResidual = std::max(stats.coneResidual, std::abs(l) - bound);
-        // friction opposes the motion with its whole bound, or holds it still
-        stats.complementarityResidual = std::max(stats.complementarityResidual, std::abs(bound * std::abs(c) + l * c));
-        break;
-      }
-      case RowSet::Free: stats.velocityResidual = std::max(stats.velocityResidual, std::abs(c)); break;
-    }
-    ++r;
-  }
-  stats.coneResidual = std::max(stats.coneResidual, 0.0);
+  detail::residualsAt(p, p.lambda, p.c, stats);
 }
 
 ContactSolveStats solveContactProblem(ContactProblem& p, const ContactSolverSettings& settings) {
