@@ -9,6 +9,7 @@
 
 #include "grbda/grbda.hpp"
 #include "grbda/sim/simulator.hpp"
+#include "sim_scenarios.hpp"
 #include "support/allocation_counter.hpp"
 
 namespace grbda {
@@ -336,16 +337,8 @@ TEST(SimulatorContact, AdmmAndPgsAgreeOnOneStepAndCompliantTendsToHard) {
 
 // ---- the Mini Cheetah on four frictional feet ----
 
-VecX crouch(const Model& model, double height) {
-  VecX q = model.neutralConfiguration();
-  q[2] = height;
-  const auto& names = model.positionNames();
-  for (int i = 0; i < model.nq(); ++i) {
-    if (names[static_cast<size_t>(i)].find("abad_to_hip") != std::string::npos) q[i] = -1.0;
-    if (names[static_cast<size_t>(i)].find("hip_to_knee") != std::string::npos) q[i] = 2.0;
-  }
-  return q;
-}
+/// The drop pose: torso at `height`, legs (abad, hip, knee) = (0, -1, 2) (bench's scenario).
+VecX crouch(const Model& model, double height) { return bench::crouchedCheetah(model, height); }
 
 double totalMass(const Model& model) {
   double m = 0.0;

@@ -18,6 +18,21 @@ void requirePropagators(const Model& model, Data& data, const char* algorithm, c
   if (!articulatedPass<false>(model, data, in)) throwArticulatedInertiaNotPositive(model, data, algorithm);
 }
 
+void outwardResponse(const Model& model, Data& data, Eigen::Ref<VecX> ydd) {
+  for (int k = 0; k < model.numClusters(); ++k) {
+    const Cluster& cl = model.cluster(k);
+    const ClusterData& cd = data.clusters[static_cast<size_t>(k)];
+    auto yk = ydd.segment(cl.vIndex, cl.nv);
+    const Vec6 ao = cl.output < 0 ? Vec6::Zero() : Vec6(data.a[cl.output]);
+    if (cl.output >= 0) yk.noalias() -= cd.DinvXUt * ao;
+    for (int r = 0; r < cl.numBodies; ++r) {
+      const int i = cl.firstBody + r;
+      data.a[i] = data.Xout[i].apply(ao);
+      data.a[i].noalias() += cd.S.middleRows<6>(6 * r) * yk;
+    }
+  }
+}
+
 }  // namespace detail
 
 void updateForcePropagators(const Model& model, Data& data, const VecX& q) {

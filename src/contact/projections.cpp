@@ -98,7 +98,8 @@ bool solvedWithin(const ContactProblem& p, const VecX& lambda, const VecX& c, do
   ContactSolveStats s;
   residualsAt(p, lambda, c, s);
   const double impulse = p.m > 0 ? lambda.head(p.m).cwiseAbs().maxCoeff() : 0.0;
-  return s.velocityResidual <= tolerance && s.complementarityResidual <= tolerance * impulse &&
+  // a contact's gap sums three products of an impulse and a velocity error (and μ‖c_t‖ on the normal)
+  return s.velocityResidual <= tolerance && s.complementarityResidual <= 4.0 * tolerance * impulse &&
          s.coneResidual <= 1e-12 * impulse;
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "algorithms/force_propagators.hpp"
 #include "grbda/errors.hpp"
 
 namespace grbda::detail {
@@ -98,18 +99,7 @@ void RowInnovations::velocityChange(const Model& model, Data& data, const Eigen:
       dv.segment(cl.vIndex, cl.nv) += lambda[i] * z_.segment(offset_[static_cast<size_t>(e)], cl.nv);
     }
   }
-  for (int k = 0; k < model.numClusters(); ++k) {  // outward: ÿ_k = D_k⁻¹ t_k − D_k⁻¹ XU_kᵀ a_o
-    const Cluster& cl = model.cluster(k);
-    const ClusterData& cd = data.clusters[static_cast<size_t>(k)];
-    auto ydd = dv.segment(cl.vIndex, cl.nv);
-    const Vec6 ao = cl.output < 0 ? Vec6::Zero() : Vec6(data.a[cl.output]);
-    if (cl.output >= 0) ydd.noalias() -= cd.DinvXUt * ao;
-    for (int r = 0; r < cl.numBodies; ++r) {
-      const int i = cl.firstBody + r;
-      data.a[i] = data.Xout[i].apply(ao);
-      data.a[i].noalias() += cd.S.middleRows<6>(6 * r) * ydd;
-    }
-  }
+  outwardResponse(model, data, dv);  // ÿ_k = D_k⁻¹ t_k − D_k⁻¹ XU_kᵀ a_o
 }
 
 void bodyVelocities(const Model& model, const Data& data, const VecX& v, std::vector<Vec6>& V) {

@@ -29,7 +29,7 @@ ContactSolverType contactSolverFromName(const std::string& name);
 /// How solveContactProblem solves (the simulator's SimulatorOptions::solver).
 struct ContactSolverSettings {
   ContactSolverType type = ContactSolverType::ADMM;  ///< the algorithm
-  int maxIterations = 200;      ///< cap of the iterative solvers (≥ 1); reaching it is reported, not hidden
+  int maxIterations = 500;      ///< cap of the iterative solvers (≥ 1); reaching it is reported, not hidden
   double tolerance = 1e-10;     ///< on the residuals, velocity units [m/s]
   bool pyramidal = false;       ///< PGS / compliant: the inscribed four-sided friction pyramid
   /// Position correction: a penetration d < 0 is pushed out at the velocity −erp · d / dt (0: off).
