@@ -1,8 +1,13 @@
 #pragma once
 // Internal: the iterative solvers of a ContactProblem and what they share.
+#include <cmath>
+
 #include "grbda/contact/contact_problem.hpp"
 
 namespace grbda::detail {
+
+/// √(a² + b²) for impulses and velocities (no overflow to guard against; std::hypot is slower).
+inline double norm2(double a, double b) { return std::sqrt(a * a + b * b); }
 
 /// c = (G + R) λ + b over the first m rows.
 void rowVelocities(const ContactProblem& p, const VecX& lambda, VecX& c);

@@ -13,7 +13,7 @@ void rowVelocities(const ContactProblem& p, const VecX& lambda, VecX& c) {
 }
 
 void projectOntoCone(double mu, double& n, double& t1, double& t2) {
-  const double t = std::hypot(t1, t2);
+  const double t = norm2(t1, t2);
   if (t <= mu * n) return;        // inside
   if (mu * t <= -n) {             // inside the polar cone: the apex
     n = t1 = t2 = 0.0;
@@ -66,7 +66,7 @@ void residualsAt(const ContactProblem& p, const VecX& lambda, const VecX& veloci
     switch (p.set[static_cast<size_t>(r)]) {
       case RowSet::Cone: {
         const double mu = p.mu[static_cast<size_t>(r)];
-        const double lt = std::hypot(lambda[r + 1], lambda[r + 2]), ct = std::hypot(velocity[r + 1], velocity[r + 2]);
+        const double lt = norm2(lambda[r + 1], lambda[r + 2]), ct = norm2(velocity[r + 1], velocity[r + 2]);
         stats.coneResidual = std::max({stats.coneResidual, lt - mu * l, -l});
         stats.velocityResidual = std::max(stats.velocityResidual, -c);
         // λ · (c + s), s = (μ‖c_t‖, 0, 0): zero exactly when the normal and the friction laws hold

@@ -277,13 +277,13 @@ void Simulator::addContactRows() {
     const Vec3 pointVf = Xa.E.transpose() * (Vf.tail<3>() + Vf.head<3>().cross(point));  // world
     const Vec3 pointV = Xa.E.transpose() * (V.tail<3>() + V.head<3>().cross(point));
     const Vec3 directions[3] = {c.normal, t1, t2};
+    detail::Mat63 P;  // the rows' unit forces, body coordinates
     for (int k = 0; k < 3; ++k) {
-      const Vec3 f = Xa.E * directions[k];  // the row's unit force, body coordinates
-      Vec6 p;
-      p << point.cross(f), f;
-      innovations_->addBodyForceRow(model_, data_, c.body, p);
+      const Vec3 f = Xa.E * directions[k];
+      P.col(k) << point.cross(f), f;
       rowFreeVelocity_[row + k] = directions[k].dot(pointVf);
     }
+    innovations_->addBodyForceRows(model_, data_, c.body, P);
     // the smallest normal velocity the step may end with: close the gap at most (d > 0), push a
     // penetration out at erp (d ≤ 0), and bounce with restitution e from the approach speed
     double target = c.distance > 0.0 ? -c.distance / dt : -options_.solver.erp * c.distance / dt;
