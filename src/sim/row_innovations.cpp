@@ -152,11 +152,15 @@ void bodyVelocities(const Model& model, const Data& data, const VecX& v, std::ve
     const Cluster& cl = model.cluster(k);
     const ClusterData& cd = data.clusters[static_cast<size_t>(k)];
     const Vec6 vo = cl.output < 0 ? Vec6::Zero() : V[static_cast<size_t>(cl.output)];
-    for (int r = 0; r < cl.numBodies; ++r) {
-      const int i = cl.firstBody + r;
-      V[static_cast<size_t>(i)] = data.Xout[i].apply(vo);
-      V[static_cast<size_t>(i)].noalias() += cd.S.middleRows<6>(6 * r) * v.segment(cl.vIndex, cl.nv);
-    }
+    withClusterDof(cl.nv, [&](auto D) {
+      constexpr int Dk = decltype(D)::value;
+      const auto vk = clusterSegment<Dk>(v, cl.vIndex, cl.nv);
+      for (int r = 0; r < cl.numBodies; ++r) {
+        const int i = cl.firstBody + r;
+        V[static_cast<size_t>(i)] = data.Xout[i].apply(vo);
+        V[static_cast<size_t>(i)].noalias() += rowsOf<Dk>(cd.S, r) * vk;
+      }
+    });
   }
 }
 
