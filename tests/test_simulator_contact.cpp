@@ -429,7 +429,10 @@ VecX denseConeSolve(const MatX& G, const VecX& b, const std::vector<double>& mu)
 
 TEST(SimulatorDelassus, OneStepMatchesADenseReferenceNcpSolve) {
   const Model model = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf");
-  Simulator sim(model);
+  SimulatorOptions tight;  // the Delassus matrix is under test, not the default tolerance
+  tight.solver.tolerance = 1e-12;
+  tight.solver.maxIterations = 5000;
+  Simulator sim(model, World(), tight);
   sim.setState(crouch(model, 0.30), VecX::Zero(model.nv()));
   sim.setPd(50.0, 2.0);
   sim.step(1500);  // standing on four feet

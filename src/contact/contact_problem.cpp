@@ -38,7 +38,7 @@ void ContactProblem::reserve(int maxRows) {
   const int cap = std::max(maxRows, 1);
   G.setZero(cap, cap);
   factor.setZero(cap, cap);
-  for (VecX* x : {&b, &R, &lambda, &c, &z, &y, &s, &rhs, &zPrev}) x->setZero(cap);
+  for (VecX* x : {&b, &R, &lambda, &c, &z, &y, &s, &rhs, &zPrev, &warm}) x->setZero(cap);
   set.assign(static_cast<size_t>(cap), RowSet::Free);
   mu.assign(static_cast<size_t>(cap), 0.0);
   bound.assign(static_cast<size_t>(cap), 0.0);
@@ -74,13 +74,28 @@ ContactSolveStats solveContactProblem(ContactProblem& p, const ContactSolverSett
     throw NumericalError("contact solver: the Delassus matrix or the free velocities are not finite");
   if (!settings.warmStart) p.lambda.head(p.m).setZero();
   detail::projectOntoSets(p, p.lambda, settings.pyramidal);  // a warm start from another contact set may lie outside
-  if (settings.type == ContactSolverType::ADMM) detail::solveAdmm(p, settings, stats);
-  else detail::solvePgs(p, settings, stats);
+  if (settings.type == ContactSolverType::ADMM) {
+    p.warm.head(p.m) = p.lambda.head(p.m);
+    detail::solveAdmm(p, settings, stats);
+    // De Saxcé's fixed point is not a convex problem: with redundant contacts (a sole's four
+    // corners) ADMM can cycle or blow up. Then PGS solves the step from the same warm start, and
+    // the result says so.
+    if (!stats.converged || !p.lambda.head(p.m).allFinite()) {
+      const int admmIterations = stats.iterations;
+      p.lambda.head(p.m) = p.warm.head(p.m);
+      detail::solvePgs(p, settings, stats);
+      stats.iterations += admmIterations;
+      stats.fellBack = true;
+    }
+  } else {
+    detail::solvePgs(p, settings, stats);
+  }
   const int iterations = stats.iterations;
-  const bool converged = stats.converged;
+  const bool converged = stats.converged, fellBack = stats.fellBack;
   measureContactResiduals(p, stats);
   stats.iterations = iterations;
   stats.converged = converged;
+  stats.fellBack = fellBack;
   return stats;
 }
 

@@ -54,7 +54,12 @@ bool RowInnovations::stepThrough(const Model& model, Data& data, int j, Eigen::M
   T.noalias() = rowsOf<D>(cd.S, j - cl.firstBody).transpose() * P;  // t_k = S_kᵀ p
   Z.noalias() = Eigen::Map<const typename Sizes<D>::MatD>(cd.Dinv.data(), d, d) * T;
   if (cl.output < 0) return false;
-  for (int c = 0; c < Gc; ++c) P.col(c) = data.Xout[j].applyTranspose(P.col(c));
+  // P ← Xoutᵀ P (Transform::applyTranspose on all columns at once: n ← Eᵀn + r × Eᵀf, f ← Eᵀf)
+  const Transform& X = data.Xout[j];
+  const Eigen::Matrix<double, 3, Gc> f = X.E.transpose() * P.template bottomRows<3>();
+  P.template topRows<3>() = (X.E.transpose() * P.template topRows<3>()).eval();
+  for (int c = 0; c < Gc; ++c) P.col(c).template head<3>() += X.r.cross(f.col(c));
+  P.template bottomRows<3>() = f;
   P.noalias() -= Eigen::Map<const Eigen::Matrix<double, D, 6>>(cd.DinvXUt.data(), d, 6).transpose() * T;
   return true;
 }

@@ -76,9 +76,14 @@ Simulator::Simulator(const Model& model, const World& world, const SimulatorOpti
       if (model_.body(i).independent && isOneDof(model_.body(i)) && column < cl.nv)
         effortBody_[static_cast<size_t>(cl.vIndex + column++)] = i;
   }
-  for (const Body& b : model_.bodies()) {
-    if (!isOneDof(b)) continue;
-    jointRowCapacity += (b.limits.hasPositionLimits ? 2 : 0) + (b.dynamics.friction > 0.0) + (b.dynamics.damping > 0.0);
+  for (int i = 0; i < model_.numBodies(); ++i) {
+    const Body& b = model_.body(i);
+    const bool limits = options_.jointLimits && b.limits.hasPositionLimits;
+    const bool friction = options_.jointFriction && b.dynamics.friction > 0.0;
+    const bool damping = options_.jointDamping && b.dynamics.damping > 0.0;
+    if (!isOneDof(b) || !(limits || friction || damping)) continue;
+    jointPhysicsBodies_.push_back(i);
+    jointRowCapacity += 2 * limits + friction + damping;
   }
   rowScratch_.setZero(maxClusterDof);
   const int contactCapacity = maxContacts(model_, world_);
@@ -221,6 +226,8 @@ const StepResult& Simulator::step() {
       result_.solver = ContactSolveStats();
       v_ = vFree_;
     }
+    if (!v_.allFinite())
+      throw NumericalError("Simulator: the run diverged at " + at(time_) + ": the velocities after the contact solve are not finite");
     integrate(model_, q_, v_, options_.dt, qNext_);
     report();
   }
@@ -298,9 +305,8 @@ void Simulator::addContactRows() {
 
 void Simulator::addJointRows() {
   const double dt = options_.dt;
-  for (int i = 0; i < model_.numBodies(); ++i) {
+  for (int i : jointPhysicsBodies_) {
     const Body& b = model_.body(i);
-    if (!isOneDof(b)) continue;
     const bool limits = options_.jointLimits && b.limits.hasPositionLimits;
     const bool friction = options_.jointFriction && b.dynamics.friction > 0.0;
     const bool damping = options_.jointDamping && b.dynamics.damping > 0.0;

@@ -30,7 +30,7 @@ ContactSolverType contactSolverFromName(const std::string& name);
 struct ContactSolverSettings {
   ContactSolverType type = ContactSolverType::ADMM;  ///< the algorithm
   int maxIterations = 500;      ///< cap of the iterative solvers (≥ 1); reaching it is reported, not hidden
-  double tolerance = 1e-10;     ///< on the residuals, velocity units [m/s]
+  double tolerance = 1e-9;      ///< on the residuals, velocity units [m/s]
   bool pyramidal = false;       ///< PGS / compliant: the inscribed four-sided friction pyramid
   /// Position correction: a penetration d < 0 is pushed out at the velocity −erp · d / dt (0: off).
   double erp = 0.2;
@@ -47,10 +47,13 @@ enum class RowSet : unsigned char { Cone, Unilateral, Box, Free };
 
 /// What one solve reports. Residuals are in velocity units except complementarity (impulse ×
 /// velocity); a solve that stops at its iteration cap says so in `converged`, never silently.
+/// ADMM that does not converge (De Saxcé's fixed point can cycle with redundant contacts) hands
+/// the step to PGS from the same warm start and says so in `fellBack`.
 struct ContactSolveStats {
   int rows = 0;             ///< active rows m
   int iterations = 0;       ///< iterations the solver ran
   bool converged = true;    ///< false: it stopped at its iteration cap
+  bool fellBack = false;    ///< ADMM did not converge and PGS solved the step (iterations count both)
   double coneResidual = 0.0;          ///< how far λ is outside K (impulse units; 0 up to round-off)
   double velocityResidual = 0.0;      ///< how far c violates its constraints (penetrating or, when sticking, sliding)
   double complementarityResidual = 0.0;  ///< |λ_n c_n| and the friction's maximal-dissipation gap
@@ -83,6 +86,7 @@ struct ContactProblem {
   VecX s;                    ///< ADMM: De Saxcé's correction
   VecX rhs;                  ///< ADMM: the right-hand side, then λ
   VecX zPrev;                ///< ADMM: the previous z
+  VecX warm;                 ///< the warm start, kept for a fallback solve
 };
 
 /// Solves `problem` (its first m rows) into problem.lambda with `settings`. NumericalError if the

@@ -175,6 +175,7 @@ class Simulator {
     int row = 0;
   };
   std::vector<JointRow> jointRows_;
+  std::vector<int> jointPhysicsBodies_;  ///< bodies whose joint has limits, friction or damping (options on)
   std::vector<int> effortBody_;         ///< per independent velocity: the body whose effort bounds it (-1: none)
   ContactProblem problem_;
   /// G and ℳ⁻¹Jᵀλ from the articulated pass (src/sim/row_innovations.hpp); a copy makes its own.
