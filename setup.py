@@ -101,8 +101,10 @@ class CMakeBuild(build_ext):
         library = self.one(p for p in stage.rglob("libgrbda.so.*") if p.name.count(".") == 2)
         shutil.copy2(library.resolve(), package / "lib" / library.name)
         (package / "bin").mkdir()
-        shutil.copy2(stage / cache_value(build_dir, "CMAKE_INSTALL_BINDIR") / "grbda", package / "bin" / "grbda")
-        shutil.copytree(stage / cache_value(build_dir, "CMAKE_INSTALL_DATADIR") / "grbda",
+        shutil.copy2(stage / (cache_value(build_dir, "CMAKE_INSTALL_BINDIR") or "bin") / "grbda", package / "bin" / "grbda")
+        # GNUInstallDirs leaves CMAKE_INSTALL_DATADIR empty in the cache (it defaults to DATAROOTDIR)
+        datadir = cache_value(build_dir, "CMAKE_INSTALL_DATADIR") or cache_value(build_dir, "CMAKE_INSTALL_DATAROOTDIR") or "share"
+        shutil.copytree(stage / datadir / "grbda",
                         package / "share" / "grbda", symlinks=False)
 
     @staticmethod

@@ -30,7 +30,9 @@ def main(model_path, command):
     vec = lambda x: ",".join(repr(float(e)) for e in x)  # noqa: E731
     out = subprocess.run([command, "fd", model_path, "--json", "--v", vec(v), "--tau", vec(tau)],
                          check=True, capture_output=True, text=True).stdout
-    cli = np.array(json.loads(out)["qdd"], dtype=float)
+    report = json.loads(out)
+    assert report["quantity"] == "qdd", report
+    cli = np.array(report["result"], dtype=float)
     assert np.allclose(cli, qdd, rtol=1e-9, atol=1e-9), (cli, qdd)
     print("smoke test: grbda from %s, %s nv=%d, |qdd|=%.6g, id(fd) error %.1e, command agrees"
           % (grbda.__file__, model_path.split("/")[-1], model.nv, np.linalg.norm(qdd),
