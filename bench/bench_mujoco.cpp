@@ -7,7 +7,8 @@
 //   bench_mujoco report [--duration S] [--csv OUT.csv]   the table of bench/RESULTS.md
 //   bench_mujoco count grbda|armature|rotors standing|falling N   N steps, for callgrind
 //   bench_mujoco check                                    exit 1 unless MuJoCo's rotor-body model,
-//                                                         solved exactly, has grbda's q̈ (ctest)
+//                                                         solved exactly, has grbda's q̈ to 1e-7
+//                                                         relative (ctest)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -29,6 +30,9 @@ using grbda::bench::MujocoCheetah;
 constexpr double kKp = 50.0, kKd = 0.4, kDropHeight = 0.30;
 
 std::string urdfPath() { return std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf"; }
+/// The URDF with the hip links' inertias as the MJCF has them (MuJoCo rejects the originals:
+/// their principal moments break A + B ≥ C; tools/make_mjcf.py --balanced-urdf).
+std::string balancedUrdfPath() { return std::string(GRBDA_MJCF_DIR) + "/mini_cheetah_balanced.urdf"; }
 std::string mjcfPath(const std::string& variant) {
   return std::string(GRBDA_MJCF_DIR) + "/mini_cheetah_" + variant + ".xml";
 }
@@ -202,6 +206,8 @@ int report(int argc, char** argv) {
   const QddDiff da = compareQdd(model, *armature, samples, false);
   const QddDiff dr = compareQdd(model, *rotors, samples, false);
   const QddDiff dx = compareQdd(model, *rotors, samples, true);
+  const grbda::Model balanced = grbda::loadUrdf(balancedUrdfPath());
+  const QddDiff db = compareQdd(balanced, *rotors, samples, true);
   std::printf("\nq̈ of MuJoCo's mj_forward against grbda::forwardDynamics at %zu states of the drop (contact off;"
               " max |q̈_joints| = %.1f rad/s²):\n\n| MuJoCo model | max |Δq̈| base | max |Δq̈| joints | relative |\n"
               "|---|---:|---:|---:|\n",
@@ -211,6 +217,8 @@ int report(int argc, char** argv) {
               dr.joints / dr.scale);
   std::printf("| rotor bodies, MuJoCo's M with hard gear rows (KKT) | %.3g | %.3g | %.2g |\n", dx.base, dx.joints,
               dx.joints / dx.scale);
+  std::printf("| the same, grbda on the MJCF's balanced hip inertias | %.3g | %.3g | %.2g |\n", db.base, db.joints,
+              db.joints / db.scale);
 
   // speed: standing (after the drop) and falling (10 m up, no contact)
   const VecX qHigh = grbda::bench::crouchedCheetah(model, 10.0);
@@ -256,14 +264,16 @@ int count(int argc, char** argv) {
 }
 
 int check() {
-  const grbda::Model model = grbda::loadUrdf(urdfPath());
+  const grbda::Model model = grbda::loadUrdf(balancedUrdfPath());
   MujocoCheetah rotors(mjcfPath("rotors"), model);
   const VecX q0 = grbda::bench::crouchedCheetah(model, kDropHeight);
   const std::vector<Sample> samples = dropSamples(model, q0, 300, 10);
   const QddDiff d = compareQdd(model, rotors, samples, true);
   std::printf("MuJoCo rotor-body model, hard gear rows, against grbda: max |Δq̈| base %.3g, joints %.3g (scale %.3g)\n",
               d.base, d.joints, d.scale);
-  return d.base < 1e-8 * (1 + d.scale) && d.joints < 1e-8 * (1 + d.scale) ? 0 : 1;
+  // not to rounding: MuJoCo keeps each body's inertia in its principal axes (an iterative 3x3
+  // eigensolver at compile time), which the light knee links' large q̈ (~2.5e3 rad/s²) amplify
+  return d.base < 1e-7 * d.scale && d.joints < 1e-7 * d.scale ? 0 : 1;
 }
 
 }  // namespace

@@ -105,6 +105,17 @@ class Inertia:
             total += part.inertia + part.mass * (d @ d * np.eye(3) - np.outer(d, d))
         return Inertia(m, c, total)
 
+    def balanced(self):
+        """(inertia, added): MuJoCo rejects principal moments that break the triangle inequality
+        A + B >= C (a physically impossible body, which grbda accepts as written); the two smaller
+        moments are raised by half the excess each (and 1e-12 for rounding), the axes kept."""
+        e, V = np.linalg.eigh(self.inertia)
+        excess = e[2] - e[0] - e[1]
+        if excess <= 0:
+            return self, 0.0
+        e[:2] += excess / 2 + 1e-12
+        return Inertia(self.mass, self.com, V @ np.diag(e) @ V.T), excess
+
     def about_axis(self, axis):
         """Moment of inertia about the line through the frame's origin along axis."""
         a = axis / np.linalg.norm(axis)
@@ -112,8 +123,14 @@ class Inertia:
         return a @ (self.inertia + self.mass * (d @ d * np.eye(3) - np.outer(d, d))) @ a
 
 
+def num(v):
+    """The shortest text that reads back as the same double (MuJoCo then sees grbda's numbers)."""
+    text = repr(float(v) + 0.0)  # + 0.0: no "-0.0"
+    return text[:-2] if text.endswith(".0") else text
+
+
 def fmt(values):
-    return " ".join(f"{v:.12g}" for v in np.ravel(values))
+    return " ".join(num(v) for v in np.ravel(values))
 
 
 class Robot:
@@ -148,6 +165,7 @@ class Writer:
         self.armature = {}    # driven joint -> N^2 I_axial (armature variant)
         self.actuators = []   # (name, joint, gear)
         self.equalities = []  # (rotor joint, driven joint, ratio)
+        self.balanced = {}    # link -> (the inertia written, the excess A + B < C it removed)
 
     def build(self):
         r = self.robot
@@ -170,11 +188,11 @@ class Writer:
             eq = ET.SubElement(mj, "equality")
             for rotor, driven, ratio in self.equalities:
                 ET.SubElement(eq, "joint", name=f"{rotor}_gear", joint1=rotor, joint2=driven,
-                              polycoef=f"0 {ratio:.12g} 0 0 0")
+                              polycoef=f"0 {num(ratio)} 0 0 0")
         if self.actuators:
             act = ET.SubElement(mj, "actuator")
             for name, joint, gear in self.actuators:
-                ET.SubElement(act, "motor", name=name, joint=joint, gear=f"{gear:.12g}")
+                ET.SubElement(act, "motor", name=name, joint=joint, gear=num(gear))
         return mj
 
     def body(self, parent_el, joint, p, R):
@@ -206,7 +224,7 @@ class Writer:
             ja = dict(name=name, type="slide" if kind == "prismatic" else "hinge",
                       axis=fmt(floats(joint.find("axis").get("xyz") if joint.find("axis") is not None else "1 0 0", 3)))
             if name in self.armature:
-                ja["armature"] = f"{self.armature[name]:.12g}"
+                ja["armature"] = num(self.armature[name])
             ET.SubElement(el, "joint", **ja)
             if name in r.rotor_of:
                 driven, ratio = r.rotor_of[name]
@@ -232,8 +250,11 @@ class Writer:
                     total = total + Inertia.of_link(r.links[j.find("child").get("link")]).moved(jp, jR)
         if total.mass <= 0:
             raise ValueError(f"link '{link}' has no mass: MuJoCo needs one on a moving body")
+        total, excess = total.balanced()
+        if excess > 0:
+            self.balanced[link] = (total, excess)
         I = total.inertia
-        ET.SubElement(el, "inertial", pos=fmt(total.com), mass=f"{total.mass:.12g}",
+        ET.SubElement(el, "inertial", pos=fmt(total.com), mass=num(total.mass),
                       fullinertia=fmt([I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2]]))
 
     def shapes(self, el, link, p, R):
@@ -259,14 +280,33 @@ class Writer:
 
 
 def make_mjcf(urdf, variant, friction=1.0, dt=1e-3, height=0.30):
-    """The MJCF text of a URDF+ file (variant: 'armature' or 'rotors')."""
+    """(MJCF text, {link: (inertia written, excess removed)}) of a URDF+ file (variant: 'armature'
+    or 'rotors')."""
     if variant not in ("armature", "rotors"):
         raise ValueError(f"variant must be 'armature' or 'rotors', got '{variant}'")
-    mj = Writer(Robot(urdf), variant, friction, dt, height).build()
+    writer = Writer(Robot(urdf), variant, friction, dt, height)
+    mj = writer.build()
     ET.indent(mj)
+    notes = "".join(f"\n     {link}: principal moments raised by {excess:.3g} kg m^2 in total (MuJoCo needs A + B >= C)"
+                    for link, (_, excess) in writer.balanced.items())
     header = (f"<!-- Written by tools/make_mjcf.py from {urdf.split('/')[-1]} (variant '{variant}'): "
-              "edit the generator, not this file. -->\n")
-    return header + ET.tostring(mj, encoding="unicode") + "\n"
+              f"edit the generator, not this file.{notes} -->\n")
+    return header + ET.tostring(mj, encoding="unicode") + "\n", writer.balanced
+
+
+def balanced_urdf(urdf, balanced):
+    """The URDF text with the links' inertias as the MJCF has them (for an exact comparison)."""
+    tree = ET.parse(urdf)
+    for link in tree.getroot().findall("link"):
+        if link.get("name") not in balanced:
+            continue
+        inertia, _ = balanced[link.get("name")]
+        e = link.find("inertial")
+        _, R = origin(e)
+        I = R.T @ inertia.inertia @ R  # back into the `<inertial>` frame
+        for name, (r, c) in dict(ixx=(0, 0), iyy=(1, 1), izz=(2, 2), ixy=(0, 1), ixz=(0, 2), iyz=(1, 2)).items():
+            e.find("inertia").set(name, f"{I[r, c]:.17g}")
+    return ET.tostring(tree.getroot(), encoding="unicode") + "\n"
 
 
 def main():
@@ -277,10 +317,14 @@ def main():
     parser.add_argument("--friction", type=float, default=1.0, help="ground and foot friction coefficient")
     parser.add_argument("--dt", type=float, default=1e-3, help="time step (s)")
     parser.add_argument("--height", type=float, default=0.30, help="initial height of a floating root (m)")
+    parser.add_argument("--balanced-urdf", metavar="OUT", help="also write the URDF with the inertias the MJCF has")
     args = parser.parse_args()
-    text = make_mjcf(args.urdf, args.variant, args.friction, args.dt, args.height)
+    text, balanced = make_mjcf(args.urdf, args.variant, args.friction, args.dt, args.height)
     with open(args.out, "w") as f:
         f.write(text)
+    if args.balanced_urdf:
+        with open(args.balanced_urdf, "w") as f:
+            f.write(balanced_urdf(args.urdf, balanced))
 
 
 if __name__ == "__main__":
