@@ -19,8 +19,8 @@ STANCE = {"abad": 0.0, "hip": -0.8, "knee": 1.6}  # rad, the standing pose of ev
 PAIRS = ({"FR", "HL"}, {"FL", "HR"})  # the diagonal pairs, swinging in turn
 PERIOD = 0.36      # s, one gait cycle (each pair swings for half of it)
 LIFT = 0.25        # rad, the hip flexion at mid-swing (the knee flexes twice as much: the foot rises)
-MIN_HEIGHT = 0.15  # m, the torso never goes lower
-MAX_TILT = 0.35    # rad, the torso's z axis never leans further from vertical (20 degrees)
+MIN_HEIGHT = 0.2   # m, the torso never goes lower (lying on the ground it is at ~0.05 m)
+MAX_TILT = 0.26    # rad, the torso's z axis never leans further from vertical (15 degrees)
 
 
 def leg_joints(model):
@@ -57,25 +57,29 @@ def tilt(q):
 
 
 def simulate(duration=10.0, dt=1e-3, kp=60.0, kd=0.8, settle=0.5):
-    """Times, torso heights, tilts and Σ normal forces; the gait starts after `settle` seconds."""
+    """Times, torso heights, tilts, Σ normal forces and feet pushing on the ground, per step of the
+    gait (which starts after `settle` seconds of standing)."""
     model = grbda.load(MODEL)
     joints = leg_joints(model)
     q0 = model.neutral_configuration()
     for i, _, part in joints:
         q0[i] = STANCE[part]
-    q0[2] = 0.27  # the feet 1-2 cm above the ground
+    data = grbda.Data(model)
+    grbda.forward_kinematics(model, data, q0)  # the feet (0.02 m spheres) 5 mm above the ground
+    q0[2] = 0.025 - min(grbda.frame_position(model, data, f"{leg}_foot")[2] for leg in ("FR", "FL", "HR", "HL"))
     sim = grbda.Simulator(model, grbda.World(friction=1.0), dt=dt)
     sim.set_state(q0)
     sim.set_pd(kp, kd)
     steps = int(round((settle + duration) / dt))
-    log = np.zeros((steps, 4))
+    log = np.zeros((steps, 5))
     for k in range(steps):
         t = sim.time - settle
         if t >= 0:
             sim.set_pd_target(*targets(model, joints, t, q0))
         sim.step()
-        log[k] = sim.time, sim.q[2], tilt(sim.q), sim.normal_force_sum
-    return log
+        feet = sum(c["normal_force"] > 0 for c in sim.contacts)
+        log[k] = sim.time, sim.q[2], tilt(sim.q), sim.normal_force_sum, feet
+    return log[log[:, 0] > settle]
 
 
 def main():
@@ -85,9 +89,12 @@ def main():
     parser.add_argument("--short", action="store_true", help="1.5 s of trotting, for CI")
     args = parser.parse_args()
     log = simulate(1.5 if args.short else args.time)
-    times, heights, tilts, forces = log.T
-    print(f"{len(times)} steps; torso height {heights.min():.4f}..{heights.max():.4f} m, "
-          f"max tilt {math.degrees(tilts.max()):.2f} deg, peak Σ normal force {forces.max():.1f} N")
+    times, heights, tilts, forces, feet = log.T
+    swing = np.mean(feet <= 2)
+    print(f"{len(times)} steps of trotting; torso height {heights.min():.4f}..{heights.max():.4f} m, "
+          f"max tilt {math.degrees(tilts.max()):.2f} deg, peak Σ normal force {forces.max():.1f} N, "
+          f"two feet or fewer on the ground {100 * swing:.0f} % of the time")
+    assert swing > 0.2, "the feet hardly leave the ground: this is not a trot"
     assert heights.min() > MIN_HEIGHT, f"the torso fell to {heights.min():.3f} m"
     assert tilts.max() < MAX_TILT, f"the torso tipped by {tilts.max():.3f} rad"
 

@@ -31,10 +31,12 @@ def crouch(model):
     return q
 
 
-def simulate(duration=5.0, dt=1e-3, kp=300.0, kd=3.0):
-    """Times, torso heights, Σ normal forces, and the weight [N]; sole positions at start and end."""
+def simulate(duration=5.0, dt=1e-3, kp=300.0, kd=3.0, solver="pgs"):
+    """Times, torso heights, Σ normal forces, and the weight [N]; sole positions at start and end.
+    The contact solver is PGS: ADMM diverges at this touchdown (eight sole corners; see
+    docs/examples.md)."""
     model = grbda.load(MODEL)
-    sim = grbda.Simulator(model, grbda.World(friction=1.0), dt=dt)
+    sim = grbda.Simulator(model, grbda.World(friction=1.0), dt=dt, solver=solver)
     sim.set_state(crouch(model))
     sim.set_pd(kp, kd)
     steps = int(round(duration / dt))
@@ -56,8 +58,9 @@ def main():
     parser.add_argument("png", nargs="?", default="humanoid_stand.png", help="where to write the plot")
     parser.add_argument("--time", type=float, default=5.0, help="simulated seconds")
     parser.add_argument("--short", action="store_true", help="1 s, for CI")
+    parser.add_argument("--solver", default="pgs", choices=["admm", "pgs", "compliant"], help="contact solver")
     args = parser.parse_args()
-    log, weight, soles = simulate(1.0 if args.short else args.time)
+    log, weight, soles = simulate(1.0 if args.short else args.time, solver=args.solver)
     times, heights, forces = log.T
     slide = np.abs(soles[-1][:, :2] - soles[0][:, :2]).max()
     print(f"{len(times)} steps; torso height {heights[0]:.4f} -> {heights[-1]:.4f} m (lowest {heights.min():.4f}), "
