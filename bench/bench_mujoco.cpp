@@ -42,7 +42,7 @@ struct Engine {
   std::string name;
   std::function<void(const VecX& q)> reset;          // state q at rest, time 0
   std::function<void()> step;
-  std::function<double()> torsoHeight, normalForceSum, gearSlip;
+  std::function<double()> torsoHeight, normalForceSum, gearSlip, penetration;
 };
 
 Engine grbdaEngine(const grbda::Model& model, std::unique_ptr<grbda::Simulator>& sim) {
@@ -59,6 +59,11 @@ Engine grbdaEngine(const grbda::Model& model, std::unique_ptr<grbda::Simulator>&
   e.torsoHeight = [s] { return s->q()[2]; };
   e.normalForceSum = [s] { return s->lastStep().normalForceSum(); };
   e.gearSlip = [] { return 0.0; };  // rotor coordinates are N · q by construction (the cluster's G)
+  e.penetration = [s] {
+    double depth = 0.0;
+    for (const grbda::ContactForce& c : s->lastStep().contacts) depth = std::max(depth, -c.contact.distance);
+    return depth;
+  };
   return e;
 }
 
@@ -80,11 +85,17 @@ Engine mujocoEngine(const std::string& variant, const grbda::Model& model, std::
   e.torsoHeight = [m] { return m->torsoHeight(); };
   e.normalForceSum = [m] { return m->normalForceSum(); };
   e.gearSlip = [m] { return m->gearSlip(); };
+  e.penetration = [m] {
+    double depth = 0.0;
+    for (int c = 0; c < m->data()->ncon; ++c) depth = std::max(depth, -m->data()->contact[c].dist);
+    return depth;
+  };
   return e;
 }
 
 struct DropResult {
-  double touchdown = -1, peakForce = 0, lowest = 1e9, final = 0, finalForce = 0, maxSlip = 0, finalSlip = 0;
+  double touchdown = -1, peakForce = 0, peakAfterImpact = 0, lowest = 1e9, final = 0, finalForce = 0, meanForce = 0;
+  double maxSlip = 0, finalSlip = 0, maxPenetration = 0, finalPenetration = 0;
   std::vector<double> z, fn;
 };
 
@@ -96,6 +107,8 @@ DropResult drop(Engine& e, const VecX& q0, int steps, double dt) {
     const double f = e.normalForceSum(), z = e.torsoHeight();
     if (r.touchdown < 0 && f > 0) r.touchdown = k * dt;  // the end of the first step with a contact force
     r.peakForce = std::max(r.peakForce, f);
+    if (r.touchdown > 0 && k * dt > r.touchdown + 0.005) r.peakAfterImpact = std::max(r.peakAfterImpact, f);
+    r.maxPenetration = std::max(r.maxPenetration, e.penetration());
     r.lowest = std::min(r.lowest, z);
     r.maxSlip = std::max(r.maxSlip, e.gearSlip());
     r.z.push_back(z);
@@ -104,6 +117,9 @@ DropResult drop(Engine& e, const VecX& q0, int steps, double dt) {
   r.final = r.z.back();
   r.finalForce = r.fn.back();
   r.finalSlip = e.gearSlip();
+  r.finalPenetration = e.penetration();
+  const int last = std::min(steps, 200);  // the last 0.2 s: about one period of the PD's bobbing
+  for (int k = steps - last; k < steps; ++k) r.meanForce += r.fn[static_cast<size_t>(k)] / last;
   return r;
 }
 
@@ -190,12 +206,14 @@ int report(int argc, char** argv) {
 
   std::printf("MuJoCo %s (header %d), %d steps of %g s, drop from %.2f m, kp = %g, kd = %g\n\n", mj_versionString(),
               mjVERSION_HEADER, steps, dt, kDropHeight, kKp, kKd);
-  std::printf("| engine | touchdown [s] | peak Σ f_n [N] | lowest torso [m] | final torso [m] | final Σ f_n [N] |"
-              " max gear slip [rad] | final gear slip [rad] |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+  std::printf("| engine | touchdown [s] | peak Σ f_n [N] | peak from 5 ms after touchdown [N] | lowest torso [m] |"
+              " final torso [m] | final Σ f_n [N] | mean Σ f_n, last 0.2 s [N] | max / final penetration [mm] |"
+              " max / final gear slip [rad] |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (size_t i = 0; i < engines.size(); ++i) {
     const DropResult& r = drops[i];
-    std::printf("| %s | %.3f | %.1f | %.4f | %.4f | %.2f | %.2e | %.2e |\n", engines[i].name.c_str(), r.touchdown,
-                r.peakForce, r.lowest, r.final, r.finalForce, r.maxSlip, r.finalSlip);
+    std::printf("| %s | %.3f | %.1f | %.1f | %.4f | %.4f | %.2f | %.2f | %.2f / %.2f | %.3g / %.3g |\n",
+                engines[i].name.c_str(), r.touchdown, r.peakForce, r.peakAfterImpact, r.lowest, r.final, r.finalForce,
+                r.meanForce, 1e3 * r.maxPenetration, 1e3 * r.finalPenetration, r.maxSlip, r.finalSlip);
   }
   double mass = 0;
   for (int b = 0; b < model.numBodies(); ++b) mass += model.body(b).inertia(5, 5);

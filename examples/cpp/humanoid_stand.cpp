@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
   const example::Args args = example::parseArgs(argc, argv, "example_humanoid_stand [--short] [--csv FILE]");
   const grbda::Model model = grbda::loadUrdf(example::model("mit_humanoid.urdf"));
   grbda::SimulatorOptions options;
-  options.solver.type = grbda::ContactSolverType::PGS;  // ADMM diverges at this touchdown (docs/examples.md)
+  options.solver.type = grbda::ContactSolverType::PGS;  // ADMM diverges at this touchdown (examples/README.md)
   grbda::Simulator sim(model, grbda::World(), options);
   sim.setState(crouch(model), grbda::VecX::Zero(model.nv()));
   sim.setPd(300.0, 3.0);

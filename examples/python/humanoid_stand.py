@@ -34,7 +34,7 @@ def crouch(model):
 def simulate(duration=5.0, dt=1e-3, kp=300.0, kd=3.0, solver="pgs"):
     """Times, torso heights, Σ normal forces, and the weight [N]; sole positions at start and end.
     The contact solver is PGS: ADMM diverges at this touchdown (eight sole corners; see
-    docs/examples.md)."""
+    examples/README.md)."""
     model = grbda.load(MODEL)
     sim = grbda.Simulator(model, grbda.World(friction=1.0), dt=dt, solver=solver)
     sim.set_state(crouch(model))
