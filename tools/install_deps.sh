@@ -10,6 +10,7 @@ packages=(
   libspdlog-dev                       # logging
   libgtest-dev libbenchmark-dev       # tests and benchmarks
   liborocos-kdl-dev                   # KDL's Vereshchagin solver beside ours (bench_seed003; optional in CMake)
+  libmujoco-dev                       # MuJoCo 2.2.2 beside grbda (bench_mujoco, bench/RESULTS.md; optional in CMake)
   valgrind gnuplot-nox                # instruction counts and plots for the benchmarks
   python3                             # tools/make_models.py (writes models/)
   python3-dev pybind11-dev            # the Python bindings (python/)

@@ -88,3 +88,34 @@ def test_standing_cheetah_carries_its_weight_on_its_feet():
     _, kkt_heights, kkt_forces, _ = stand.simulate(duration=0.1, solver="kkt")
     assert np.allclose(kkt_heights, heights[:100], atol=1e-9)
     assert np.allclose(kkt_forces, forces[:100], rtol=1e-6, atol=1e-6)
+
+
+SIMULATOR_EXAMPLES = ["cheetah_landing.py", "cheetah_trot.py", "humanoid_stand.py", "balance_controller.py"]
+
+
+@pytest.mark.parametrize("example", SIMULATOR_EXAMPLES)
+def test_simulator_examples_run_short_and_plot(tmp_path, example):
+    # each example asserts its own claim (lands and stands, trots without tipping, balances) and
+    # exits non-zero otherwise
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "plot.png"
+    out = run_example(example, png, "--short", cwd=tmp_path)
+    assert png.read_bytes().startswith(b"\x89PNG") and f"plot: {png}" in out
+
+
+def test_landing_touches_down_when_free_fall_closes_the_gap():
+    # legs at the PD's target and at rest: the robot falls rigidly, so the feet reach the ground when
+    # g t^2 / 2 equals their clearance (closed form, from the feet's positions); then the feet carry
+    # the weight on average, m g with m summed from the URDF file itself
+    landing = import_example("cheetah_landing")
+    model = grbda.load(landing.MODEL)
+    data = grbda.Data(model)
+    grbda.forward_kinematics(model, data, landing.crouch(model, 0.30))
+    clearance = min(grbda.frame_position(model, data, f"{leg}_foot")[2] for leg in ("FR", "FL", "HR", "HL")) - 0.02
+    times, heights, forces, weight = landing.simulate(duration=1.5)
+    s = landing.summary(times, heights, forces)
+    assert s["touchdown"] == pytest.approx(np.sqrt(2 * clearance / 9.81), abs=2.5e-3)
+    import xml.etree.ElementTree as ET
+    mass = sum(float(m.get("value")) for m in ET.parse(landing.MODEL).getroot().iter("mass"))
+    assert weight == pytest.approx(9.81 * mass, rel=1e-12)
+    assert s["mean_force"] == pytest.approx(weight, rel=0.03)  # over the last bob of the weak PD
