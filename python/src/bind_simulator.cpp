@@ -163,6 +163,29 @@ void bindSimulator(py::module_& m) {
           },
           py::arg("q"), py::arg("v") = py::none(), "Sets q (nq) and v (nv, default zeros).")
       .def("energy", [](BoundSimulator& s) { return s.sim.energy(); }, "Kinetic + gravitational potential energy [J].")
+      .def_property_readonly(
+          "q_spanning", [](BoundSimulator& s) { return VecX(s.sim.spanningPositions()); },
+          "every joint's position at the state (nq_spanning: rotors and loop joints completed from q)")
+      .def("start_recording", [](BoundSimulator& s) { s.sim.startRecording(); },
+           "Records (time, q, v) from the current state at every step (see trajectory).")
+      .def("stop_recording", [](BoundSimulator& s) { s.sim.stopRecording(); }, "Stops recording; keeps the record.")
+      .def_property_readonly(
+          "trajectory",
+          [](const BoundSimulator& s) {
+            const Trajectory& t = s.sim.trajectory();
+            const Eigen::Index n = static_cast<Eigen::Index>(t.time.size());
+            MatX Q(n, s.sim.model().nq()), V(n, s.sim.model().nv());
+            for (Eigen::Index i = 0; i < n; ++i) {
+              Q.row(i) = t.q[static_cast<size_t>(i)].transpose();
+              V.row(i) = t.v[static_cast<size_t>(i)].transpose();
+            }
+            py::dict d;
+            d["time"] = Eigen::Map<const VecX>(t.time.data(), n).eval();
+            d["q"] = Q;
+            d["v"] = V;
+            return d;
+          },
+          "The recording as a dict of numpy arrays: time (n), q (n, nq), v (n, nv).")
       .def("set_torque", [](BoundSimulator& s, ArrayLike tau) { s.sim.setTorque(toVector(tau, "tau")); },
            py::arg("tau"), "Generalised forces (nv) held from step to step.")
       .def(

@@ -107,3 +107,25 @@ def test_bad_input_is_a_typed_error_naming_the_value():
         sim.set_state([0, 0, math.nan, 1, 0, 0, 0])
     with pytest.raises(grbda.InputError):
         sim.set_torque(np.zeros(5))
+
+
+def test_recording_and_spanning_positions():
+    model = grbda.load(model_path("mini_cheetah.urdf"))
+    sim = grbda.Simulator(model)
+    q0 = model.neutral_configuration()
+    q0[2] = 0.45
+    q0[model.position_names.index("FR_hip_to_knee_j")] = 0.5
+    sim.set_state(q0)
+    sim.start_recording()
+    sim.step(20)
+    rec = sim.trajectory
+    assert rec["q"].shape == (21, model.nq) and rec["v"].shape == (21, model.nv)
+    assert rec["time"][-1] == pytest.approx(0.02)
+    np.testing.assert_array_equal(rec["q"][-1], sim.q)
+    # every rotor turns with its link by the gear ratio: the spanning positions say so
+    span = sim.q_spanning
+    names = model.spanning_position_names
+    assert span.shape == (model.nq_spanning,)
+    knee, rotor = span[names.index("FR_hip_to_knee_j")], span[names.index("FR_hip_to_knee_rotor_j")]
+    assert abs(knee) > 0.1
+    assert rotor == pytest.approx(9.33 * knee, rel=1e-12)

@@ -146,6 +146,8 @@ void Simulator::setTime(double t) {
   time_ = t;
 }
 
+const VecX& Simulator::spanningPositions() { return completeConfiguration(model_, data_, q_); }
+
 double Simulator::energy() { return kineticEnergy(model_, data_, q_, v_) + potentialEnergy(model_, data_, q_); }
 
 void Simulator::setTorque(const VecX& tau) {

@@ -110,6 +110,9 @@ class Simulator {
   const VecX& v() const { return v_; }  ///< independent velocities
   double time() const { return time_; }  ///< simulated time [s]
   void setTime(double t);               ///< sets the clock (InputError if not finite)
+  /// Every joint's position at the state (the spanning tree's, nqSpanning: rotors, belt and loop
+  /// joints completed from q) — e.g. to measure a gear's slip, which is zero by construction.
+  const VecX& spanningPositions();
   /// Kinetic + gravitational potential energy at the state [J].
   double energy();
 
