@@ -17,6 +17,7 @@ void bindConstraints(pybind11::module_& m); // ConstraintModel, ConstraintData, 
 void bindIntegration(pybind11::module_& m); // integrate, difference, position_rate, energies
 void bindDerivatives(pybind11::module_& m); // compute_rnea_derivatives, compute_aba_derivatives
 void bindConstrainedDerivatives(pybind11::module_& m); // compute_constrained_dynamics_derivatives
-void bindCfa(pybind11::module_& m);         // CfaData, cfa_forward_dynamics, joint_reactions
+void bindCfa(pybind11::module_& m);
+void bindWbc(pybind11::module_& m);         // com, centroidal momentum, Coriolis matrix, J̇ (issue #24 A)         // CfaData, cfa_forward_dynamics, joint_reactions
 
 }  // namespace grbda::python

@@ -16,4 +16,5 @@ PYBIND11_MODULE(_grbda, m) {
   grbda::python::bindDerivatives(m);
   grbda::python::bindConstrainedDerivatives(m);
   grbda::python::bindCfa(m);
+  grbda::python::bindWbc(m);
 }
