@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "support/allocation_counter.hpp"
+#include "support/finite_differences.hpp"
 #include "support/wbc_models.hpp"
 
 using namespace grbda;
