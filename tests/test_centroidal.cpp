@@ -78,7 +78,7 @@ TEST(Centroidal, RotorSpinIsPartOfTheAngularMomentum) {
   forwardKinematics(m, ref, q, v);
   Vec3 spin = Vec3::Zero();
   for (int i = 0; i < m.numBodies(); ++i)
-    if (!m.body(i).independent) {
+    if (m.body(i).name.find("rotor") != std::string::npos) {
       const Mat3 R = ref.Xa[static_cast<size_t>(i)].E.transpose();
       spin += R * inertiaAboutCom(m.body(i).inertia) * ref.v[static_cast<size_t>(i)].head<3>();
     }
