@@ -110,7 +110,9 @@ TEST(Centroidal, MomentumRateAlongAMotionIsGravityPlusExternalWrench) {
       Data data(c.model), fd(c.model);
       const VecX q = randomPositions(rng, c);
       const VecX v = spinning ? randomVector(rng, c.model.nv()) : VecX::Zero(c.model.nv());
-      const VecX tau = randomVector(rng, c.model.nv()) * 5.0;
+      VecX tau = randomVector(rng, c.model.nv()) * 5.0;  // joint torques are internal; a base "torque" is not
+      for (const Cluster& cl : c.model.clusters())
+        if (std::string(cl.typeName()) == "Free") tau.segment(cl.vIndex, cl.nv).setZero();
       ExternalForces fext(static_cast<size_t>(c.model.numBodies()), Vec6::Zero());
       fext.back() = randomVector(rng, 6) * 3.0;
       fext[static_cast<size_t>(c.model.numBodies() / 2)] = randomVector(rng, 6) * 3.0;
@@ -127,7 +129,7 @@ TEST(Centroidal, MomentumRateAlongAMotionIsGravityPlusExternalWrench) {
         wrench.head<3>() += f.tail<3>();
         wrench.tail<3>() += f.head<3>() - pG.cross(f.tail<3>());
       }
-      EXPECT_LT(relErr(rate, wrench), 1e-6) << "spinning " << spinning << "\n" << rate.transpose() << "\n" << wrench.transpose();
+      EXPECT_LT(relErr(rate, wrench), 1e-6) << "spinning " << spinning;
       // and the same from A_G q̈ + Ȧ_G v
       centroidalDynamics(c.model, data, q, v);
       EXPECT_LT(relErr(data.centroidal.Ag * qdd + data.centroidal.dhg, wrench), 1e-9);

@@ -17,7 +17,8 @@ std::vector<Vec3> bodyComs(const Model& model, const Data& data) {
   std::vector<Vec3> p;
   for (int i = 0; i < model.numBodies(); ++i) {
     const Transform& X = data.Xa[static_cast<size_t>(i)];
-    p.push_back(X.E.transpose() * inertiaCom(model.body(i).inertia) + X.r);
+    const Mat6& I = model.body(i).inertia;
+    p.push_back(X.E.transpose() * (inertiaMass(I) > 0 ? inertiaCom(I) : Vec3::Zero()) + X.r);
   }
   return p;
 }

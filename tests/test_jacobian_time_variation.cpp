@@ -70,8 +70,9 @@ TEST(JacobianTimeVariation, MatchesFiniteDifferencesOfTheJacobian) {
                                         [&](const VecX& qt) { return frameJacobian(c.model, fd, qt, f, point, axes); });
         EXPECT_LT(relErr(dJ, ref), 1e-7);
         if (axes != ReferenceFrame::Local) {  // J̇ v is the (classical / spatial) acceleration bias
+          // (1e-11 where Ġ is exact; K̇ of a URDF <loop> or user constraint is a central difference)
           forwardKinematics(c.model, data, q, v);
-          EXPECT_LT(relErr(dJ * v, frameAccelerationBias(c.model, data, f, point, axes)), 1e-11);
+          EXPECT_LT(relErr(dJ * v, frameAccelerationBias(c.model, data, f, point, axes)), 1e-9);
         }
       }
   }
