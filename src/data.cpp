@@ -76,6 +76,38 @@ Data::Data(const Model& model) : modelId_(model.id()) {
   CTree = VecX::Zero(model.nvSpanning());
   HTree = MatX::Zero(model.nvSpanning(), model.nvSpanning());
   zeroVTree = VecX::Zero(model.nvSpanning());
+  sizeWholeBodyData(model);
+}
+
+void Data::sizeWholeBodyData(const Model& model) {
+  const auto n = static_cast<size_t>(model.numBodies());
+  const int nv = model.nv(), ns = model.nvSpanning();
+  CentroidalData& cd = centroidal;
+  cd.subtreeMass.assign(n, 0.0);
+  cd.subtreeCom.assign(n, Vec3::Zero());
+  cd.Jcom = Mat3X::Zero(3, nv);
+  cd.aBias.assign(n, Vec6::Zero());
+  cd.hc.assign(n, Vec3::Zero());
+  cd.mc.assign(n, 0.0);
+  cd.Ag = Mat6X::Zero(6, nv);
+  CoriolisData& co = coriolis;
+  co.C = MatX::Zero(nv, nv);
+  co.g = VecX::Zero(nv);
+  co.staticTau = VecX::Zero(nv);
+  co.S = Mat6X::Zero(6, ns);
+  co.dS = Mat6X::Zero(6, ns);
+  co.IC.assign(n, Mat6::Zero());
+  co.BC.assign(n, Mat6::Zero());
+  co.Cs = MatX::Zero(ns, ns);
+  co.Hs = MatX::Zero(ns, ns);
+  co.W = MatX::Zero(ns, nv);
+  co.Gdot.resize(static_cast<size_t>(model.numClusters()));
+  co.work.resize(static_cast<size_t>(model.numClusters()));
+  for (int k = 0; k < model.numClusters(); ++k) {
+    const Cluster& cl = model.cluster(k);
+    co.Gdot[static_cast<size_t>(k)] = MatX::Zero(cl.nvSpan, cl.nv);
+    if (!cl.joint->constraints().isStatic()) detail::sizeClusterData(model, cl, co.work[static_cast<size_t>(k)]);
+  }
 }
 
 }  // namespace grbda

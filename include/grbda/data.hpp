@@ -115,6 +115,40 @@ struct DerivativesData {
   std::vector<ClusterDerivativesData> clusters;  ///< empty entries for clusters with constant G
 };
 
+/// Centre of mass and centroidal momentum (algorithms/com.hpp, algorithms/centroidal.hpp), world
+/// frame unless noted. Sized by Data(model); each field names the calls that write it.
+struct CentroidalData {
+  double mass = 0.0;             ///< total mass M, rotors included (every com / centroidal call)
+  Vec3 com = Vec3::Zero();       ///< centre of mass p_G (every com / centroidal call)
+  Vec3 vcom = Vec3::Zero();      ///< ṗ_G (centerOfMass with v)
+  Vec3 acomBias = Vec3::Zero();  ///< J̇_c v: p̈_G at q̈ = 0, gravity not included (centerOfMass with v)
+  std::vector<double> subtreeMass;  ///< per body: mass of its spanning subtree (centerOfMass)
+  std::vector<Vec3> subtreeCom;     ///< per body: CoM of its spanning subtree (centerOfMass)
+  Mat3X Jcom;                       ///< 3 x nv CoM Jacobian, ṗ_G = Jcom v (centerOfMassJacobian)
+  std::vector<Vec6> aBias;          ///< scratch: body accelerations at q̈ = 0, no gravity (body axes)
+  std::vector<Vec3> hc;             ///< scratch: composite first moments m c (cluster tree, body axes)
+  std::vector<double> mc;           ///< scratch: composite masses (cluster tree)
+  Mat6X Ag;     ///< A_G (6 x nv): rows [linear; angular about p_G], h_G = A_G v (centroidal calls)
+  Vec6 hg = Vec6::Zero();   ///< h_G = [m ṗ_G; angular momentum about p_G] (centroidalMomentum, centroidalDynamics)
+  Vec6 dhg = Vec6::Zero();  ///< Ȧ_G v = dh_G/dt at q̈ = 0, no gravity (centroidalMomentumBias, centroidalDynamics)
+  Mat6 Ig = Mat6::Zero();   ///< centroidal composite inertia diag(Ī_G, M 1), angular first (centroidalMomentumMatrix)
+  Vec6 h0 = Vec6::Zero(), f0 = Vec6::Zero();  ///< scratch: momentum and its rate about the world origin
+};
+
+/// Coriolis matrix, gravity vector and static torques (algorithms/coriolis.hpp). Sized by Data(model).
+struct CoriolisData {
+  MatX C;          ///< C(q, v) (nv x nv), Ḣ − 2C skew-symmetric (coriolisMatrix)
+  VecX g;          ///< gravity vector g(q) (gravityVector)
+  VecX staticTau;  ///< g(q) − Jᵀ f_ext (staticTorque)
+  // spanning-tree pass (world frame), per spanning velocity column / per body
+  Mat6X S, dS;                  ///< world columns of every spanning joint and their time derivatives
+  std::vector<Mat6> IC, BC;     ///< composite inertia and composite Coriolis-matrix factor per body
+  MatX Cs, Hs;                  ///< spanning-tree C_s and H_s (nvSpanning²)
+  MatX W;                       ///< C_s Ĝ + H_s Ĝ̇ (nvSpanning x nv)
+  std::vector<MatX> Gdot;       ///< per cluster: Ġ (nvSpan_k x nv_k; zero for constant G)
+  std::vector<ClusterData> work;  ///< per cluster: scratch for K, K̇ (only clusters with a varying G)
+};
+
 /// What the last articulated-cluster pass in Data was run on (applyTestForce reads it).
 struct ArticulatedPassStamp {
   std::uint64_t kinematics = 0;  ///< Data::kinematicsVersion of the pass
@@ -190,8 +224,11 @@ class Data {
 
   OsimData osim;  ///< C-EFPA / apply-test-force workspace
   DerivativesData derivatives;  ///< dynamics derivatives (algorithms/derivatives.hpp)
+  CentroidalData centroidal;    ///< centre of mass and centroidal momentum (com.hpp, centroidal.hpp)
+  CoriolisData coriolis;        ///< Coriolis matrix, gravity vector, static torque (coriolis.hpp)
 
  private:
+  void sizeWholeBodyData(const Model& model);  ///< centroidal and coriolis (data.cpp)
   std::uint64_t modelId_ = 0;
   bool overridesGravity_ = false;
   Vec3 gravity_ = Vec3::Zero();

@@ -1,7 +1,10 @@
 #pragma once
 // Umbrella header: everything a user needs.
+#include "grbda/algorithms/com.hpp"
 #include "grbda/algorithms/constrained_derivatives.hpp"
 #include "grbda/algorithms/constrained_dynamics.hpp"
+#include "grbda/algorithms/coriolis.hpp"
+#include "grbda/algorithms/centroidal.hpp"
 #include "grbda/algorithms/cfa.hpp"
 #include "grbda/algorithms/change_of_basis.hpp"
 #include "grbda/algorithms/cluster_cfa.hpp"

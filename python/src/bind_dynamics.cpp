@@ -118,10 +118,13 @@ void bindDynamicsCalls(py::module_& m) {
 
 void bindKinematics(py::module_& m) {
   py::enum_<ReferenceFrame>(m, "ReferenceFrame",
-                            "Axes of 6-D frame quantities; the reference point is always the frame point. LOCAL: the "
-                            "frame's own axes; LOCAL_WORLD_ALIGNED: world axes.")
+                            "Axes of 6-D frame quantities. LOCAL: the frame's own axes, reference point the frame "
+                            "point; LOCAL_WORLD_ALIGNED: world axes, reference point the frame point; WORLD "
+                            "(Pinocchio's WORLD): the body's spatial quantity at the world origin in world axes "
+                            "(accelerations spatial, not classical).")
       .value("LOCAL", ReferenceFrame::Local)
-      .value("LOCAL_WORLD_ALIGNED", ReferenceFrame::LocalWorldAligned);
+      .value("LOCAL_WORLD_ALIGNED", ReferenceFrame::LocalWorldAligned)
+      .value("WORLD", ReferenceFrame::World);
 
   m.def(
       "forward_kinematics",

@@ -77,6 +77,7 @@ Mat3 frameRotation(const Model& model, const Data& data, int frame) {
 Vec6 frameVelocity(const Model& model, const Data& data, int frame, const Vec3& point, ReferenceFrame axes) {
   const Frame& f = checkedFrame(model, data, frame, "frameVelocity");
   if (f.body < 0) return Vec6::Zero();
+  if (axes == ReferenceFrame::World) return data.Xa[f.body].applyInverse(data.v[f.body]);
   const Vec6 local = pointPlacement(f, point).apply(data.v[f.body]);
   return toAxes(local, frameRotation(model, data, frame), axes);
 }
@@ -84,6 +85,7 @@ Vec6 frameVelocity(const Model& model, const Data& data, int frame, const Vec3& 
 Vec6 frameAcceleration(const Model& model, const Data& data, int frame, const Vec3& point, ReferenceFrame axes) {
   const Frame& f = checkedFrame(model, data, frame, "frameAcceleration");
   if (f.body < 0) return Vec6::Zero();
+  if (axes == ReferenceFrame::World) return data.Xa[f.body].applyInverse(data.a[f.body]);  // spatial
   const Transform X = pointPlacement(f, point);
   const Vec6 v = X.apply(data.v[f.body]);
   Vec6 a = X.apply(data.a[f.body]);
@@ -104,6 +106,7 @@ Vec6 biasAcceleration(const Model& model, const Data& data, int j) {
 Vec6 frameAccelerationBias(const Model& model, const Data& data, int frame, const Vec3& point, ReferenceFrame axes) {
   const Frame& f = checkedFrame(model, data, frame, "frameAccelerationBias");
   if (f.body < 0) return Vec6::Zero();
+  if (axes == ReferenceFrame::World) return data.Xa[f.body].applyInverse(biasAcceleration(model, data, f.body));
   const Transform X = pointPlacement(f, point);
   const Vec6 v = X.apply(data.v[f.body]);
   Vec6 a = X.apply(biasAcceleration(model, data, f.body));
@@ -125,10 +128,19 @@ void frameJacobian(const Model& model, const Data& data, int frame, const Vec3& 
     const Cluster& cl = model.cluster(model.body(j).cluster);
     const ClusterData& cd = data.clusters[static_cast<size_t>(model.body(j).cluster)];
     const int r = j - cl.firstBody;
-    for (int c = 0; c < cl.nv; ++c) J.col(cl.vIndex + c) = X.apply(cd.S.block<6, 1>(6 * r, c));
+    if (axes == ReferenceFrame::World)  // ^0X_j S_k[j]: the same for every point of the subtree
+      for (int c = 0; c < cl.nv; ++c) J.col(cl.vIndex + c) = data.Xa[j].applyInverse(cd.S.block<6, 1>(6 * r, c));
+    else
+      for (int c = 0; c < cl.nv; ++c) J.col(cl.vIndex + c) = X.apply(cd.S.block<6, 1>(6 * r, c));
     X = X * data.Xout[j];
   }
   if (axes == ReferenceFrame::LocalWorldAligned) rotateColumns(R, J);
+}
+
+Vec6 frameAcceleration(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd, int frame,
+                       const Vec3& point, ReferenceFrame axes) {
+  forwardKinematics(model, data, q, v, qdd);
+  return frameAcceleration(model, data, frame, point, axes);
 }
 
 Mat6X frameJacobian(const Model& model, Data& data, const VecX& q, int frame, const Vec3& point,
@@ -151,8 +163,17 @@ void frameJacobian(const Model& model, const Data& data, int frame, const Vec3& 
   Transform X = Transform::translation(point) * f.placement;
   for (int j = f.body; j >= 0; j = model.body(j).parent) {
     const Body& b = model.body(j);
-    if (b.joint.type == JointType::Free) J.middleCols<6>(b.vIndex) = X.toMatrix();
-    else J.col(b.vIndex) = X.apply(b.joint.subspace());
+    if (axes == ReferenceFrame::World) {
+      const Transform& Xa = data.Xa[j];
+      if (b.joint.type == JointType::Free)
+        for (int c = 0; c < 6; ++c) J.col(b.vIndex + c) = Xa.applyInverse(Vec6::Unit(c));
+      else
+        J.col(b.vIndex) = Xa.applyInverse(b.joint.subspace());
+    } else if (b.joint.type == JointType::Free) {
+      J.middleCols<6>(b.vIndex) = X.toMatrix();
+    } else {
+      J.col(b.vIndex) = X.apply(b.joint.subspace());
+    }
     X = X * data.Xup[j];
   }
   if (axes == ReferenceFrame::LocalWorldAligned) rotateColumns(frameRotation(model, data, frame), J);

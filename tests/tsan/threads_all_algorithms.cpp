@@ -102,6 +102,19 @@ void runEveryAlgorithm(const Shared& s, Workspace& w, const State& st, std::vect
   forwardKinematics(m, d, st.q, st.v);
   keep(frameJacobian(m, d, st.q, s.ends.endEffectors()[0].frame));
   keep(VecX::Constant(2, potentialEnergy(m, d, st.q) + kineticEnergy(m, d, st.q, st.v)));
+  // issue #24 part A: centre of mass, centroidal momentum, Coriolis matrix, J̇
+  keep(centerOfMass(m, d, st.q, st.v));
+  keep(d.centroidal.acomBias);
+  keep(centerOfMassJacobian(m, d, st.q));
+  centroidalDynamics(m, d, st.q, st.v);
+  keep(d.centroidal.Ag);
+  keep(d.centroidal.dhg);
+  keep(centroidalMomentum(m, d, st.q, st.v));
+  keep(centroidalMomentumBias(m, d, st.q, st.v));
+  keep(coriolisMatrix(m, d, st.q, st.v));
+  keep(gravityVector(m, d, st.q));
+  keep(staticTorque(m, d, st.q, ExternalForces(static_cast<size_t>(m.numBodies()), Vec6::Ones())));
+  keep(frameJacobianTimeVariation(m, d, st.q, st.v, s.ends.endEffectors()[0].frame, Vec3::Zero(), ReferenceFrame::World));
   // The approximate tree has the model's independent coordinates.
   keep(approximateForwardDynamics(s.approx, w.approxData, st.q, st.v, st.x));
   keep(approximateMassMatrix(s.approx, w.approxData, st.q));

@@ -60,6 +60,20 @@ const std::vector<Command>& commandTable() {
                    "the matrix as an array of rows and names them in \"result_labels\" (LINK:wx ... "
                    "LINK:vz). ") + kVectorNote,
        dynamicsCommandOptions("osim"), runOsim},
+      {"com", "MODEL... [--q Q] [--v V] [options]", "centre of mass, its velocity, bias and Jacobian",
+       std::string("Computes the centre of mass p_G (world frame; every body counts, rotors included), its "
+                   "velocity, its acceleration at qdd = 0 without gravity (J_c' v), and the 3 x nv Jacobian "
+                   "J_c with p_G' = J_c v. JSON keys \"mass\", \"com\", \"com_velocity\", "
+                   "\"com_acceleration_bias\", \"com_jacobian\" (rows). ") + kVectorNote,
+       wbcOptions(), runCom},
+      {"centroidal", "MODEL... [--q Q] [--v V] [options]", "centroidal momentum, its matrix and its rate",
+       std::string("Computes the centroidal momentum h_G = [linear; angular about the CoM] (world axes, the "
+                   "rotors' spin included), the centroidal momentum matrix A_G (6 x nv, h_G = A_G v) and "
+                   "dA_G/dt v (the rate of h_G at qdd = 0, gravity not included), in one pass over the "
+                   "clusters. JSON keys \"centroidal_momentum\", \"centroidal_momentum_matrix\" (rows), "
+                   "\"centroidal_bias\", and \"mass\", \"com\", \"centroidal_inertia\" (6 x 6, angular "
+                   "first, about the CoM). ") + kVectorNote,
+       wbcOptions(), runCentroidal},
       {"derivatives", "MODEL... [--q Q] [--v V] [--tau TAU | --qdd QDD] [--contact LINK[:X,Y,Z]]... [options]",
        "analytic derivatives of forward and inverse dynamics",
        std::string("Computes qdd = forward dynamics (q, v, tau) and, at that state, the partial derivatives "

@@ -48,6 +48,10 @@ std::vector<OptionSpec> viewOptions();
 int runDerivatives(const ParsedArgs& args, std::ostream& out);
 std::vector<OptionSpec> derivativesOptions();
 int runBench(const ParsedArgs& args, std::ostream& out);
+/// grbda com and grbda centroidal (cmd_wbc.cpp) and their options.
+int runCom(const ParsedArgs& args, std::ostream& out);
+int runCentroidal(const ParsedArgs& args, std::ostream& out);
+std::vector<OptionSpec> wbcOptions();
 /// Options of `grbda bench` (cmd_bench.cpp).
 std::vector<OptionSpec> benchOptions();
 

@@ -5,9 +5,12 @@
 
 namespace grbda {
 
-/// Axes in which 6-D frame quantities are expressed; the reference point is always the frame
-/// point. Local: the frame's own axes. LocalWorldAligned: world axes.
-enum class ReferenceFrame { Local, LocalWorldAligned };
+/// Axes in which 6-D frame quantities are expressed. Local: the frame's own axes, reference point
+/// the frame point. LocalWorldAligned: world axes, reference point the frame point. World
+/// (Pinocchio's WORLD): the spatial quantity of the frame's body at the world origin in world
+/// axes — independent of the point; accelerations in World are spatial (v̇ of the spatial velocity
+/// field), not classical.
+enum class ReferenceFrame { Local, LocalWorldAligned, World };
 
 /// Forward kinematics: poses; + velocities; + true accelerations (gravity not included).
 /// q independent or spanning positions, v and qdd independent (as in dynamics.hpp).
@@ -34,6 +37,10 @@ Vec6 frameAcceleration(const Model& model, const Data& data, int frame, const Ve
 Vec6 frameAccelerationBias(const Model& model, const Data& data, int frame, const Vec3& point = Vec3::Zero(),
                            ReferenceFrame axes = ReferenceFrame::LocalWorldAligned);
 
+/// Convenience: forward kinematics at (q, v, qdd), then frameAcceleration.
+Vec6 frameAcceleration(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd, int frame,
+                       const Vec3& point = Vec3::Zero(), ReferenceFrame axes = ReferenceFrame::LocalWorldAligned);
+
 /// 6 x nv Jacobian J (independent coordinates) with J v = frameVelocity(frame, point, axes).
 /// J is resized to 6 x nv if needed. Uses the state of the last forwardKinematics call.
 void frameJacobian(const Model& model, const Data& data, int frame, const Vec3& point, ReferenceFrame axes,
@@ -41,5 +48,18 @@ void frameJacobian(const Model& model, const Data& data, int frame, const Vec3& 
 /// Convenience: runs forward kinematics at q and returns a new Jacobian.
 Mat6X frameJacobian(const Model& model, Data& data, const VecX& q, int frame, const Vec3& point = Vec3::Zero(),
                     ReferenceFrame axes = ReferenceFrame::LocalWorldAligned);
+
+/// J̇ (6 x nv): the time derivative of frameJacobian(frame, point, axes) along the motion of the
+/// last forwardKinematics with velocities, so that d/dt (J v) = J q̈ + J̇ v. Built as J = J_s Ĝ on
+/// the spanning tree, J̇ = J̇_s Ĝ + J_s Ĝ̇ (Ĝ̇ = Σ_j ∂G/∂y_j ẏ_j of the clusters whose G varies),
+/// exact through rotors and loops. For LocalWorldAligned and World, J̇ v is the acceleration bias
+/// of frameAccelerationBias in those axes; for Local it is the time derivative of the local-axes
+/// velocity (spatial acceleration, as Pinocchio's LOCAL), not the classical one. dJ is resized to
+/// 6 x nv if needed; writes data.coriolis scratch.
+void frameJacobianTimeVariation(const Model& model, Data& data, int frame, const Vec3& point, ReferenceFrame axes,
+                                Mat6X& dJ);
+/// Convenience: forward kinematics at (q, v), then a new J̇.
+Mat6X frameJacobianTimeVariation(const Model& model, Data& data, const VecX& q, const VecX& v, int frame,
+                                 const Vec3& point = Vec3::Zero(), ReferenceFrame axes = ReferenceFrame::LocalWorldAligned);
 
 }  // namespace grbda

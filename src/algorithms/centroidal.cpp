@@ -1,0 +1,149 @@
+// Centroidal momentum, its matrix and its bias (algorithms/centroidal.hpp). Everything is summed
+// about the world origin in world axes ([moment; force], angular first), then moved to p_G and
+// reordered to Pinocchio's [linear; angular].
+#include "grbda/algorithms/centroidal.hpp"
+
+#include "checks.hpp"
+#include "cluster_state.hpp"
+#include "grbda/spatial/cross.hpp"
+
+namespace grbda {
+
+namespace {
+
+Vec3 firstMoment(const Mat6& I) { return Vec3(I(2, 4), I(0, 5), I(1, 3)); }
+
+void checkMass(const Model& model, double mass, const char* algorithm) {
+  if (!(mass > 0.0))
+    throw NumericalError(std::string(algorithm) + ": model '" + model.name() + "' has no mass (total mass " +
+                         std::to_string(mass) + "), its centre of mass is undefined");
+}
+
+/// [moment about the origin; force] -> [force; moment about p] (world axes).
+Vec6 aboutPoint(const Vec6& f0, const Vec3& p) {
+  Vec6 out;
+  out.head<3>() = f0.tail<3>();
+  out.tail<3>() = f0.head<3>() - p.cross(f0.tail<3>());
+  return out;
+}
+
+/// Total mass and p_G from the bodies' world first moments (poses only).
+void massAndCom(const Model& model, Data& data, const char* algorithm) {
+  double m = 0.0;
+  Vec3 h = Vec3::Zero();
+  for (int i = 0; i < model.numBodies(); ++i) {
+    const Mat6& I = model.body(i).inertia;
+    const Transform& X = data.Xa[static_cast<size_t>(i)];
+    h.noalias() += X.E.transpose() * firstMoment(I);
+    h += I(5, 5) * X.r;
+    m += I(5, 5);
+  }
+  checkMass(model, m, algorithm);
+  data.centroidal.mass = m;
+  data.centroidal.com = h / m;
+}
+
+/// Ī_G of a world inertia I0 about the origin with mass M and CoM p: Ī_O − M ((p·p) 1 − p pᵀ).
+Mat6 centroidalInertia(const Mat6& I0, double M, const Vec3& p) {
+  Mat6 Ig = Mat6::Zero();
+  Mat3 Ibar = I0.topLeftCorner<3, 3>();
+  Ibar.noalias() += M * p * p.transpose();
+  Ibar.diagonal().array() -= M * p.squaredNorm();
+  Ig.topLeftCorner<3, 3>() = Ibar;
+  Ig.bottomRightCorner<3, 3>().diagonal().setConstant(M);
+  return Ig;
+}
+
+/// The CCRBA pass, backward over clusters: composite inertias Ic (data.Ic) over the cluster tree;
+/// A_0's columns of cluster k (about the world origin) = Σ_i ^iX_0ᵀ Ic_i S_k[i]; with `bias`,
+/// also f0 = Σ_i ^iX_0ᵀ (Ic_i c_i + v_i ×* I_i v_i) — the composite form of Σ_i ^iX_0ᵀ I_i a_i
+/// (a_i = Σ over i's support of the velocity products c_j, each moving j's whole composite).
+void ccrbaPass(const Model& model, Data& data, bool bias) {
+  CentroidalData& cd = data.centroidal;
+  for (int i = 0; i < model.numBodies(); ++i) data.Ic[static_cast<size_t>(i)] = model.body(i).inertia;
+  Mat6 I0 = Mat6::Zero();
+  cd.f0.setZero();
+  for (int k = model.numClusters() - 1; k >= 0; --k) {
+    const Cluster& cl = model.cluster(k);
+    const ClusterData& cld = data.clusters[static_cast<size_t>(k)];
+    for (int c = 0; c < cl.nv; ++c) cd.Ag.col(cl.vIndex + c).setZero();
+    for (int r = 0; r < cl.numBodies; ++r) {
+      const int i = cl.firstBody + r;
+      const Mat6& Ic = data.Ic[static_cast<size_t>(i)];
+      const Transform& Xa = data.Xa[static_cast<size_t>(i)];
+      for (int c = 0; c < cl.nv; ++c) {
+        const Vec6 F = Ic * cld.S.block<6, 1>(6 * r, c);
+        cd.Ag.col(cl.vIndex + c) += Xa.applyTranspose(F);
+      }
+      if (bias) {
+        const Vec6& v = data.v[static_cast<size_t>(i)];
+        const Mat6& I = model.body(i).inertia;
+        Vec6 f = Ic * data.c[static_cast<size_t>(i)];
+        f += crossForce(v, I * v);
+        cd.f0 += Xa.applyTranspose(f);
+      }
+      if (cl.output >= 0) data.Xout[static_cast<size_t>(i)].addTransformedRigidInertia(Ic, data.Ic[static_cast<size_t>(cl.output)]);
+      else Xa.addTransformedRigidInertia(Ic, I0);
+    }
+  }
+  const double M = I0(5, 5);
+  checkMass(model, M, "centroidalMomentumMatrix");
+  cd.mass = M;
+  cd.com = firstMoment(I0) / M;
+  cd.Ig = centroidalInertia(I0, M, cd.com);
+  for (int c = 0; c < model.nv(); ++c) cd.Ag.col(c) = aboutPoint(cd.Ag.col(c), cd.com);
+}
+
+}  // namespace
+
+const Vec6& centroidalMomentum(const Model& model, Data& data, const VecX& q, const VecX& v) {
+  detail::prepareState(model, data, q, &v, "centroidalMomentum");
+  massAndCom(model, data, "centroidalMomentum");
+  CentroidalData& cd = data.centroidal;
+  cd.h0.setZero();
+  for (int i = 0; i < model.numBodies(); ++i)
+    cd.h0 += data.Xa[static_cast<size_t>(i)].applyTranspose(model.body(i).inertia * data.v[static_cast<size_t>(i)]);
+  cd.hg = aboutPoint(cd.h0, cd.com);
+  return cd.hg;
+}
+
+const Mat6X& centroidalMomentumMatrix(const Model& model, Data& data, const VecX& q) {
+  detail::prepareState(model, data, q, nullptr, "centroidalMomentumMatrix");
+  ccrbaPass(model, data, false);
+  return data.centroidal.Ag;
+}
+
+const Vec6& centroidalMomentumBias(const Model& model, Data& data, const VecX& q, const VecX& v) {
+  detail::prepareState(model, data, q, &v, "centroidalMomentumBias");
+  massAndCom(model, data, "centroidalMomentumBias");
+  CentroidalData& cd = data.centroidal;
+  cd.h0.setZero();
+  cd.f0.setZero();
+  for (int i = 0; i < model.numBodies(); ++i) {  // a_i = Xout_i a_Λ(i) + c_i, outward
+    const Body& b = model.body(i);
+    Vec6& a = cd.aBias[static_cast<size_t>(i)];
+    a = data.c[static_cast<size_t>(i)];
+    if (b.output >= 0) a += data.Xout[static_cast<size_t>(i)].apply(cd.aBias[static_cast<size_t>(b.output)]);
+    const Vec6& vi = data.v[static_cast<size_t>(i)];
+    const Vec6 h = b.inertia * vi;
+    Vec6 f = b.inertia * a;
+    f += crossForce(vi, h);
+    const Transform& X = data.Xa[static_cast<size_t>(i)];
+    cd.h0 += X.applyTranspose(h);
+    cd.f0 += X.applyTranspose(f);
+  }
+  cd.hg = aboutPoint(cd.h0, cd.com);
+  // d/dt (n_O − p_G × f) = ṅ_O − ṗ_G × f − p_G × ḟ, and ṗ_G × f = ṗ_G × M ṗ_G = 0
+  cd.dhg = aboutPoint(cd.f0, cd.com);
+  return cd.dhg;
+}
+
+void centroidalDynamics(const Model& model, Data& data, const VecX& q, const VecX& v) {
+  detail::prepareState(model, data, q, &v, "centroidalDynamics");
+  ccrbaPass(model, data, true);
+  CentroidalData& cd = data.centroidal;
+  cd.hg.noalias() = cd.Ag * v;
+  cd.dhg = aboutPoint(cd.f0, cd.com);
+}
+
+}  // namespace grbda

@@ -1,0 +1,74 @@
+#pragma once
+// Test support for the whole-body-control quantities (test_com, test_centroidal, test_coriolis,
+// test_jacobian_time_variation): the models they sweep — rotors, belts, loops, differentials,
+// fixed and floating bases — and random states on them, and a directional finite difference.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cluster_support/constrained_models.hpp"
+#include "cluster_support/every_cluster_type.hpp"
+#include "grbda/grbda.hpp"
+#include "grbda/robots/tello.hpp"
+
+namespace grbda::testsupport {
+
+struct WbcCase {
+  std::string name;
+  Model model;
+  double lo = -0.4, hi = 0.4;  ///< range of the 1-DoF coordinates around the neutral configuration
+};
+
+inline Model bundledModel(const std::string& file) {
+  return loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/" + file);
+}
+
+/// Mini Cheetah with and without rotor bodies, a fixed-base rotor chain, the four-bar, Tello
+/// (differentials: exact Ġ), the floating base carrying every cluster type, and the floating
+/// mechanisms of the cluster tests (loops, user constraints).
+inline std::vector<WbcCase> wbcCases(bool withMechanisms = true) {
+  std::vector<WbcCase> cases;
+  cases.push_back({"mini_cheetah", bundledModel("mini_cheetah.urdf")});
+  cases.push_back({"mini_cheetah_approximate", bundledModel("mini_cheetah_approximate.urdf")});
+  cases.push_back({"revolute_rotor_chain", bundledModel("revolute_rotor_chain.urdf")});
+  cases.push_back({"four_bar", bundledModel("four_bar.urdf"), -0.2, 0.2});
+  cases.push_back({"tello", robots::tello(), -0.2, 0.2});
+  cases.push_back({"every_cluster_type", everyClusterType(), -0.2, 0.2});
+  if (withMechanisms) {
+    Rng rng(2024);
+    for (auto& m : mechanismCatalogue(rng, true)) cases.push_back({m.name, m.builder.build(), m.lo, m.hi});
+  }
+  return cases;
+}
+
+/// Independent positions: the neutral ones moved by U(lo, hi) (loops stay closable), free
+/// joints at a random pose.
+inline VecX randomPositions(Rng& rng, const WbcCase& c) {
+  VecX q = c.model.neutralConfiguration() + randomVector(rng, c.model.nq(), c.lo, c.hi);
+  for (const auto& cl : c.model.clusters())
+    if (std::string(cl.typeName()) == "Free") {
+      q.segment<3>(cl.qIndex) = randomVec3(rng);
+      const Eigen::Quaterniond r = randomQuaternion(rng);
+      q.segment<4>(cl.qIndex + 3) << r.w(), r.x(), r.y(), r.z();
+    }
+  return q;
+}
+
+/// d/dt f(q(t)) at t = 0 along q(t) = integrate(q, v, t) (q̇(0) = v): the fourth-order central
+/// stencil; f returns a vector or a matrix.
+template <class F>
+auto alongVelocity(const Model& model, const VecX& q, const VecX& v, double h, F f) {
+  auto d = f(integrate(model, q, v, -2 * h));
+  d -= 8.0 * f(integrate(model, q, v, -h));
+  d += 8.0 * f(integrate(model, q, v, h));
+  d -= f(integrate(model, q, v, 2 * h));
+  d /= 12 * h;
+  return d;
+}
+
+/// max |a − b| / max(1, max |b|).
+inline double relErr(const MatX& a, const MatX& b) {
+  return (a - b).cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff());
+}
+
+}  // namespace grbda::testsupport
