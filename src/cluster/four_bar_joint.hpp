@@ -92,7 +92,8 @@ class FourBarJoint final : public ClusterJoint {
  private:
   /// Both assembly modes at driver position y: the dependent coordinates of each (local order)
   /// and the circle crossing of each; false when the circles do not cross.
-  bool candidates(const double* y, double candidate[2][3], Vec2 hits[2], Vec2& known) const;
+  bool candidates(const double* y, double candidate[2][3], PlanarFourBarConstraint::Vec2 hits[2],
+                  PlanarFourBarConstraint::Vec2& known) const;
   double branchAngle(double y) const;
   double crossingHeight2(double beta, double* centreDistance2) const;
   Branch branch_;

@@ -72,7 +72,7 @@ void analyse(const Model& model, const ConstraintData& cd, ConstraintData::RowSy
   sys.factor = MatX::Zero(m, m);
   sys.llt.compute(MatX::Identity(m, m));
   sys.ldlt.compute(MatX::Identity(m, m));
-  sys.eig.compute(MatX::Identity(m, m));  // sizes its workspace: redundant rows solve without allocating
+  if (m > 0) sys.eig.compute(MatX::Identity(m, m));  // sizes its workspace: redundant rows solve without allocating
 }
 
 /// PV-early's tables: the rows on each cluster's bodies, the child clusters whose subtree
