@@ -45,13 +45,16 @@ void validateLink(const LinkSpec& l) {
   if (!finite(l.inertia)) fail("inertia has a non-finite entry", l.where, el);
   if ((l.inertia - l.inertia.transpose()).norm() > 1e-12 * (1.0 + l.inertia.norm()))
     fail("inertia matrix is not symmetric", l.where, el);
-  const Eigen::SelfAdjointEigenSolver<Mat3> eig(l.inertia);
-  const Vec3 ev = eig.eigenvalues();
+}
+
+/// Empty when the rotational inertia is positive semi-definite (to rounding), else the complaint.
+/// Judged once the tree is known: a link welded to the fixed world never enters the dynamics.
+std::string indefiniteInertia(const LinkSpec& l) {
+  const Vec3 ev = Eigen::SelfAdjointEigenSolver<Mat3>(l.inertia).eigenvalues();
   const double tol = 1e-12 * (1.0 + ev.cwiseAbs().maxCoeff());
-  if (ev.minCoeff() < -tol)
-    fail("rotational inertia is not positive semi-definite (eigenvalues " + fmt(ev[0]) + ", " + fmt(ev[1]) +
-             ", " + fmt(ev[2]) + ")",
-         l.where, el);
+  if (ev.minCoeff() >= -tol) return {};
+  return "rotational inertia is not positive semi-definite (eigenvalues " + fmt(ev[0]) + ", " + fmt(ev[1]) + ", " +
+         fmt(ev[2]) + ")";
 }
 
 /// Principal moments of a real body are sums of second moments (Ixx = ∫y² + z² dm, ...), so each
@@ -216,9 +219,12 @@ Model ModelBuilder::build() const {
   // --- links ---
   std::map<std::string, size_t> linkIndex;
   std::vector<size_t> impossible;  // links whose inertia violates the triangle inequality
+  std::vector<size_t> indefinite;  // links whose inertia is not positive semi-definite
   for (size_t i = 0; i < links_.size(); ++i) {
     validateLink(links_[i]);
-    if (triangleViolation(links_[i]) > 0.0) {
+    if (!indefiniteInertia(links_[i]).empty()) {
+      indefinite.push_back(i);
+    } else if (triangleViolation(links_[i]) > 0.0) {
       if (strictInertias_) fail(triangleMessage(links_[i]), links_[i].where, linkElement(links_[i].name));
       impossible.push_back(i);
     }
@@ -349,6 +355,16 @@ Model ModelBuilder::build() const {
       fail("link '" + links_[i].name + "' is not connected to the root '" + links_[root].name +
                "' (its joints form a cycle)",
            links_[i].where, linkElement(links_[i].name));
+  }
+
+  // An indefinite inertia is refused on every link that moves; on a link welded to the fixed
+  // world (Tiago's antenna: an eigenvalue of −3.5e-8) it never enters the dynamics: a warning.
+  for (size_t i : indefinite) {
+    if (linkBody[i] >= 0)
+      fail(indefiniteInertia(links_[i]), links_[i].where, linkElement(links_[i].name));
+    detail::log().warn("{}: {}: {}; the link is welded to the fixed world, so its inertia never enters the "
+                       "dynamics: accepted",
+                       where(links_[i].where), linkElement(links_[i].name), indefiniteInertia(links_[i]));
   }
 
   for (const FrameSpec& f : frames_) {  // named frames: placed like a fixed child link, no inertia

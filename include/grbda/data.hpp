@@ -49,7 +49,7 @@ struct ClusterData {
   VecX w;                          ///< scratch: u_k − U_kᵀ c_k on the way in, then ÿ_k
   MatX scratchD6;                  ///< scratch (d x 6)
   MatX F;                          ///< CRBA scratch (6n x d)
-  bool positionsKnown = false;     ///< qSpan holds a closed configuration to warm-start from
+  bool positionsKnown = false;     ///< unused since completion became history-independent (kept for ABI)
 };
 
 /// Workspace of C-EFPA and apply-test-force (algorithms/osim.hpp). The per-end-effector buffers

@@ -11,8 +11,21 @@ data.q_spanning) are read-only views of the workspace, overwritten by the next c
     qdd = grbda.forward_dynamics(model, data, model.neutral_configuration(), zeros, zeros)
 """
 import os as _os
+import sys as _sys
 
-from ._grbda import *  # noqa: F401,F403  (the bound API)
+try:
+    from ._grbda import *  # noqa: F401,F403  (the bound API)
+except ImportError as _error:  # another interpreter than the one it was built for, most often
+    try:
+        from ._build_info import interpreter as _built_for, version as _built_version
+    except ImportError:
+        _built_for, _built_version = "an unknown interpreter", "?"
+    raise ImportError(
+        f"grbda's extension module could not be loaded ({_error}). It was built for Python "
+        f"{_built_version} ({_built_for}); this is Python {_sys.version.split()[0]} ({_sys.executable}). "
+        "Run the interpreter it was built for (build/python/python3 in the build tree), or rebuild "
+        "with -DPython3_EXECUTABLE=<this interpreter>."
+    ) from _error
 from ._grbda import robots, tree  # noqa: F401  (submodules)
 from ._grbda import InputError, load_urdf
 from .configuration import quaternion_to_rotation  # noqa: F401

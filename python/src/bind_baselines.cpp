@@ -110,7 +110,7 @@ void bindProximal(py::module_& m) {
         if (constraints && !cdata)
           throw InputError(std::string(name) + ": constraints need cdata (grbda.ConstraintData(model, constraints)), "
                                                "where the constraint forces are returned");
-        ConstraintData* forces = constraints ? &cdata->of(*constraints, name) : nullptr;
+        ConstraintData* forces = constraints ? &cdata->of(*constraints, name, &model) : nullptr;
         ProximalData& pd = d.proximal(model, constraints);
         const ProximalResult result = forwardDynamicsProximal(model, data, pd, toVector(q, "q"), toVector(v, "v"),
                                                               toVector(tau, "tau"), settings);

@@ -127,7 +127,8 @@ void bindCfa(py::module_& m) {
       .def_readonly("joint", &JointReaction::joint, "the joint's name (a loop cluster: the cluster's name)")
       .def_readonly("body", &JointReaction::body)
       .def_readonly("cluster", &JointReaction::cluster)
-      .def_readonly("whole_cluster", &JointReaction::wholeCluster, "a loop cluster: its output body's wrench on it")
+      .def_readonly("whole_cluster", &JointReaction::wholeCluster, "True for a cluster with more than one body (a loop, a geared or belt coupling): the reaction is "
+                    "the output body's wrench on the whole cluster at its first joint, not one joint's")
       .def_property_readonly("origin", [](const JointReaction& r) { return Vec3(r.origin); },
                              "world position of the joint frame, the moment's reference point (m)")
       .def_property_readonly("moment", [](const JointReaction& r) { return Vec3(r.moment); }, "world axes (N m)")

@@ -13,7 +13,7 @@ void bindConstrainedDerivatives(py::module_& m) {
          ArrayLike v, ArrayLike tau, py::object solver) {
         const char* name = "compute_constrained_dynamics_derivatives";
         const ConstraintSolverSettings settings = toSettings(solver);
-        computeConstrainedDynamicsDerivatives(model, d.of(model, name), constraints, cd.of(constraints, name),
+        computeConstrainedDynamicsDerivatives(model, d.of(model, name), constraints, cd.of(constraints, name, &model),
                                               toVector(q, "q"), toVector(v, "v"), toVector(tau, "tau"), settings);
         const ConstraintDerivativesData& r = cd.data.derivatives;
         return py::make_tuple(MatX(r.ddq_dq), MatX(r.ddq_dv), MatX(r.ddq_dtau), MatX(r.dlambda_dq),

@@ -69,8 +69,12 @@ auto onePoint(int (ConstraintModel::*add)(const std::string&, const Vec3&, const
 /// add_relative_point and add_relative_weld: (link_a, point_a, link_b, point_b, name='').
 auto twoPoints(int (ConstraintModel::*add)(const std::string&, const Vec3&, const std::string&, const Vec3&,
                                            const std::string&)) {
-  return [add](ConstraintModel& c, const std::string& a, ArrayLike pa, const std::string& b, ArrayLike pb,
-               const std::string& name) { return (c.*add)(a, toVec3(pa, "point_a"), b, toVec3(pb, "point_b"), name); };
+  const auto pointOr0 = [](ArrayLike p, const char* what) { return p.is_none() ? Vec3::Zero().eval() : toVec3(p, what); };
+  return [add, pointOr0](ConstraintModel& c, const std::string& a, ArrayLike pa, const std::string& b, ArrayLike pb,
+                         const std::string& name) {
+    if (b.empty()) throw InputError("link_b is required (the second link of a relative constraint)");
+    return (c.*add)(a, pointOr0(pa, "point_a"), b, pointOr0(pb, "point_b"), name);
+  };
 }
 
 void bindConstraintModel(py::module_& m) {
@@ -96,10 +100,12 @@ void bindConstraintModel(py::module_& m) {
   cls.def(
       "add_relative_point",
       twoPoints(&ConstraintModel::addRelativePoint),
-      py::arg("link_a"), py::arg("point_a"), py::arg("link_b"), py::arg("point_b"), py::arg("name") = "",
-      "add_relative_point(link_a, point_a, link_b, point_b, name='') -> index\n\np''_A = p''_B: a ball joint closing "
-      "a non-local loop, 3 rows; lambda is the force on link_a (link_b feels its opposite). Points in their links' "
-      "coordinates.");
+      py::arg("link_a"), py::arg("point_a") = py::none(), py::arg("link_b") = "", py::arg("point_b") = py::none(),
+      py::arg("name") = "",
+      "add_relative_point(link_a, point_a=None, link_b, point_b=None, name='') -> index\n\np''_A = p''_B: a ball "
+      "joint closing a non-local loop, 3 rows; lambda is the force on link_a (link_b feels its opposite). Points in "
+      "their links' coordinates; None (the default, as in add_point_contact) is the link's origin, so "
+      "add_relative_point('a', link_b='b') joins the two origins. link_b is required.");
   cls.def(
       "add_relative_weld",
       twoPoints(&ConstraintModel::addRelativeWeld),
@@ -154,20 +160,33 @@ void bindConstraintData(py::module_& m) {
       "robot, rows in the order of the ConstraintModel. Named lambda_ because `lambda` is a Python keyword.");
   cls.def_property_readonly(
       "residual", [](const BoundConstraintData& d) { return d.data.residual; },
+      "max(row_residual, dynamics_residual): what the last solution is off by");
+  cls.def_property_readonly(
+      "row_residual", [](const BoundConstraintData& d) { return d.data.rowResidual; },
       "max |K a - k| over the rows at the returned qdd (k with the Baumgarte terms)");
+  cls.def_property_readonly(
+      "dynamics_residual", [](const BoundConstraintData& d) { return d.data.dynamicsResidual; },
+      "|H qdd + C - tau - J^T lambda|_inf at the returned qdd and lambda (N, N m)");
   cls.def_property_readonly(
       "rank", [](const BoundConstraintData& d) { return d.data.rank; },
       "numerical rank of J H^-1 J^T (pv, kkt; -1 when not measured, proximal)");
   cls.def_property_readonly(
       "redundant", [](const BoundConstraintData& d) { return d.data.redundant; },
-      "rank < rows: the rows were solved by the regularised (proximal) path");
+      "rank < rows: lambda is the minimum-norm force of the redundant (consistent) rows");
+  cls.def_property_readonly(
+      "inconsistent", [](const BoundConstraintData& d) { return d.data.inconsistent; },
+      "proximal only: the rows are inconsistent and lambda is the minimum-norm least-squares force (the hard "
+      "solvers raise NumericalError instead)");
+  cls.def_property_readonly(
+      "inconsistency", [](const BoundConstraintData& d) { return d.data.inconsistency; },
+      "|J H^-1 J^T lambda - b|_inf of a redundant row set: what the force leaves unmet (0 for full rank)");
   cls.def_property_readonly(
       "iterations", [](const BoundConstraintData& d) { return d.data.iterations; },
       "proximal iterations of the last solve (0 for the direct solvers)");
   cls.def(
       "set_reference",
       [](BoundConstraintData& d, const Model& model, BoundData& data, const ConstraintModel& constraints) {
-        d.of(constraints, "set_reference").setReference(model, data.of(model, "set_reference"), constraints);
+        d.of(constraints, "set_reference", &model).setReference(model, data.of(model, "set_reference"), constraints);
       },
       py::arg("model"), py::arg("data"), py::arg("constraints"),
       "set_reference(model, data, constraints)\n\nThe Baumgarte reference pose: the constraint points and link "
@@ -231,7 +250,7 @@ void bindCalls(py::module_& m) {
         const char* name = "constrained_forward_dynamics";
         const ConstraintSolverSettings settings = toSettings(solver);
         const auto f = toExternalForces(fext, model);
-        return VecX(constrainedForwardDynamics(model, d.of(model, name), constraints, cd.of(constraints, name),
+        return VecX(constrainedForwardDynamics(model, d.of(model, name), constraints, cd.of(constraints, name, &model),
                                                toVector(q, "q"), toVector(v, "v"), toVector(tau, "tau"), settings, f));
       },
       py::arg("model"), py::arg("data"), py::arg("constraints"), py::arg("cdata"), py::arg("q"), py::arg("v"),
@@ -249,7 +268,7 @@ void bindCalls(py::module_& m) {
       "ltl_constraint_delassus",
       [](const Model& model, BoundData& d, const ConstraintModel& constraints, BoundConstraintData& cd, ArrayLike q) {
         const char* name = "ltl_constraint_delassus";
-        return MatX(ltlConstraintDelassus(model, d.of(model, name), constraints, cd.of(constraints, name),
+        return MatX(ltlConstraintDelassus(model, d.of(model, name), constraints, cd.of(constraints, name, &model),
                                           toVector(q, "q")));
       },
       py::arg("model"), py::arg("data"), py::arg("constraints"), py::arg("cdata"), py::arg("q"),
@@ -284,7 +303,7 @@ struct BoundPvOsimFast {
 template <const MatX& (*F)(const Model&, Data&, const ConstraintModel&, ConstraintData&, const VecX&)>
 MatX osimCall(const char* name, const Model& model, BoundData& d, const ConstraintModel& constraints,
               BoundConstraintData& cd, ArrayLike q) {
-  return MatX(F(model, d.of(model, name), constraints, cd.of(constraints, name), toVector(q, "q")));
+  return MatX(F(model, d.of(model, name), constraints, cd.of(constraints, name, &model), toVector(q, "q")));
 }
 
 void bindPvOsim(py::module_& m) {
@@ -331,7 +350,7 @@ void bindPvOsim(py::module_& m) {
         const char* name = "PvOsimFast.compute";
         if (&c != self.constraints)
           throw InputError(std::string(name) + ": the operator was made for another ConstraintModel");
-        self.op.compute(model, d.of(model, name), c, cd.of(c, name), toVector(q, "q"));
+        self.op.compute(model, d.of(model, name), c, cd.of(c, name, &model), toVector(q, "q"));
       },
       py::arg("model"), py::arg("data"), py::arg("constraints"), py::arg("cdata"), py::arg("q"),
       "compute(model, data, constraints, cdata, q)\n\nThe pass and the factorisations at q. Redundant rows are no "

@@ -12,8 +12,8 @@ namespace grbda::python {
 namespace {
 
 constexpr const char* kStateDoc =
-    "q: independent positions (model.nq, position_names; loops closed by Newton, warm-started from the "
-    "previous call on this data) or spanning positions (model.nq_spanning, checked against the loops); "
+    "q: independent positions (model.nq, position_names; loops closed on the as-built assembly branch, the "
+    "same bits whatever this data computed before) or spanning positions (model.nq_spanning, checked against the loops); "
     "v: independent velocities (model.nv). Floating base: q = [x y z qw qx qy qz], v = [wx wy wz vx vy vz] "
     "in the body frame. SI units (m, rad, kg, N, N m).";
 

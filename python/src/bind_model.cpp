@@ -161,7 +161,10 @@ void bindModelClass(py::module_& m) {
           "(Data.set_gravity). Set it before sharing the model between threads; per-thread gravity goes through "
           "Data.set_gravity.")
       .def("neutral_configuration", &Model::neutralConfiguration,
-           "Independent configuration of zeros (unit quaternion [1, 0, 0, 0] for free joints), length nq.")
+           "An independent configuration at which every loop closes, length nq: zeros (unit quaternion "
+           "[1, 0, 0, 0] for free joints) except in loop clusters whose zero pose cannot be closed or is singular "
+           "(four_bar.urdf's links on one line at 0), which take the first closed pose the build found (0.3 for "
+           "four_bar.urdf). Every algorithm accepts it; it is the as-built assembly mode's pose.")
       .def("neutral_spanning_configuration", &Model::neutralSpanningConfiguration,
            "Spanning configuration of zeros (unit quaternions); may violate the loops. Length nq_spanning.")
       .def("__repr__", [](const Model& model) {

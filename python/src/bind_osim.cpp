@@ -19,8 +19,9 @@ std::vector<EndEffector> toEndEffectors(py::handle items, const Model& model) {
 
 const OsimSet& BoundOsimSet::of(const Model& m, const char* function) const {
   if (&m != model)
-    throw InputError(std::string(function) + ": the OsimSet was made for model '" + model->name() +
-                     "', not for this model '" + m.name() + "'");
+    throw InputError(std::string(function) + ": the OsimSet was made for " +
+                     (model->name() == m.name() ? "another Model object of the same name '" + m.name() + "'"
+                                                : "model '" + model->name() + "', not for this model '" + m.name() + "'"));
   return set;
 }
 

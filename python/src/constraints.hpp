@@ -10,7 +10,12 @@ namespace grbda::python {
 struct BoundConstraintData {
   BoundConstraintData(const Model& m, const ConstraintModel& c) : constraints(&c), data(m, c) {}
   /// The workspace, after checking it belongs to `c`; InputError naming `function` otherwise.
-  ConstraintData& of(const ConstraintModel& c, const char* function) {
+  /// With `m`: a ConstraintModel of another model is named as such first (not blamed on cdata).
+  ConstraintData& of(const ConstraintModel& c, const char* function, const Model* m = nullptr) {
+    if (m && c.modelId() != m->id())
+      throw InputError(std::string(function) + ": constraints was made for another model than '" + m->name() +
+                       "' (make it with grbda.ConstraintModel(model), then cdata with grbda.ConstraintData(model, "
+                       "constraints))");
     if (&c != constraints)
       throw InputError(std::string(function) +
                        ": cdata was made for another ConstraintModel (use grbda.ConstraintData(model, constraints))");

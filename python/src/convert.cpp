@@ -89,9 +89,13 @@ std::string toPath(py::handle path) {
 }
 
 Data& BoundData::of(const Model& m, const char* function) {
-  if (&m != model)
+  if (&m != model) {
+    if (model->name() == m.name())  // e.g. a second load of the same file: equal, but another object
+      throw InputError(std::string(function) + ": data was made for another Model object of the same name '" +
+                       m.name() + "' (each load makes a new model; use grbda.Data(model) with this one)");
     throw InputError(std::string(function) + ": data was made for model '" + model->name() +
                      "', not for this model '" + m.name() + "' (use grbda.Data(model))");
+  }
   return data;
 }
 

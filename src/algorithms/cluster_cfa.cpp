@@ -146,8 +146,10 @@ const VecX& clusterCfaForwardDynamics(const Model& model, ClusterCfaData& cfa, c
   constexpr const char* alg = "clusterCfaForwardDynamics";
   ClusterCfaData::Impl& w = *cfa.impl;
   if (w.data.modelId() != model.id())
-    throw InputError(std::string(alg) + ": the ClusterCfaData was made for model '" + w.modelName + "', not '" +
-                     model.name() + "' (make one with ClusterCfaData(model) for each model)");
+    throw InputError(std::string(alg) + ": the ClusterCfaData was made for " +
+                     (w.modelName == model.name() ? "another Model object of the same name '" + w.modelName + "'"
+                                                  : "model '" + w.modelName + "', not '" + model.name() + "'") +
+                     " (make one with ClusterCfaData(model) for each model)");
   detail::checkVector(tau, model.nv(), "tau", alg);
   Data& data = w.data;
   detail::prepareState(model, data, q, &v, alg);

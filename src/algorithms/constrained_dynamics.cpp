@@ -4,6 +4,7 @@
 
 #include "grbda/algorithms/dynamics.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "../constraints/constraint_rows.hpp"
@@ -73,7 +74,7 @@ const VecX& constrainedForwardDynamics(const Model& model, Data& data, const Con
                            settings.solver == ConstraintSolver::PVEarly || settings.solver == ConstraintSolver::Proximal;
   if (articulated && cd.numRows == 0) {  // no rows (e.g. --loops auto embedded every loop): C-ABA itself
     forwardDynamics(model, data, q, v, tau, fext);
-    cd.residual = 0.0;
+    cd.residual = cd.rowResidual = cd.dynamicsResidual = 0.0;
     cd.rank = 0;
     cd.redundant = false;
     cd.iterations = 0;
@@ -93,7 +94,9 @@ const VecX& constrainedForwardDynamics(const Model& model, Data& data, const Con
                                  settings.solver == ConstraintSolver::LTLSoft, alg);
       break;
   }
-  cd.residual = detail::constraintResidual(data, cd);
+  cd.rowResidual = detail::constraintResidual(data, cd);
+  cd.dynamicsResidual = detail::dynamicsResidual(model, data, cd, tau, &fext);
+  cd.residual = std::max(cd.rowResidual, cd.dynamicsResidual);
   detail::checkResult(data.qdd, "qdd", alg);
   detail::checkResult(cd.lambda, "lambda", alg);
   return data.qdd;

@@ -49,35 +49,73 @@ bool ClusterJoint::completePositions(const Cluster& cl, const double* y, double*
     }
     return false;
   }
-  // Start from the previous solution when qSpan still holds one (a warm Data), else from the
-  // reference pose (a fresh Data, or after a failure left qSpan open).
+  // The result is a function of y alone (bitwise): every completion starts from the reference
+  // pose and follows the as-built branch along the straight path from the reference's
+  // independent positions to y, whatever qSpan held before (issue #27, items 1 and 9). A
+  // revolute independent coordinate travels to the representative of y nearest the reference
+  // (at most half a turn); the last step solves at y itself.
   constexpr int kMaxIndependent = ConstraintSet::kMaxCoordinates;
   if (ind.size() > static_cast<size_t>(kMaxIndependent)) return false;
-  double yStart[kMaxIndependent];
-  const bool warm = constraintViolation(qSpan, cd) < 1e-10 && constraints_.isIntendedRoot(qSpan) && isRegular(qSpan, cd);
-  if (!warm) Eigen::Map<VecX>(qSpan, cl.nqSpan) = reference_;
-  for (size_t c = 0; c < ind.size(); ++c) yStart[c] = qSpan[ind[c]];
-  if (continueFrom(yStart, y, qSpan, cd)) return true;
-  if (!warm) return false;
-  // The path from the previous state crossed a singularity: follow the reference pose's branch.
+  constexpr double kTwoPi = 6.283185307179586476925;
+  double yStart[kMaxIndependent], yEnd[kMaxIndependent];
+  for (size_t c = 0; c < ind.size(); ++c) {
+    yStart[c] = reference_[ind[c]];
+    const bool turns = revolute_[static_cast<size_t>(ind[c])];
+    yEnd[c] = yStart[c] + (turns ? std::remainder(y[c] - yStart[c], kTwoPi) : y[c] - yStart[c]);
+  }
   Eigen::Map<VecX>(qSpan, cl.nqSpan) = reference_;
-  for (size_t c = 0; c < ind.size(); ++c) yStart[c] = qSpan[ind[c]];
-  return continueFrom(yStart, y, qSpan, cd);
+  if (continueFrom(yStart, yEnd, y, qSpan, cd)) return true;
+  // A mechanism whose crank cannot turn fully may reach y only the other way round.
+  bool other = false;
+  for (size_t c = 0; c < ind.size(); ++c)
+    if (revolute_[static_cast<size_t>(ind[c])] && yEnd[c] != yStart[c]) {
+      yEnd[c] -= std::copysign(kTwoPi, yEnd[c] - yStart[c]);
+      other = true;
+    }
+  if (!other) return false;
+  Eigen::Map<VecX>(qSpan, cl.nqSpan) = reference_;
+  return continueFrom(yStart, yEnd, y, qSpan, cd);
 }
 
-bool ClusterJoint::continueFrom(const double* yStart, const double* y, double* qSpan, ClusterData& cd) const {
-  // Follow the branch: move the independent coordinates in steps small enough that Newton from
-  // the previous step's solution cannot jump to another assembly mode.
+bool ClusterJoint::continueFrom(const double* yStart, const double* yEnd, const double* y, double* qSpan,
+                                ClusterData& cd) const {
+  // Euler–Newton continuation: move the independent coordinates in steps of at most
+  // kContinuationStep; each step predicts the dependent ones along the branch's tangent
+  // (q_d += G_d Δy at the last solution) and corrects by Newton. The predictor keeps a smooth
+  // branch through a point where it crosses another (a parallelogram four-bar's toggle), where
+  // Newton from the last solution alone may fall onto the other branch; a step that lands on the
+  // singular point itself is skipped (the next one is predicted from the last regular pose).
   const auto& ind = constraints_.independentCoordinates();
+  const auto& dep = constraints_.dependentCoordinates();
+  constexpr int kMaxSaved = 256;
+  double saved[kMaxSaved];  // the last regular solution's dependent coordinates
+  const bool canSkip = dep.size() <= static_cast<size_t>(kMaxSaved);
   double distance = 0.0;
-  for (size_t c = 0; c < ind.size(); ++c) distance = std::max(distance, std::abs(y[c] - yStart[c]));
+  for (size_t c = 0; c < ind.size(); ++c) distance = std::max(distance, std::abs(yEnd[c] - yStart[c]));
   const int steps = std::max(1, static_cast<int>(std::ceil(distance / kContinuationStep)));
+  double tLast = 0.0;  // path parameter of the last regular solution
   for (int s = 1; s <= steps; ++s) {
     const double t = static_cast<double>(s) / steps;
-    for (size_t c = 0; c < ind.size(); ++c) qSpan[ind[c]] = s == steps ? y[c] : yStart[c] + t * (y[c] - yStart[c]);
-    if (!constraints_.complete(qSpan, cd)) return false;
+    if (canSkip)
+      for (size_t j = 0; j < dep.size(); ++j) saved[j] = qSpan[dep[j]];
+    constraints_.jacobian(qSpan, cd);  // the last solution's K_d is regular (complete() checked it)
+    if (!constraints_.explicitFormG(cd)) return false;
+    for (size_t c = 0; c < ind.size(); ++c) {
+      const double dy = (t - tLast) * (yEnd[c] - yStart[c]);
+      qSpan[ind[c]] = s == steps ? y[c] : yStart[c] + t * (yEnd[c] - yStart[c]);
+      for (int d : dep) qSpan[d] += cd.G(d, static_cast<Eigen::Index>(c)) * dy;
+    }
+    // the last step to 1e-13: the predictor leaves Newton fewer iterations than a warm start did,
+    // and the result must close to machine precision in the loop's own units too
+    if (constraints_.complete(qSpan, cd, s == steps ? 1e-13 : 1e-12)) {
+      tLast = t;
+      continue;
+    }
+    if (s == steps || !canSkip) return false;
+    for (size_t j = 0; j < dep.size(); ++j) qSpan[dep[j]] = saved[j];  // back to the last regular pose
+    for (size_t c = 0; c < ind.size(); ++c) qSpan[ind[c]] = yStart[c] + tLast * (yEnd[c] - yStart[c]);
   }
-  for (int d : constraints_.dependentCoordinates())  // same pose, canonical angle
+  for (int d : dep)  // same pose, canonical angle
     if (revolute_[static_cast<size_t>(d)]) qSpan[d] = wrapAngle(qSpan[d]);
   return true;
 }

@@ -24,14 +24,15 @@ class ClusterJoint {
   virtual void initializeData(const Model& model, const Cluster& cluster, ClusterData& cd) const;
 
   /// Spanning positions of the cluster from its independent positions `y`: γ(y) = G y for static
-  /// constraints. Implicit constraints: Newton by continuation (steps of at most kContinuationStep
-  /// in y) from qSpan when it holds a closed pose (the previous solution), otherwise from the
-  /// model's reference pose, so every completion stays in the assembly mode fixed at build time;
-  /// revolute results are wrapped to (−π, π]. False when the loops cannot be closed in that mode.
+  /// constraints. Implicit constraints: Euler–Newton continuation (steps of at most
+  /// kContinuationStep in y) from the model's reference pose, whatever qSpan held: the result is
+  /// a function of y only (bitwise) and stays on the branch of the as-built assembly mode, through
+  /// points where that branch crosses another; revolute results are wrapped to (−π, π]. False when
+  /// the loops cannot be closed on that branch (unreachable, or y at a singular pose).
   virtual bool completePositions(const Cluster& cluster, const double* y, double* qSpan, ClusterData& cd) const;
   /// Fixes the assembly mode (build time only): a closed pose of the cluster's spanning
   /// coordinates, and which of them are revolute (wrapped to (−π, π]).
-  void setReference(VecX closedPose, std::vector<bool> revolute) {
+  virtual void setReference(VecX closedPose, std::vector<bool> revolute) {
     reference_ = std::move(closedPose);
     revolute_ = std::move(revolute);
   }
@@ -53,7 +54,9 @@ class ClusterJoint {
   ConstraintSet constraints_;
 
  private:
-  bool continueFrom(const double* yStart, const double* y, double* qSpan, ClusterData& cd) const;
+  /// Continuation along yStart → yEnd from the solution in qSpan; the last step solves at y (yEnd
+  /// or another turn of it).
+  bool continueFrom(const double* yStart, const double* yEnd, const double* y, double* qSpan, ClusterData& cd) const;
   VecX reference_;             ///< closed spanning pose of the assembly mode (empty until build() sets it)
   std::vector<bool> revolute_;
 };

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "grbda/errors.hpp"
+
 namespace grbda::detail {
 
 namespace {
@@ -147,15 +149,13 @@ FourBarJoint::FourBarJoint(std::shared_ptr<const PlanarFourBarConstraint> loop, 
     if (c != independent_) dependent_[n++] = c;
 }
 
-bool FourBarJoint::completePositions(const Cluster&, const double* y, double* qSpan, ClusterData&) const {
+bool FourBarJoint::candidates(const double* y, double candidate[2][3], Vec2 hits[2], Vec2& known) const {
   const PlanarFourBarConstraint::Geometry& g = loop_->geometry();
   const PlanarFourBarConstraint::Derived& c0 = loop_->derived();
   const int s = independent_;
   const double theta = g.sign[s] * y[0];
   // Angles are measured from the zero pose: a link's angle is the turn of its zero-pose vector.
-  Vec2 hits[2];
-  double candidate[2][3];
-  Vec2 known = Vec2::Zero();  // the crank tip P (crank driven) or the rocker's loop point Q (rocker driven)
+  known = Vec2::Zero();  // the crank tip P (crank driven) or the rocker's loop point Q (rocker driven)
   if (s == g.crank) {  // crank tip P known; the coupler–rocker joint Q closes |Q−P| = |w|, |Q−d| = |r|
     const Vec2 P = known = rotate(theta, g.u);
     CircleCrossing k;
@@ -186,16 +186,97 @@ bool FourBarJoint::completePositions(const Cluster&, const double* y, double* qS
       candidate[c][g.rocker] = g.sign[g.rocker] * (angleOf(hits[c] - g.d) - c0.rAngle);
     }
   }
-  // the assembly mode nearest the previous solution (or the zero pose of a fresh Data)
+  return true;
+}
+
+double FourBarJoint::branchAngle(double y) const {
+  return loop_->geometry().sign[independent_] * y + branch_.phase;
+}
+
+double FourBarJoint::crossingHeight2(double beta, double* centreDistance2) const {
+  const PlanarFourBarConstraint::Geometry& g = loop_->geometry();
+  const PlanarFourBarConstraint::Derived& c0 = loop_->derived();
+  const double varying = branch_.A - branch_.B * std::cos(beta);  // L² or, coupler driven, r1²
+  double r1 = 0.0, r2 = 0.0, L2 = varying;
+  if (independent_ == g.crank) r1 = c0.wNorm, r2 = c0.rNorm;
+  else if (independent_ == g.rocker) r1 = c0.uNorm, r2 = c0.wNorm;
+  else r1 = std::sqrt(std::max(0.0, varying)), r2 = c0.rNorm, L2 = g.d.squaredNorm();
+  *centreDistance2 = L2;
+  if (!(L2 > 0.0)) return 0.0;
+  const double x = (r1 * r1 - r2 * r2 + L2) / (2.0 * std::sqrt(L2));
+  return r1 * r1 - x * x;
+}
+
+void FourBarJoint::setReference(VecX closedPose, std::vector<bool> revolute) {
+  const PlanarFourBarConstraint::Geometry& g = loop_->geometry();
+  const PlanarFourBarConstraint::Derived& c0 = loop_->derived();
+  const double dAngle = g.d.squaredNorm() > 0.0 ? angleOf(g.d) : 0.0;
+  const double dNorm = g.d.norm();
+  Branch b;
+  if (independent_ == g.crank) {  // L² = |R(θ)u − d|²
+    b.A = c0.uNorm * c0.uNorm + dNorm * dNorm, b.B = 2.0 * c0.uNorm * dNorm, b.phase = c0.uAngle - dAngle;
+  } else if (independent_ == g.rocker) {  // L² = |d + R(θ)r|²
+    b.A = dNorm * dNorm + c0.rNorm * c0.rNorm, b.B = 2.0 * dNorm * c0.rNorm, b.phase = c0.rAngle - dAngle + kTwoPi / 2;
+  } else {  // r1² = |u + R(θ)w|²
+    b.A = c0.uNorm * c0.uNorm + c0.wNorm * c0.wNorm, b.B = 2.0 * c0.uNorm * c0.wNorm;
+    b.phase = c0.wAngle - c0.uAngle + kTwoPi / 2;
+  }
+  branch_ = b;  // crossingHeight2 reads A, B
+  const double scale2 = c0.uNorm * c0.uNorm + c0.wNorm * c0.wNorm + c0.rNorm * c0.rNorm + dNorm * dNorm;
+  const bool varies = b.B > 1e-12 * b.A;
+  for (int end = 0; end < 2; ++end) {
+    double L2 = 0.0;
+    const double h2 = crossingHeight2(end == 0 ? 0.0 : kTwoPi / 2, &L2);
+    // h² = 0 to rounding: a change point; L = 0: the centre line itself turns over there
+    const bool flip = varies && (std::abs(h2) <= 1e-10 * scale2 || L2 <= 1e-20 * scale2);
+    (end == 0 ? b.flipAtZero : b.flipAtPi) = flip;
+  }
+  // the reference pose's side: the candidate that is the reference (to rounding)
+  const int s = independent_;
+  const double y = closedPose[s];
+  double candidate[2][3];
+  Vec2 hits[2], known;
+  if (!candidates(&y, candidate, hits, known))
+    throw ModelError("FourBar: the reference pose does not close its loop (internal)");
   double distance[2] = {0.0, 0.0};
   for (int c = 0; c < 2; ++c)
     for (int j : dependent_) {
-      candidate[c][j] = nearestTurn(candidate[c][j], qSpan[j]);
-      distance[c] += (candidate[c][j] - qSpan[j]) * (candidate[c][j] - qSpan[j]);
+      const double e = candidate[c][j] - nearestTurn(closedPose[j], candidate[c][j]);
+      distance[c] += e * e;
     }
-  const int best = distance[1] < distance[0] ? 1 : 0;
+  b.sideReference = distance[1] < distance[0] ? 1 : 0;
+  b.betaReference = g.sign[s] * y + b.phase;
+  b.set = true;
+  branch_ = b;
+  ClusterJoint::setReference(std::move(closedPose), std::move(revolute));
+}
+
+bool FourBarJoint::completePositions(const Cluster&, const double* y, double* qSpan, ClusterData&) const {
+  const PlanarFourBarConstraint::Geometry& g = loop_->geometry();
+  const int s = independent_;
+  Vec2 hits[2], known;
+  double candidate[2][3];
+  if (!candidates(y, candidate, hits, known)) return false;
+  int best = 0;
+  if (branch_.set) {  // the as-built side, flipped at each change point passed since the reference
+    const double beta = branchAngle(y[0]), beta0 = branch_.betaReference, half = kTwoPi / 2;
+    double passed = 0.0;
+    if (branch_.flipAtZero) passed += std::floor(beta / kTwoPi) - std::floor(beta0 / kTwoPi);
+    if (branch_.flipAtPi) passed += std::floor((beta - half) / kTwoPi) - std::floor((beta0 - half) / kTwoPi);
+    const bool flipped = std::fmod(std::abs(passed), 2.0) == 1.0;
+    best = flipped ? 1 - branch_.sideReference : branch_.sideReference;
+    for (int j : dependent_) qSpan[j] = nearestTurn(candidate[best][j], 0.0);
+  } else {  // build time: the assembly mode nearest qSpan (the zero pose of a fresh Data)
+    double distance[2] = {0.0, 0.0};
+    for (int c = 0; c < 2; ++c)
+      for (int j : dependent_) {
+        candidate[c][j] = nearestTurn(candidate[c][j], qSpan[j]);
+        distance[c] += (candidate[c][j] - qSpan[j]) * (candidate[c][j] - qSpan[j]);
+      }
+    best = distance[1] < distance[0] ? 1 : 0;
+    for (int j : dependent_) qSpan[j] = candidate[best][j];
+  }
   qSpan[s] = y[0];
-  for (int j : dependent_) qSpan[j] = candidate[best][j];
   // near a toggle the dependent positions are still exact but G grows without bound. The link
   // vectors of the pose are the circle construction's own (no rotations) unless the coupler drives.
   const Vec2& hit = hits[best];

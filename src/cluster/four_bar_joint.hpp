@@ -66,12 +66,37 @@ class FourBarJoint final : public ClusterJoint {
   FourBarJoint(std::shared_ptr<const PlanarFourBarConstraint> loop, int independent, const Model& model,
                int firstBody);
   const char* typeName() const override { return "FourBar"; }
-  /// Closed-form position analysis: the branch nearest the previous qSpan (initially the URDF
-  /// zero pose); false at toggle (singular) or unreachable driver positions.
+  /// Closed-form position analysis on the as-built branch (fixed by setReference), a function of
+  /// y only: the assembly side of the reference pose, flipped where the smooth branch passes a
+  /// change point (a parallelogram's toggle at crank 0 and π); dependent angles in [−π, π].
+  /// False at a toggle (singular) or unreachable driver positions. Before setReference (build
+  /// time): the branch nearest qSpan.
   bool completePositions(const Cluster& cluster, const double* y, double* qSpan, ClusterData& cd) const override;
   bool update(const Model& model, const Cluster& cluster, Data& data, const double* v) const override;
+  void setReference(VecX closedPose, std::vector<bool> revolute) override;
+
+  /// The as-built branch. The distance of the two circle centres (or the varying radius, when
+  /// the coupler drives) is √(A − B cos β) with β = sign·y + phase; the two crossings are the
+  /// sides ±h of the centre line. h can vanish at an interior β only as a fold (the driver
+  /// cannot pass), but at β ∈ {0, π} it can vanish to second order: there the two branches cross
+  /// transversally (a change point: parallelogram, kite) and each smooth branch changes side.
+  struct Branch {
+    bool set = false;
+    double A = 0.0, B = 0.0, phase = 0.0;
+    double betaReference = 0.0;
+    int sideReference = 0;  ///< crossing index (0: +h, 1: −h) of the reference pose
+    bool flipAtZero = false, flipAtPi = false;
+  };
+  const Branch& branch() const { return branch_; }
 
  private:
+  /// Both assembly modes at driver position y: the dependent coordinates of each (local order)
+  /// and the circle crossing of each; false when the circles do not cross.
+  bool candidates(const double* y, double candidate[2][3], PlanarFourBarConstraint::Vec2 hits[2],
+                  PlanarFourBarConstraint::Vec2& known) const;
+  double branchAngle(double y) const;
+  double crossingHeight2(double beta, double* centreDistance2) const;
+  Branch branch_;
   std::shared_ptr<const PlanarFourBarConstraint> loop_;
   int independent_;     ///< local index of the independent coordinate
   int dependent_[2];    ///< local indices of the dependent ones (ascending)

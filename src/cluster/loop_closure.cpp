@@ -89,6 +89,20 @@ LoopClosureConstraint::LoopClosureConstraint(std::vector<ChainJoint> predecessor
       throw ModelError("loop type is not supported yet (use revolute, continuous or fixed)");
   }
   selectIndependentRows();
+  // the axes at q = 0 in NCA coordinates: revolute joints' columns, and a revolute loop's axis
+  const VecX zero = VecX::Zero(numCoordinates());
+  ChainState P, S;
+  walkChain(pred_, predOrigin_, zero.data(), nullptr, P);
+  walkChain(succ_, succOrigin_, zero.data() + pred_.size(), nullptr, S);
+  std::vector<Vec3> axes;
+  for (const ChainState* c : {&P, &S})
+    for (Eigen::Index j = 0; j < c->cols.cols(); ++j)
+      if (c->cols.col(j).head<3>().norm() > 0.5) axes.push_back(c->cols.col(j).head<3>().normalized());
+  if (!fixedOrientation_) axes.push_back((P.R * axis_).normalized());
+  axisMisalignment_ = 0.0;
+  for (size_t i = 0; i < axes.size(); ++i)
+    for (size_t j = i + 1; j < axes.size(); ++j)
+      axisMisalignment_ = std::max(axisMisalignment_, std::asin(std::min(1.0, axes[i].cross(axes[j]).norm())));
 }
 
 void LoopClosureConstraint::evaluate(const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>* qd,

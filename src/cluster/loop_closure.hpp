@@ -51,6 +51,10 @@ class LoopClosureConstraint final : public ImplicitConstraint {
   /// The largest relative size (≈ the angle, rad) of the rows dropped as redundant: 0 for an exact
   /// planar loop, up to kParallelTolerance for a nearly planar one (build() warns then).
   double nearRedundancy() const { return nearRedundancy_; }
+  /// The largest angle (rad) between two of the loop's revolute joint axes (and the loop axis of
+  /// a revolute loop) at q = 0, as lines: what a near-planar warning reports (e.g. 3.7e-6 for
+  /// rpy="-1.5708 0 0"), where nearRedundancy() is a ratio of QR pivots.
+  double axisMisalignment() const { return axisMisalignment_; }
   /// The loop's length scale: position rows are divided by it, so φ, K and k are dimensionless
   /// and every tolerance is the same in metres and in millimetres.
   double lengthScale() const { return length_; }
@@ -73,6 +77,7 @@ class LoopClosureConstraint final : public ImplicitConstraint {
   std::vector<int> rows_;  ///< selected candidate rows
   double length_ = 1.0;
   double nearRedundancy_ = 0.0;
+  double axisMisalignment_ = 0.0;
 };
 
 }  // namespace grbda::detail

@@ -1,5 +1,7 @@
 #include "model_compiler.hpp"
 
+#include <Eigen/QR>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -497,7 +499,10 @@ void ModelCompiler::formClusters(Model& model, const ModelBuilder& builder,
           if (loop->nearRedundancy() > 0.0)
             log().warn("{}:{}: loop '{}': its joint and loop axes are parallel only to within about {:.1e} rad "
                        "(accepted up to {:.0e}); treated as a planar loop",
-                       rc.where.file, rc.where.line, rc.name, loop->nearRedundancy(),
+                       rc.where.file, rc.where.line, rc.name,
+                       loop->axisMisalignment() <= 10.0 * LoopClosureConstraint::kParallelTolerance
+                           ? loop->axisMisalignment()
+                           : loop->nearRedundancy(),  // axes not all meant to be parallel: the pivot ratio
                        LoopClosureConstraint::kParallelTolerance);
           e.constraint = loop;
           for (int b : toNew(rc.predChain)) e.columns.push_back(local(b));
@@ -622,7 +627,9 @@ void ModelCompiler::formClusters(Model& model, const ModelBuilder& builder,
                          " -- " + ls.successor + " (joints " + jointsOf(c.bodies, ", ") + ")";
     } else {
       info.kind = "constraint";
-      info.description = "implicit constraint over joints " + jointsOf(c.bodies, ", ");
+      const std::string& given = builder.constraints()[c.spec].description;  // e.g. a <mimic>'s equation
+      info.description = (given.empty() ? std::string() : given + " (") + "implicit constraint over joints " +
+                         jointsOf(c.bodies, ", ") + (given.empty() ? "" : ")");
     }
     model.constraints_.push_back(std::move(info));
   }
@@ -639,11 +646,22 @@ void ModelCompiler::formClusters(Model& model, const ModelBuilder& builder,
     bool closed = false;
     double* qs = data.qSpan.data() + cl.qSpanIndex;
     bool closedSingular = false;
+    std::string filePoseRank;  // "rank r of n" of K_d when the file's zero pose closes singular
     for (double y0 : {0.0, 0.3, -0.3, 1.0}) {
       VecX y = VecX::Constant(cl.nq, y0);
       if (!cl.joint->completePositions(cl, y.data(), qs, cd)) continue;
       if (!cl.joint->isRegular(qs, cd)) {  // closed, but at a singular pose: its branch is ambiguous
         closedSingular = true;
+        if (y0 == 0.0) {
+          const auto& dep = cl.joint->constraints().dependentCoordinates();
+          MatX Kd(cd.K.rows(), static_cast<Eigen::Index>(dep.size()));
+          for (size_t j = 0; j < dep.size(); ++j) Kd.col(static_cast<Eigen::Index>(j)) = cd.K.col(dep[j]);
+          Eigen::ColPivHouseholderQR<MatX> qr(Kd);
+          qr.setThreshold(1e-10 * std::max(1.0, Kd.cwiseAbs().maxCoeff()) / std::max(1e-300, qr.maxPivot()));
+          filePoseRank = "; at the file's own pose (independent joints 0) the loops close, but the dependent "
+                         "joints' constraint Jacobian has rank " + std::to_string(qr.rank()) + " of " +
+                         std::to_string(dep.size());
+        }
         continue;
       }
       neutral.segment(cl.qIndex, cl.nq) = y;
@@ -654,7 +672,8 @@ void ModelCompiler::formClusters(Model& model, const ModelBuilder& builder,
       const auto& c = constraints[constraintsOfCluster[static_cast<size_t>(k)].front()];
       if (closedSingular)
         fail("the loops close, but at every pose tried the independent joints cannot drive the cluster (the "
-             "constraint Jacobian of the dependent joints is singular there); mark other joints independent",
+             "constraint Jacobian of the dependent joints is singular there" + filePoseRank +
+                 "); mark other joints independent",
              c.where, "cluster '" + cl.name + "'");
       fail("the loop cannot be closed: no configuration satisfying the constraints was found (link lengths or "
            "loop frames inconsistent?)",

@@ -72,6 +72,7 @@ void analyse(const Model& model, const ConstraintData& cd, ConstraintData::RowSy
   sys.factor = MatX::Zero(m, m);
   sys.llt.compute(MatX::Identity(m, m));
   sys.ldlt.compute(MatX::Identity(m, m));
+  if (m > 0) sys.eig.compute(MatX::Identity(m, m));  // sizes its workspace: redundant rows solve without allocating
 }
 
 /// PV-early's tables: the rows on each cluster's bodies, the child clusters whose subtree
@@ -161,6 +162,7 @@ ConstraintData::ConstraintData(const Model& model, const ConstraintModel& constr
     detail::sizeClusterData(model, model.loopConstraints()[l].embedded, loopWork[l]);
   rowFirstPart.push_back(static_cast<int>(parts.size()));
   F.assign(parts.size(), Vec6::Zero());
+  residualForce.assign(static_cast<size_t>(model.numBodies()), Vec6::Zero());
 
   for (int ci = 0; ci < constraints.size(); ++ci) {
     const Constraint& c = constraints.constraint(ci);

@@ -19,6 +19,11 @@ void gatherConstraintRows(const Model& model, const Data& data, const Constraint
 /// max_r |Σ_parts K · a_body − kBiased_r| with the gravity-biased accelerations in data.a.
 double constraintResidual(const Data& data, ConstraintData& cd);
 
+/// ‖H q̈ + C − τ − Jᵀ λ − J_extᵀ f_ext‖∞ at the solution in data.a and cd.lambda, by one inward
+/// Newton–Euler sweep (no H, no J formed; nothing allocated).
+double dynamicsResidual(const Model& model, Data& data, ConstraintData& cd, const VecX& tau,
+                        const ExternalForces* fext);
+
 /// λ = L⁻¹ b for the symmetric positive semi-definite L of `sys` (lower triangle read). A
 /// Cholesky factorisation when L is well conditioned; otherwise (redundant rows) the proximal
 /// method of multipliers from λ = 0, which converges to the least-norm solution of a consistent

@@ -1,7 +1,9 @@
 // L λ = b for the Delassus matrix L = J H⁻¹ Jᵀ (symmetric positive semi-definite, m x m), shared by
 // PV, KKT and the proximal solver. Full-rank L: one Cholesky factorisation. Redundant rows make
-// L singular; then the proximal method of multipliers (L + μ1) λ_{j+1} = b + μ λ_j, started at
-// λ_0 = 0, converges to the least-norm λ when the rows are consistent (b ∈ range L).
+// L singular; then the minimum-norm λ from L's eigen-decomposition, and the part of b outside
+// L's range judges whether the rows are consistent. The proximal solver iterates
+// (L + μ1) λ_{j+1} = b + μ λ_j from λ_0 = 0 and falls back to the same minimum-norm solution
+// when that does not converge.
 #include <algorithm>
 #include <string>
 
@@ -14,13 +16,30 @@ namespace grbda::detail {
 
 namespace {
 
-/// Rank of L from its pivoted LDLᵀ: pivots above 1e-10 of the largest diagonal entry.
-int numericalRank(ConstraintData::RowSystem& sys, double scale) {
-  sys.ldlt.compute(sys.L);
+/// The minimum-norm least-squares λ of L λ = b (L symmetric positive semi-definite, lower
+/// triangle read), from its eigen-decomposition with eigenvalues below 1e-10 of the largest
+/// diagonal entry taken as zero: λ = Σ_{σ_i > tol} v_i (v_iᵀ b) / σ_i. Sets cd.rank and returns
+/// ‖L λ − b‖∞, the part of b no force can meet (0 for consistent rows, to rounding).
+double leastNormSolve(ConstraintData::RowSystem& sys, ConstraintData& cd, double scale) {
+  sys.eig.compute(sys.L);  // sized once (constraint_data.cpp): no allocation
+  const auto& sigma = sys.eig.eigenvalues();
+  const auto& V = sys.eig.eigenvectors();
+  const double tol = 1e-10 * scale;
+  sys.lambdaPrev.noalias() = V.transpose() * sys.b;
   int rank = 0;
-  for (Eigen::Index i = 0; i < sys.ldlt.vectorD().size(); ++i)
-    if (std::abs(sys.ldlt.vectorD()[i]) > 1e-10 * scale) ++rank;
-  return rank;
+  for (Eigen::Index i = 0; i < sigma.size(); ++i) {
+    if (sigma[i] > tol) {
+      sys.lambdaPrev[i] /= sigma[i];
+      ++rank;
+    } else {
+      sys.lambdaPrev[i] = 0.0;
+    }
+  }
+  sys.lambda.noalias() = V * sys.lambdaPrev;
+  cd.rank = rank;
+  sys.lambdaPrev.noalias() = sys.L.selfadjointView<Eigen::Lower>() * sys.lambda;
+  sys.lambdaPrev -= sys.b;
+  return sys.lambdaPrev.cwiseAbs().maxCoeff();
 }
 
 }  // namespace
@@ -29,12 +48,18 @@ void solveDelassus(ConstraintData::RowSystem& sys, ConstraintData& cd, const Con
                    bool proximal, const char* algorithm) {
   const int m = sys.size();
   cd.iterations = 0;
-  cd.rank = proximal ? -1 : m;  // the proximal method does not measure it
+  cd.rank = proximal ? -1 : m;  // the proximal method measures it only when it does not converge
   cd.redundant = false;
+  cd.inconsistent = false;
+  cd.inconsistency = 0.0;
   if (m == 0) return;
   double scale = 0.0;
   for (int i = 0; i < m; ++i) scale = std::max(scale, sys.L(i, i));
   if (!(scale > 0.0)) scale = 1.0;
+  const double bNorm = sys.b.cwiseAbs().maxCoeff();
+  // Exactly redundant rows (four corners of a flat foot) have right-hand sides that agree only
+  // to integration drift and stabilisation: consistent within consistencyTolerance (issue #27).
+  const double allowed = 1e-6 * (1.0 + bNorm) + std::max(settings.consistencyTolerance, 0.0) * bNorm;
   if (!proximal) {
     if (choleskyLower(sys.L, sys.factor, m, 1e-10 * scale)) {  // pivots C_ii² against the matrix scale
       sys.lambda = sys.b;
@@ -42,14 +67,24 @@ void solveDelassus(ConstraintData::RowSystem& sys, ConstraintData& cd, const Con
       backSubstitute(sys.factor, m, sys.lambda);
       return;
     }
-    cd.rank = numericalRank(sys, scale);
+    // Redundant rows: the minimum-norm λ (the proximal iteration converges to it only at the rate
+    // μ / (σ + μ), far too slowly for eigenvalues σ near μ, and diverges for inconsistent rows).
+    cd.inconsistency = leastNormSolve(sys, cd, scale);
     cd.redundant = cd.rank < m;
+    if (cd.inconsistency > allowed)
+      throw NumericalError(std::string(algorithm) + ": the constraint rows are inconsistent (rank " +
+                           std::to_string(cd.rank) + " of " + std::to_string(m) +
+                           "): no constraint force satisfies them all (the least-squares residual " +
+                           std::to_string(cd.inconsistency) + " exceeds the " + std::to_string(allowed) +
+                           " that drift and stabilisation explain); soft rows (method pv-soft, with a compliance) "
+                           "or the proximal solver (a flagged least-squares force) accept such a set");
     if (cd.redundant && !cd.warnedRedundant) {
       cd.warnedRedundant = true;
-      log().warn("{}: the constraint rows are redundant (rank {} of {} rows); solving by proximal regularisation "
-                 "for a least-norm force",
+      log().warn("{}: the constraint rows are redundant (rank {} of {} rows); the constraint force is the "
+                 "minimum-norm one (cdata.redundant)",
                  algorithm, cd.rank, m);
     }
+    return;
   }
   // proximal method of multipliers
   const double mu = std::max(settings.mu, 1e-14) * scale;
@@ -58,7 +93,6 @@ void solveDelassus(ConstraintData::RowSystem& sys, ConstraintData& cd, const Con
   if (sys.llt.info() != Eigen::Success)
     throw NumericalError(std::string(algorithm) + ": the regularised Delassus matrix is not positive definite");
   sys.lambda.setZero();
-  const double bNorm = sys.b.cwiseAbs().maxCoeff();
   double residual = 0.0;
   for (int it = 0; it < std::max(settings.maxIterations, 1); ++it) {
     sys.lambdaPrev = sys.lambda;
@@ -70,10 +104,19 @@ void solveDelassus(ConstraintData::RowSystem& sys, ConstraintData& cd, const Con
     if (residual <= settings.tolerance * (1.0 + bNorm)) break;
   }
   for (int i = 0; i < m; ++i) sys.L(i, i) -= mu;
-  if (cd.redundant && residual > 1e-6 * (1.0 + bNorm))
-    throw NumericalError(std::string(algorithm) + ": the constraint rows are inconsistent (rank " +
-                         std::to_string(cd.rank) + " of " + std::to_string(m) +
-                         "): no constraint force satisfies them all (residual " + std::to_string(residual) + ")");
+  if (residual <= 1e-6 * (1.0 + bNorm)) return;
+  // Not converged: redundant rows with eigenvalues near μ, or inconsistent rows (then λ grows
+  // without bound). The same contract as the hard solvers, except that an inconsistent set is
+  // not an error here: λ is the minimum-norm least-squares force, flagged in cd.inconsistent.
+  cd.inconsistency = leastNormSolve(sys, cd, scale);
+  cd.redundant = cd.rank < m;
+  cd.inconsistent = cd.inconsistency > allowed;
+  if (cd.inconsistent && !cd.warnedRedundant) {
+    cd.warnedRedundant = true;
+    log().warn("{}: the constraint rows are inconsistent (rank {} of {} rows, least-squares residual {}); the "
+               "constraint force is the minimum-norm least-squares one (cdata.inconsistent)",
+               algorithm, cd.rank, m, cd.inconsistency);
+  }
 }
 
 void solveSoftDelassus(ConstraintData::RowSystem& sys, const char* algorithm) {

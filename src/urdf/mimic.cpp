@@ -1,5 +1,8 @@
 #include "urdf/mimic.hpp"
 
+#include <cmath>
+#include <sstream>
+
 #include <memory>
 
 namespace grbda::urdf_detail {
@@ -39,6 +42,11 @@ ConstraintSpec readMimic(const ElementContext& at, const tinyxml2::XMLElement& m
   c.constraint = std::make_shared<MimicConstraint>(multiplier, offset);
   c.where = SourceLocation{at.file, mimic.GetLineNum()};
   c.typeHint = "Mimic";
+  std::ostringstream d;
+  d.precision(12);
+  d << "mimic " << follower << " = " << multiplier << " * " << leader;
+  if (offset != 0.0) d << (offset < 0.0 ? " - " : " + ") << std::abs(offset);
+  c.description = d.str();
   return c;
 }
 

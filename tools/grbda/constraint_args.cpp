@@ -157,6 +157,9 @@ void addConstraintForces(Report& report, const ConstraintModel& constraints, con
       w.endArray();
     }
     w.member("constraint_residual", cd.residual);
+    w.member("row_residual", cd.rowResidual);
+    w.member("dynamics_residual", cd.dynamicsResidual);
+    w.member("redundant", cd.redundant);
   };
   std::ostringstream text;
   const int loops = constraints.numLoopConstraints();

@@ -23,15 +23,18 @@ std::string integratorName(Integrator integrator) {
 }
 
 namespace {
-/// The world positions at q of the points of the runner's constraints (first link of each; kept
-/// loops have none).
+/// What each of the runner's constraints holds at q (kept loops have none): the world position of
+/// its point, or for a relative constraint the gap p_A − p_B between its two points (issue #27:
+/// the drift of --relative is the change of that gap, not how far p_A moved in the world).
 std::vector<Vec3> constrainedPoints(const Model& model, Data& data, const ConstraintModel* constraints, const VecX& q) {
   std::vector<Vec3> points;
   if (!constraints || constraints->size() == constraints->numLoopConstraints()) return points;
   forwardKinematics(model, data, q);
   for (int i = constraints->numLoopConstraints(); i < constraints->size(); ++i) {
     const Constraint& c = constraints->constraints()[static_cast<size_t>(i)];
-    points.push_back(framePosition(model, data, c.frame, c.point));
+    Vec3 p = framePosition(model, data, c.frame, c.point);
+    if (c.isRelative()) p -= c.frame2 >= 0 ? framePosition(model, data, c.frame2, c.point2) : c.point2;
+    points.push_back(p);
   }
   return points;
 }

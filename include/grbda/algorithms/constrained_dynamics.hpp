@@ -21,13 +21,17 @@
 //   ltl-soft  the same with the rows' compliance R, (Y Yᵀ + R) λ = ... (MuJoCo's route to the soft
 //             Gauss principle); equals pv-soft.
 //   proximal  PV's Delassus matrix with the proximal method of multipliers
-//             (L + μ1) λ_{j+1} = b + μ λ_j: converges for redundant rows to a least-squares λ.
+//             (L + μ1) λ_{j+1} = b + μ λ_j; when that does not converge (redundant or
+//             inconsistent rows), the minimum-norm least-squares λ. Inconsistent rows are not an
+//             error here: cdata.inconsistent says so and cdata.inconsistency what is left unmet.
 //
 // Redundant rows (a 3-D contact on a planar mechanism, two welds on one link) are detected by the
 // hard solvers (rank of J H⁻¹ Jᵀ), reported in cdata.rank / cdata.redundant with a warning logged
-// once, and solved by the proximal path: never NaN. Errors: InputError for a ConstraintData of
-// another model or constraint set, bad sizes or non-finite inputs; NumericalError for a singular
-// articulated inertia or an inconsistent (infeasible) constraint set.
+// once, and get the minimum-norm λ: never NaN. Redundant rows are consistent when their
+// right-hand sides agree within settings.consistencyTolerance (drift, stabilisation). Errors:
+// InputError for a ConstraintData of another model or constraint set, bad sizes or non-finite
+// inputs; NumericalError for a singular articulated inertia or, from every solver but proximal
+// and the soft ones, an inconsistent (infeasible) constraint set.
 //
 // What it leaves valid in Data: data.qdd (q̈), data.a (gravity-biased body accelerations), the
 // articulated-cluster pass (plain for pv, kkt, proximal; with added inertias for pv-soft, pv-early;
@@ -51,6 +55,10 @@ struct ConstraintSolverSettings {
   double mu = 1e-8;          ///< proximal: regularisation, relative to the largest diagonal of J H⁻¹ Jᵀ
   int maxIterations = 50;    ///< proximal: iteration cap (≥ 1)
   double tolerance = 1e-12;  ///< proximal: stop when ‖J H⁻¹ Jᵀ λ − b‖∞ ≤ tolerance · (1 + ‖b‖∞)
+  /// Redundant rows whose right-hand sides disagree by at most this × ‖b‖∞ (+ 1e-6 (1 + ‖b‖∞))
+  /// are consistent: integration drift and Baumgarte stabilisation make exactly redundant rows
+  /// (four corners of a flat foot) disagree slightly. λ is then the minimum-norm force.
+  double consistencyTolerance = 1e-4;
 };
 
 const VecX& constrainedForwardDynamics(const Model& model, Data& data, const ConstraintModel& constraints,

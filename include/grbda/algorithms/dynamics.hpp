@@ -1,7 +1,9 @@
 #pragma once
 // The dynamics calls every user writes, run by the cluster algorithms (C-ABA, C-RNEA, cluster
-// CRBA). q holds either the independent positions (model.nq(); loops are closed by Newton,
-// warm-started from the previous call) or the spanning positions (model.nqSpanning(); checked
+// CRBA). q holds either the independent positions (model.nq(); loops are closed on the as-built
+// assembly branch, by closed forms or by Newton continuation from the model's reference pose, so
+// every result is a function of the call's inputs alone, bit for bit, whatever the Data computed
+// before) or the spanning positions (model.nqSpanning(); checked
 // against the constraints). v, tau, qdd are independent (model.nv()). Inputs are validated
 // (InputError); singular states raise NumericalError instead of returning NaN. Results live in
 // `data` and are returned by reference, so calling these in a loop allocates nothing.

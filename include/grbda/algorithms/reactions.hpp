@@ -16,7 +16,7 @@ struct JointReaction {
   std::string joint;   ///< the body's joint, or for a cluster with loops the cluster's name
   int body = -1;       ///< the child body (for a loop cluster: its first body)
   int cluster = -1;  ///< the cluster of the joint
-  bool wholeCluster = false;  ///< a loop cluster: the wrench of its output body on all its bodies
+  bool wholeCluster = false;  ///< a cluster of several bodies (loop, geared or belt coupling): its output body's wrench on all of them
   Vec3 origin = Vec3::Zero(); ///< world position of the joint frame (the moment's reference point)
   ///@{
   Vec3 moment = Vec3::Zero(), force = Vec3::Zero();  ///< world axes; moment about `origin`

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
 
 #include "grbda/baselines/ltl.hpp"
 #include "grbda/constraints/constraint_model.hpp"
@@ -49,10 +50,17 @@ class ConstraintData {
 
   // ---- results of the last constrainedForwardDynamics call ----
   VecX lambda;              ///< constraint forces, rows in the order of the ConstraintModel
-  double residual = 0.0;    ///< max_r |K_r a − k_r| at the returned q̈ (k with Baumgarte terms)
+  /// max(rowResidual, dynamicsResidual): what the solution is off by, rows and equation of motion
+  double residual = 0.0;
+  double rowResidual = 0.0;       ///< max_r |K_r a − k_r| at the returned q̈ (k with Baumgarte terms)
+  double dynamicsResidual = 0.0;  ///< ‖H q̈ + C − τ − Jᵀ λ − J_extᵀ f_ext‖∞ [N, N m], by one RNEA-like sweep
   int iterations = 0;       ///< proximal iterations (0 for the direct solvers)
-  int rank = 0;             ///< numerical rank of J H⁻¹ Jᵀ (pv, kkt; -1: not measured, proximal)
-  bool redundant = false;   ///< rank < rows: solved by the regularised (proximal) path
+  int rank = 0;             ///< numerical rank of J H⁻¹ Jᵀ (pv, kkt; -1: not measured, proximal converged)
+  bool redundant = false;   ///< rank < rows: λ is the minimum-norm force of the consistent rows
+  /// proximal only: the rows are inconsistent (the hard solvers raise NumericalError instead); λ
+  /// is then the minimum-norm least-squares force and `inconsistency` what it leaves unmet.
+  bool inconsistent = false;
+  double inconsistency = 0.0;  ///< ‖J H⁻¹ Jᵀ λ − b‖∞ of a redundant set (0 when L was full rank)
 
   // ---- results of the last operational-space call (algorithms/pv_osim.hpp, osim_baselines.hpp) ----
   MatX LambdaInv;           ///< Λ⁻¹ = J H⁻¹ Jᵀ of the rows (m x m, the ConstraintModel's order)
@@ -100,6 +108,7 @@ class ConstraintData {
     MatX factor;                           ///< its Cholesky factor (lower) from the direct solve
     Eigen::LLT<MatX> llt;  ///< Cholesky factorisation of L (direct solve)
     Eigen::LDLT<MatX> ldlt;  ///< LDLᵀ factorisation of L (rank-deficient fallback)
+    Eigen::SelfAdjointEigenSolver<MatX> eig;  ///< redundant rows: the minimum-norm λ
     int size() const { return static_cast<int>(rowOf.size()); }  ///< number of rows in the system
   };
   /// PV-early (seed 003 §VIII) at cluster k: the rows entering it — first the combinations its
@@ -145,6 +154,7 @@ class ConstraintData {
   std::vector<ClusterData> loopWork; ///< per Model::loopConstraints group: its K, k, φ
   std::vector<int> rowFirstPart;     ///< parts of row r: [rowFirstPart[r], rowFirstPart[r+1])
   std::vector<Vec6> F;               ///< parts propagated towards the root (PV)
+  std::vector<Vec6> residualForce;   ///< per body: the force of the dynamics residual's sweep
   VecX k;                            ///< right-hand sides for true accelerations
   VecX kBiased;                      ///< the same for the gravity-biased accelerations of the solvers
   /// rows solved through the Delassus matrix: hard (pv, proximal), soft (pv-soft)
