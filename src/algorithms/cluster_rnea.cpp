@@ -51,4 +51,20 @@ void clusterRnea(const Model& model, Data& data, const VecX& ydd, const External
   }
 }
 
+void clusterRneaOutward(const Model& model, Data& data, const VecX& ydd, const ExternalForces* fext) {
+  if (fext && fext->empty()) fext = nullptr;
+  const Vec6 a0 = gravityBias(model, data);
+  for (int k = 0; k < model.numClusters(); ++k) {
+    const Cluster& cl = model.cluster(k);
+    withClusterDof(cl.nv, [&](auto D) { outwardStep<D>(model, data, cl, data.clusters[k], ydd, a0, fext); });
+  }
+}
+
+void clusterRneaInward(const Model& model, Data& data) {
+  for (int k = model.numClusters() - 1; k >= 0; --k) {
+    const Cluster& cl = model.cluster(k);
+    withClusterDof(cl.nv, [&](auto D) { inwardStep<D>(data, cl, data.clusters[k]); });
+  }
+}
+
 }  // namespace grbda::detail
