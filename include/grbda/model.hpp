@@ -197,8 +197,6 @@ class Model {
  private:
   friend class ModelBuilder;
   friend struct detail::ModelCompiler;
-  /// algorithms/regressor.hpp: the same model with other body inertias
-  friend Model modelWithParameters(const Model& model, const VecX& pi);
   std::uint64_t id_ = 0;
   std::string name_, sourceFile_;
   std::vector<Body> bodies_;

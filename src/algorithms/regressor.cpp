@@ -74,7 +74,11 @@ std::vector<Mat6> bodyInertiasFromParameters(const Model& model, const VecX& pi)
 Model modelWithParameters(const Model& model, const VecX& pi) {
   checkParameters(model, pi, "modelWithParameters");
   Model out = model;
-  for (int i = 0; i < model.numBodies(); ++i) out.bodies_[static_cast<size_t>(i)].inertia = inertiaFromParameters(pi.segment<10>(10 * i));
+  // Model has no mutators (it is shared read-only once built); `out` is our own non-const copy,
+  // so writing its bodies' inertias through the const accessor is well defined. The structure
+  // (and so Model::id and every Data made for `model`) stays the same.
+  for (int i = 0; i < model.numBodies(); ++i)
+    const_cast<Body&>(out.body(i)).inertia = inertiaFromParameters(pi.segment<10>(10 * i));
   return out;
 }
 

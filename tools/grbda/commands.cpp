@@ -126,16 +126,16 @@ const std::vector<Command>& commandTable() {
        "impact dynamics: post-impact velocities and contact impulses",
        std::string("Solves M (v+ - v-) = J^T impulses with J v+ = -e J v- on the rows of the contacts and welds "
                    "(Pinocchio's impulseDynamics), rotors and loops exact; e = --restitution in [0, 1] (default 0). "
-                   "JSON: "v_plus" (also "result"), "impulses" (per constraint as fd's "contact_forces": "
-                   "link, point, kind, force [N s], moment for welds), "constraint_residual" (max |J v+ + e J v-|) "
-                   "and "energy_change" (T+ - T-, never positive). ") + kVectorNote,
+                   "JSON: \"v_plus\" (also \"result\"), \"impulses\" (per constraint as fd's \"contact_forces\": "
+                   "link, point, kind, force [N s], moment for welds), \"constraint_residual\" (max |J v+ + e J v-|) "
+                   "and \"energy_change\" (T+ - T-, never positive). ") + kVectorNote,
        impulseOptions(), runImpulse},
       {"regressor", "MODEL... [--q Q] [--v V] [--a QDD] [options]",
        "inertial-parameter regressor Y with tau = Y parameters",
        std::string("Computes the inverse-dynamics regressor of the cluster dynamics, linear in 10 inertial "
                    "parameters per body (m, m*cx, m*cy, m*cz, Ixx, Ixy, Iyy, Ixz, Iyz, Izz about the body origin; "
-                   "rotor bodies included, loops exact). JSON: "regressor" (nv rows, also "result"), "
-                   ""parameters" (the model's), "parameter_names" (BODY.m, ...). ") + kVectorNote,
+                   "rotor bodies included, loops exact). JSON: \"regressor\" (nv rows, also \"result\"), "
+                   "\"parameters\" (the model's), \"parameter_names\" (BODY.m, ...). ") + kVectorNote,
        regressorOptions(), runRegressor},
   };
   return table;
