@@ -9,11 +9,6 @@ namespace grbda::detail {
 bool clusterAba(const Model& model, Data& data, const VecX& tau, const ExternalForces* fext);
 /// C-RNEA (spec §6.2): data.tau.
 void clusterRnea(const Model& model, Data& data, const VecX& ydd, const ExternalForces* fext);
-/// C-RNEA in its two halves, for callers that change the body forces in between (contact
-/// inverse dynamics): the outward pass (data.a gravity-biased, data.f = I a + v ×* I v − fext),
-/// then the inward pass (data.tau = Sᵀ f, forces folded onto the output bodies).
-void clusterRneaOutward(const Model& model, Data& data, const VecX& ydd, const ExternalForces* fext);
-void clusterRneaInward(const Model& model, Data& data);
 /// Cluster CRBA (spec §6.4): data.H.
 void clusterCrba(const Model& model, Data& data);
 /// ℳ⁻¹ (minv.cpp): data.Minv. Throws NumericalError naming `algorithm` if some D_k is not

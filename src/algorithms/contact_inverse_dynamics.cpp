@@ -11,7 +11,7 @@
 
 #include "../constraints/constraint_rows.hpp"
 #include "checks.hpp"
-#include "cluster_algorithms.hpp"
+#include "cluster_rnea_halves.hpp"
 #include "cluster_state.hpp"
 #include "grbda/errors.hpp"
 

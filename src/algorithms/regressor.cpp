@@ -7,7 +7,7 @@
 #include <string>
 
 #include "checks.hpp"
-#include "cluster_algorithms.hpp"
+#include "cluster_rnea_halves.hpp"
 #include "cluster_state.hpp"
 #include "grbda/errors.hpp"
 

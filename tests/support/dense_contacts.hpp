@@ -3,6 +3,9 @@
 // from frameJacobian (world axes; a weld's angular rows first, as the ConstraintModel orders
 // them), H and C from massMatrix / biasForces, and a contact's force as a world wrench. Nothing
 // here uses the row gatherer or the articulated pass the algorithms under test run on.
+#include "grbda/algorithms/contact_inverse_dynamics.hpp"
+#include "grbda/algorithms/impulse_dynamics.hpp"
+#include "grbda/algorithms/regressor.hpp"
 #include "grbda/grbda.hpp"
 
 namespace grbda::testsupport {

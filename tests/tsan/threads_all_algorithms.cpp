@@ -13,6 +13,9 @@
 
 #include "../cluster_support/every_cluster_type.hpp"
 #include "grbda/algorithms/cluster_cfa.hpp"
+#include "grbda/algorithms/contact_inverse_dynamics.hpp"
+#include "grbda/algorithms/impulse_dynamics.hpp"
+#include "grbda/algorithms/regressor.hpp"
 #include "grbda/robots/tello.hpp"
 
 using namespace grbda;
