@@ -8,6 +8,7 @@
 #include "cluster_support/constraint_problems.hpp"
 #include "support/allocation_counter.hpp"
 #include "support/dense_contacts.hpp"
+#include "cluster_support/constrained_models.hpp"
 #include "support/random_model.hpp"
 
 namespace {

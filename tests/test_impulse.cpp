@@ -189,7 +189,7 @@ TEST(ImpulseDynamics, BadInputsAreTypedErrors) {
   ConstraintData cd(m, cm);
   ImpulseData id(m, cm), wrong(m, other);
   const VecX q = m.neutralConfiguration(), v = VecX::Ones(m.nv());
-  for (double e : {-0.1, 1.5, std::nan(""), INFINITY})
+  for (double e : {-0.1, 1.5, std::nan(""), static_cast<double>(INFINITY)})
     EXPECT_THROW(impulseDynamics(m, data, cm, cd, id, q, v, e), InputError) << e;
   try {
     impulseDynamics(m, data, cm, cd, id, q, v, 1.5);

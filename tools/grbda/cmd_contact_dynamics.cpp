@@ -36,7 +36,7 @@ std::vector<OptionSpec> contactRowOptions() { return rowOptions(); }
 
 int runContactInverseDynamics(const ParsedArgs& args, std::ostream& out, const DynamicsSetup& s, const VecX& v,
                               const VecX& qdd) {
-  if (s.method != Method::Cluster)
+  if (args.has("--method") && s.method != Method::Cluster)  // without --method, contacts name pv: ours is C-RNEA
     throw UsageError("id with --contact, --weld, --relative or --relative-weld needs --method cluster (C-RNEA with "
                      "the contact forces)");
   if (args.has("--reactions")) throw UsageError("--reactions is not available with contacts");
@@ -52,6 +52,7 @@ int runContactInverseDynamics(const ParsedArgs& args, std::ostream& out, const D
   });
   if (!tau) return 0;
   Report report = s.report("id", "tau", "generalized forces (contact-consistent)", {{"v", &v}, {"a", &qdd}});
+  report.method = methodName(Method::Cluster);
   report.scalars = {{"base_residual", rep.baseResidual}, {"base_rank", static_cast<double>(rep.baseRank)}};
   addConstraintForces(report, *constraints, cd, given);
   const auto forces = report.jsonExtras;
