@@ -20,5 +20,6 @@ void bindConstrainedDerivatives(pybind11::module_& m); // compute_constrained_dy
 void bindCfa(pybind11::module_& m);         // CfaData, cfa_forward_dynamics, joint_reactions
 void bindSimulator(pybind11::module_& m);   // World, Simulator (contact physics, controllers)
 void bindWbc(pybind11::module_& m);         // com, centroidal momentum, Coriolis matrix, J̇ (issue #24 A)
+void bindContactDynamics(pybind11::module_& m); // contact_inverse_dynamics, impulse_dynamics, regressor
 
 }  // namespace grbda::python

@@ -18,4 +18,5 @@ PYBIND11_MODULE(_grbda, m) {
   grbda::python::bindCfa(m);
   grbda::python::bindSimulator(m);
   grbda::python::bindWbc(m);
+  grbda::python::bindContactDynamics(m);
 }

@@ -1,5 +1,6 @@
 // C-RNEA — cluster-based recursive Newton-Euler (spec §6.2; [P0] eqs. 62-65, [P2] eqs. 32-35).
 #include "cluster_algorithms.hpp"
+#include "cluster_rnea_halves.hpp"
 #include "cluster_blocks.hpp"
 #include "cluster_state.hpp"
 #include "grbda/spatial/cross.hpp"
@@ -45,6 +46,22 @@ void clusterRnea(const Model& model, Data& data, const VecX& ydd, const External
     const Cluster& cl = model.cluster(k);
     withClusterDof(cl.nv, [&](auto D) { outwardStep<D>(model, data, cl, data.clusters[k], ydd, a0, fext); });
   }
+  for (int k = model.numClusters() - 1; k >= 0; --k) {
+    const Cluster& cl = model.cluster(k);
+    withClusterDof(cl.nv, [&](auto D) { inwardStep<D>(data, cl, data.clusters[k]); });
+  }
+}
+
+void clusterRneaOutward(const Model& model, Data& data, const VecX& ydd, const ExternalForces* fext) {
+  if (fext && fext->empty()) fext = nullptr;
+  const Vec6 a0 = gravityBias(model, data);
+  for (int k = 0; k < model.numClusters(); ++k) {
+    const Cluster& cl = model.cluster(k);
+    withClusterDof(cl.nv, [&](auto D) { outwardStep<D>(model, data, cl, data.clusters[k], ydd, a0, fext); });
+  }
+}
+
+void clusterRneaInward(const Model& model, Data& data) {
   for (int k = model.numClusters() - 1; k >= 0; --k) {
     const Cluster& cl = model.cluster(k);
     withClusterDof(cl.nv, [&](auto D) { inwardStep<D>(data, cl, data.clusters[k]); });

@@ -13,6 +13,9 @@
 
 #include "../cluster_support/every_cluster_type.hpp"
 #include "grbda/algorithms/cluster_cfa.hpp"
+#include "grbda/algorithms/contact_inverse_dynamics.hpp"
+#include "grbda/algorithms/impulse_dynamics.hpp"
+#include "grbda/algorithms/regressor.hpp"
 #include "grbda/robots/tello.hpp"
 
 using namespace grbda;
@@ -45,7 +48,7 @@ struct Shared {
 struct Workspace {
   Workspace(const Shared& s, const Vec3& gravity)
       : data(s.model), approxData(s.approx.tree), contacts(s.model, s.contacts), proximal(s.model),
-        delassus(s.model, s.contacts) {
+        delassus(s.model, s.contacts), impulse(s.model, s.contacts) {
     data.setGravity(gravity);
     approxData.setGravity(gravity);
   }
@@ -53,6 +56,8 @@ struct Workspace {
   ConstraintData contacts;
   ProximalData proximal;
   PvOsimFast delassus;  // keeps scratch vectors: one per thread
+  ImpulseData impulse;
+  MatX regressor;
 };
 
 struct State {
@@ -95,6 +100,15 @@ void runEveryAlgorithm(const Shared& s, Workspace& w, const State& st, std::vect
   keep(y);
   w.delassus.applyLambda(ones, y);
   keep(y);
+  // whole-body control (issue 24 B): contact-consistent ID (st.x as q̈: a report, no throw),
+  // impulses with restitution, the inertial-parameter regressor
+  ContactInverseDynamicsReport report;
+  keep(contactInverseDynamics(m, d, s.contacts, w.contacts, st.q, st.v, st.x, {}, &report));
+  keep(w.contacts.lambda);
+  keep(VecX::Constant(1, report.accelerationResidual));
+  keep(impulseDynamics(m, d, s.contacts, w.contacts, w.impulse, st.q, st.v, 0.5));
+  keep(w.impulse.impulses);
+  keep(computeRegressor(m, d, st.q, st.v, st.x, w.regressor));
   const VecX qSpan = completeConfiguration(m, d, st.q);
   keep(qSpan);
   keep(tree::crba(m, d, qSpan));

@@ -10,6 +10,10 @@
 
 namespace grbda::cli {
 
+/// id with --contact / --weld / --relative / --relative-weld (cmd_contact_dynamics.cpp).
+int runContactInverseDynamics(const ParsedArgs& args, std::ostream& out, const DynamicsSetup& s, const VecX& v,
+                              const VecX& qdd);
+
 std::vector<OptionSpec> dynamicsCommandOptions(const std::string& command) {
   std::vector<OptionSpec> options = configurationOptions();
   if (command == "fd" || command == "id") options.push_back(velocityVectorOption("--v"));
@@ -19,6 +23,7 @@ std::vector<OptionSpec> dynamicsCommandOptions(const std::string& command) {
     options.push_back({"--reactions", "",
                        "also the joint reaction wrenches: per joint the wrench its parent exerts on its body "
                        "(actuation included), world axes, moment about the joint origin (JSON \"joint_reactions\")"});
+    for (const OptionSpec& o : contactRowOptions()) options.push_back(o);
   }
   if (command == "mass-matrix") {
     options.push_back({"--inverse", "", "the inverse mass matrix H(q)^-1 (method cluster: from the articulated pass, "
@@ -79,6 +84,7 @@ int runInverseDynamics(const ParsedArgs& args, std::ostream& out) {
   DynamicsSetup s(args, "id");
   const VecX v = velocityVectorFromArgs(args, "--v", s.model);
   const VecX qdd = velocityVectorFromArgs(args, "--a", s.model);
+  if (hasConstraintArgs(args)) return runContactInverseDynamics(args, out, s, v, qdd);
   const bool reactions = args.has("--reactions");
   if (reactions && s.method != Method::Cluster)
     throw UsageError("--reactions needs --method cluster (the reactions come from C-RNEA's transmitted forces)");

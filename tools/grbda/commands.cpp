@@ -45,7 +45,11 @@ const std::vector<Command>& commandTable() {
                    "(JSON \"joint_reactions\": per joint {\"joint\", \"moment\", \"force\", \"origin\", "
                    "\"whole_cluster\"}): the whole wrench the parent exerts on the child body through the "
                    "joint, actuation included, world axes, moment about the joint origin; a cluster with "
-                   "loops gets one entry for the whole cluster. ") + kVectorNote,
+                   "loops gets one entry for the whole cluster. With --contact, --weld, --relative or --relative-weld the "
+                   "contact-consistent inverse dynamics: H qdd + C = tau + J^T lambda with tau = 0 on a floating "
+                   "base, lambda the minimum-norm forces that hold the base (JSON adds \"contact_forces\" as fd's, "
+                   "\"tau\", \"base_residual\", \"base_rank\"); a qdd the rows do not allow, or contacts that "
+                   "cannot hold the base, is exit code 4 naming the residual. ") + kVectorNote,
        dynamicsCommandOptions("id"), runInverseDynamics},
       {"mass-matrix", "MODEL... [--q Q] [--inverse] [--logdet] [--method M] [options]",
        "joint-space mass matrix H(q), its inverse or log det",
@@ -132,6 +136,21 @@ const std::vector<Command>& commandTable() {
        "algorithm. Default robots: revolute_rotor_chain_12, revolute_belt_pair_chain_12, mini_cheetah, "
        "mit_humanoid, tello, jvrc1_humanoid. The OSIM end-effector is the deepest leaf link (one 6-D end-effector, as in the papers).",
        benchOptions(), runBench},
+      {"impulse", "MODEL... [--q Q] [--v V] --contact LINK[:X,Y,Z]... [--weld LINK[:X,Y,Z]]... [--restitution E] [options]",
+       "impact dynamics: post-impact velocities and contact impulses",
+       std::string("Solves M (v+ - v-) = J^T impulses with J v+ = -e J v- on the rows of the contacts and welds "
+                   "(Pinocchio's impulseDynamics), rotors and loops exact; e = --restitution in [0, 1] (default 0). "
+                   "JSON: \"v_plus\" (also \"result\"), \"impulses\" (per constraint as fd's \"contact_forces\": "
+                   "link, point, kind, force [N s], moment for welds), \"constraint_residual\" (max |J v+ + e J v-|) "
+                   "and \"energy_change\" (T+ - T-, never positive). ") + kVectorNote,
+       impulseOptions(), runImpulse},
+      {"regressor", "MODEL... [--q Q] [--v V] [--a QDD] [options]",
+       "inertial-parameter regressor Y with tau = Y parameters",
+       std::string("Computes the inverse-dynamics regressor of the cluster dynamics, linear in 10 inertial "
+                   "parameters per body (m, m*cx, m*cy, m*cz, Ixx, Ixy, Iyy, Ixz, Iyz, Izz about the body origin; "
+                   "rotor bodies included, loops exact). JSON: \"regressor\" (nv rows, also \"result\"), "
+                   "\"parameters\" (the model's), \"parameter_names\" (BODY.m, ...). ") + kVectorNote,
+       regressorOptions(), runRegressor},
   };
   return table;
 }

@@ -52,6 +52,13 @@ int runBench(const ParsedArgs& args, std::ostream& out);
 int runCom(const ParsedArgs& args, std::ostream& out);
 int runCentroidal(const ParsedArgs& args, std::ostream& out);
 std::vector<OptionSpec> wbcOptions();
+/// grbda impulse and grbda regressor (cmd_contact_dynamics.cpp) and their options.
+int runImpulse(const ParsedArgs& args, std::ostream& out);
+std::vector<OptionSpec> impulseOptions();
+int runRegressor(const ParsedArgs& args, std::ostream& out);
+std::vector<OptionSpec> regressorOptions();
+/// id's --contact, --weld, --relative, --relative-weld (cmd_contact_dynamics.cpp).
+std::vector<OptionSpec> contactRowOptions();
 /// Options of `grbda bench` (cmd_bench.cpp).
 std::vector<OptionSpec> benchOptions();
 

@@ -115,10 +115,10 @@ std::unique_ptr<ConstraintModel> makeConstraintModel(const ParsedArgs& args, con
 }
 
 void addConstraintForces(Report& report, const ConstraintModel& constraints, const ConstraintData& cd,
-                         const std::vector<CommandLineConstraint>& given) {
-  report.jsonExtras = [&constraints, &cd, &given](JsonWriter& w) {
+                         const std::vector<CommandLineConstraint>& given, const std::string& key) {
+  report.jsonExtras = [&constraints, &cd, &given, key](JsonWriter& w) {
     const int loops = constraints.numLoopConstraints();  // first in the set; not on the command line
-    w.key("contact_forces");
+    w.key(key);
     w.beginArray();
     for (int i = loops; i < constraints.size(); ++i) {
       const Constraint& c = constraints.constraint(i);

@@ -38,7 +38,8 @@ void checkBaumgarteHasRows(const ParsedArgs& args, const std::vector<CommandLine
 std::unique_ptr<ConstraintModel> makeConstraintModel(const ParsedArgs& args, const Model& model,
                                                      const std::vector<CommandLineConstraint>& constraints);
 /// Adds contact_forces and constraint_residual to fd's report (JSON members and text lines).
+/// `key` names the JSON array (impulse: "impulses", in the same layout).
 void addConstraintForces(Report& report, const ConstraintModel& constraints, const ConstraintData& cd,
-                         const std::vector<CommandLineConstraint>& given);
+                         const std::vector<CommandLineConstraint>& given, const std::string& key = "contact_forces");
 
 }  // namespace grbda::cli
