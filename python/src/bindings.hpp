@@ -19,5 +19,6 @@ void bindDerivatives(pybind11::module_& m); // compute_rnea_derivatives, compute
 void bindConstrainedDerivatives(pybind11::module_& m); // compute_constrained_dynamics_derivatives
 void bindCfa(pybind11::module_& m);         // CfaData, cfa_forward_dynamics, joint_reactions
 void bindSimulator(pybind11::module_& m);   // World, Simulator (contact physics, controllers)
+void bindRollout(pybind11::module_& m);     // rollout (threads); pickling of Model, World, Simulator
 
 }  // namespace grbda::python

@@ -17,4 +17,5 @@ PYBIND11_MODULE(_grbda, m) {
   grbda::python::bindConstrainedDerivatives(m);
   grbda::python::bindCfa(m);
   grbda::python::bindSimulator(m);
+  grbda::python::bindRollout(m);
 }
