@@ -88,3 +88,22 @@ def test_standing_cheetah_carries_its_weight_on_its_feet():
     _, kkt_heights, kkt_forces, _ = stand.simulate(duration=0.1, solver="kkt")
     assert np.allclose(kkt_heights, heights[:100], atol=1e-9)
     assert np.allclose(kkt_forces, forces[:100], rtol=1e-6, atol=1e-6)
+
+
+def test_dask_sweep_small_on_a_loopback_cluster_equals_the_same_drops_run_here(tmp_path):
+    # the --small sweep on a LocalCluster of worker processes (the simulators travel pickled): every
+    # drop lands, and each equals, bit for bit, the same drop computed in this process
+    pytest.importorskip("dask.distributed")
+    import csv
+    out = tmp_path / "sweep.csv"
+    stdout = run_example("dask_sweep.py", "--small", "--out", out, cwd=tmp_path)
+    assert "8 drops (2 frictions x 2 rotor scales x 2 heights)" in stdout
+    rows = list(csv.DictReader(open(out)))
+    assert len(rows) == 8
+    assert all(float(r["lowest"]) < float(r["height"]) - 0.05 for r in rows)  # they fell and landed
+    sweep = import_example("dask_sweep")
+    sim, q0 = sweep.make_simulator(2.0, 1e-3, np.linspace(0.28, 0.40, 2))
+    here = sweep.run_drops(sim, q0, 1.2, 300)
+    there = [r for r in rows if float(r["rotor_scale"]) == 2.0 and float(r["friction"]) == 1.2]
+    assert [(float(r["lowest"]), float(r["final"]), float(r["slide"])) for r in there] == \
+        [(r["lowest"], r["final"], r["slide"]) for r in here]
