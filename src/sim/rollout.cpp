@@ -2,6 +2,7 @@
 // thread owns a Simulator, reset to the prototype at the start of every rollout.
 #include "grbda/sim/rollout.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <climits>
 #include <cmath>
@@ -21,6 +22,11 @@ using Access = detail::SimulatorAccess;
 
 /// Everything the threads share: the inputs, where the next rollout is, and the failures.
 struct Job {
+  Job(const Simulator& prototype_, const MatX& q0_, const MatX& v0_, int steps_, double* positions_, double* velocities_,
+      const RolloutParameters& parameters_, const RolloutSettings& settings_)
+      : prototype(prototype_), q0(q0_), v0(v0_), steps(steps_), positions(positions_), velocities(velocities_),
+        parameters(parameters_), settings(settings_), count(static_cast<int>(q0_.rows())),
+        errors(static_cast<size_t>(count)) {}
   const Simulator& prototype;
   const MatX &q0, &v0;
   int steps;
@@ -138,8 +144,7 @@ void rollout(const Simulator& prototype, const MatX& q0, const MatX& v0, int ste
   if (count == 0) return;
   int threads = settings.threads == 0 ? static_cast<int>(std::max(1u, std::thread::hardware_concurrency())) : settings.threads;
   threads = std::min(threads, count);
-  Job job{prototype, q0, v0, steps, positions, velocities, parameters, settings, count};
-  job.errors.resize(static_cast<size_t>(count));
+  Job job(prototype, q0, v0, steps, positions, velocities, parameters, settings);
   detail::ThreadPool pool(threads);
   pool.run(&worker, &job);
   const int failed = job.firstFailure.load();

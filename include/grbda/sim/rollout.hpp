@@ -46,9 +46,9 @@ struct Rollouts {
   std::vector<double> positions;   ///< N x (T + 1) x nq, row-major
   std::vector<double> velocities;  ///< N x (T + 1) x nv, row-major
   /// q of rollout i after t steps.
-  Eigen::Map<const VecX> q(int i, int t) const { return {positions.data() + (size_t(i) * size_t(steps + 1) + size_t(t)) * size_t(nq), nq}; }
+  Eigen::Map<const VecX> q(int i, int t) const { return Eigen::Map<const VecX>(positions.data() + (size_t(i) * size_t(steps + 1) + size_t(t)) * size_t(nq), nq); }
   /// v of rollout i after t steps.
-  Eigen::Map<const VecX> v(int i, int t) const { return {velocities.data() + (size_t(i) * size_t(steps + 1) + size_t(t)) * size_t(nv), nv}; }
+  Eigen::Map<const VecX> v(int i, int t) const { return Eigen::Map<const VecX>(velocities.data() + (size_t(i) * size_t(steps + 1) + size_t(t)) * size_t(nv), nv); }
 };
 
 /// rollout() into new arrays.
