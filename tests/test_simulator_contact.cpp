@@ -9,6 +9,7 @@
 
 #include "grbda/grbda.hpp"
 #include "grbda/sim/simulator.hpp"
+#include "sim_scenarios.hpp"
 #include "support/allocation_counter.hpp"
 
 namespace grbda {
@@ -336,16 +337,8 @@ TEST(SimulatorContact, AdmmAndPgsAgreeOnOneStepAndCompliantTendsToHard) {
 
 // ---- the Mini Cheetah on four frictional feet ----
 
-VecX crouch(const Model& model, double height) {
-  VecX q = model.neutralConfiguration();
-  q[2] = height;
-  const auto& names = model.positionNames();
-  for (int i = 0; i < model.nq(); ++i) {
-    if (names[static_cast<size_t>(i)].find("abad_to_hip") != std::string::npos) q[i] = -1.0;
-    if (names[static_cast<size_t>(i)].find("hip_to_knee") != std::string::npos) q[i] = 2.0;
-  }
-  return q;
-}
+/// The drop pose: torso at `height`, legs (abad, hip, knee) = (0, -1, 2) (bench's scenario).
+VecX crouch(const Model& model, double height) { return bench::crouchedCheetah(model, height); }
 
 double totalMass(const Model& model) {
   double m = 0.0;
@@ -406,6 +399,83 @@ TEST(SimulatorMiniCheetah, APreparedStepAllocatesNothing) {
   testsupport::AllocationScope scope;
   sim.step(20);
   EXPECT_EQ(scope.count(), 0);
+}
+
+// ---- the tree's Delassus and solver against a dense reference written here ----
+
+/// The exact-cone NCP by a plain projected fixed-point iteration on dense matrices:
+/// λ ← Π_K(λ − α (G λ + b + s(λ))), s_n = μ ‖(Gλ + b)_t‖ (De Saxcé), α = 1 / ‖G‖.
+VecX denseConeSolve(const MatX& G, const VecX& b, const std::vector<double>& mu) {
+  const int m = static_cast<int>(b.size());
+  VecX lambda = VecX::Zero(m);
+  const double alpha = 1.0 / G.norm();
+  for (int it = 0; it < 200000; ++it) {
+    const VecX c = G * lambda + b;
+    VecX next = lambda - alpha * c;
+    for (int r = 0; r < m; r += 3) {
+      next[r] -= alpha * mu[static_cast<size_t>(r / 3)] * c.segment<2>(r + 1).norm();
+      const double t = next.segment<2>(r + 1).norm(), n = next[r], f = mu[static_cast<size_t>(r / 3)];
+      if (t <= f * n) continue;
+      if (f * t <= -n) { next.segment<3>(r).setZero(); continue; }
+      const double a = (f * t + n) / (f * f + 1.0);
+      next[r] = a;
+      next.segment<2>(r + 1) *= f * a / t;
+    }
+    if ((next - lambda).norm() < 1e-15 * (1.0 + lambda.norm())) return next;
+    lambda = next;
+  }
+  return lambda;
+}
+
+TEST(SimulatorDelassus, OneStepMatchesADenseReferenceNcpSolve) {
+  const Model model = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf");
+  SimulatorOptions tight;  // the Delassus matrix is under test, not the default tolerance
+  tight.solver.tolerance = 1e-12;
+  tight.solver.maxIterations = 5000;
+  Simulator sim(model, World(), tight);
+  sim.setState(crouch(model, 0.30), VecX::Zero(model.nv()));
+  sim.setPd(50.0, 2.0);
+  sim.step(1500);  // standing on four feet
+  std::srand(3);
+  for (int trial = 0; trial < 5; ++trial) {
+    const VecX q = sim.q();
+    const VecX v = sim.v() + 0.05 * VecX::Random(model.nv());  // a shove: some feet may slide
+    sim.setState(q, v);
+    sim.step();
+    const StepResult& r = sim.lastStep();
+    ASSERT_EQ(r.contacts.size(), 4u);
+    // the same step, densely: H, C, J from the library's plain algorithms
+    Data data(model);
+    const double dt = sim.options().dt;
+    const MatX H = massMatrix(model, data, q);
+    const VecX C = biasForces(model, data, q, v);
+    const VecX vf = v + dt * H.ldlt().solve(sim.appliedTorque() - C);
+    forwardKinematics(model, data, q);
+    const int m = 12;
+    MatX J(m, model.nv());
+    VecX b(m);
+    std::vector<double> mu;
+    for (int c = 0; c < 4; ++c) {
+      const ContactPoint& cp = r.contacts[static_cast<size_t>(c)].contact;
+      const Vec3 n = cp.normal, t1 = n.cross(Vec3::UnitX()).normalized(), t2 = n.cross(t1);
+      const int frame = model.frameIndex(model.body(cp.body).name);
+      const Vec3 point = data.Xa[static_cast<size_t>(cp.body)].transformPoint(cp.point);
+      const Mat6X Jc = frameJacobian(model, data, q, frame, point, ReferenceFrame::LocalWorldAligned);
+      J.row(3 * c) = n.transpose() * Jc.bottomRows<3>();
+      J.row(3 * c + 1) = t1.transpose() * Jc.bottomRows<3>();
+      J.row(3 * c + 2) = t2.transpose() * Jc.bottomRows<3>();
+      const double target = cp.distance > 0.0 ? -cp.distance / dt : -0.2 * cp.distance / dt;  // docs/simulation.md
+      b.segment<3>(3 * c) = J.middleRows<3>(3 * c) * vf;
+      b[3 * c] -= target;
+      mu.push_back(cp.friction);
+    }
+    const MatX G = J * H.ldlt().solve(J.transpose());
+    const VecX lambda = denseConeSolve(G, b, mu);
+    const VecX vPlus = vf + H.ldlt().solve(J.transpose() * lambda);
+    EXPECT_LT((sim.v() - vPlus).norm(), 1e-7 * (1.0 + vPlus.norm())) << "trial " << trial;
+    for (int c = 0; c < 4; ++c)
+      EXPECT_NEAR(r.contacts[static_cast<size_t>(c)].normalForce, lambda[3 * c] / dt, 1e-5 * (1.0 + lambda[3 * c] / dt));
+  }
 }
 
 // ---- bad input ----

@@ -253,19 +253,25 @@ TEST(UrdfErrors, TwoRootsAcrossFilesNamesTheRightFile) {
 }
 
 TEST(UrdfErrors, UrdfdomRejectionIsReportedQuietly) {
-  // Nothing our own checks look at is wrong; urdfdom rejects the <dynamics> damping. Its message
-  // must come back in the exception, and console_bridge must print nothing to the terminal.
-  const std::string text =
-      robotText(kBase + massiveLink("arm") + joint("j", "base", "arm", "    <dynamics damping=\"lots\"/>\n"));
+  // Nothing our own checks look at is wrong; urdfdom rejects the <safety_controller> number. Its
+  // message must come back in the exception, and console_bridge must print nothing to the terminal.
+  // (<dynamics> is ours now: a bad damping gets our own located message, checked below.)
+  const std::string text = robotText(kBase + massiveLink("arm") +
+                                     joint("j", "base", "arm", "    <safety_controller k_velocity=\"lots\"/>\n"));
   testing::internal::CaptureStdout();
   testing::internal::CaptureStderr();
   const std::string msg = modelErrorOf([&] { loadUrdfString(text, "probe.urdf"); });
   const std::string out = testing::internal::GetCapturedStdout();
   const std::string err = testing::internal::GetCapturedStderr();
   EXPECT_CONTAINS(msg, "probe.urdf: urdfdom rejected the robot description");
-  EXPECT_CONTAINS(msg, "damping");
+  EXPECT_CONTAINS(msg, "safety");
   EXPECT_EQ(out, "");
   EXPECT_EQ(err, "");
+  const std::string damping =
+      robotText(kBase + massiveLink("arm") + joint("j", "base", "arm", "    <dynamics damping=\"lots\"/>\n"));
+  const std::string ours = modelErrorOf([&] { loadUrdfString(damping, "probe.urdf"); });
+  EXPECT_CONTAINS(ours, "probe.urdf:");
+  EXPECT_CONTAINS(ours, "damping=\"lots\"");
 }
 
 TEST(UrdfErrors, UrdfdomWarningsAreLoggedNotPrinted) {

@@ -123,8 +123,8 @@ void bindSimulator(py::module_& m) {
                                        damping, saturate));
            }),
            py::arg("model"), py::arg("world") = py::none(), py::arg("dt") = 1e-3,
-           py::arg("integrator") = "semi-implicit-euler", py::arg("solver") = "admm", py::arg("max_iterations") = 200,
-           py::arg("tolerance") = 1e-10, py::arg("pyramidal") = false, py::arg("erp") = 0.2,
+           py::arg("integrator") = "semi-implicit-euler", py::arg("solver") = "admm", py::arg("max_iterations") = 500,
+           py::arg("tolerance") = 1e-9, py::arg("pyramidal") = false, py::arg("erp") = 0.2,
            py::arg("joint_limits") = true, py::arg("joint_friction") = true, py::arg("joint_damping") = true,
            py::arg("saturate_effort") = true,
            "Simulator(model, world=None (a ground at z = 0), dt=1e-3, integrator='semi-implicit-euler' | 'rk4', "

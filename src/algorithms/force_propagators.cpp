@@ -5,6 +5,7 @@
 #include <string>
 
 #include "articulated_pass.hpp"
+#include "cluster_blocks.hpp"
 #include "cluster_state.hpp"
 #include "grbda/algorithms/osim.hpp"
 #include "grbda/errors.hpp"
@@ -16,6 +17,28 @@ void requirePropagators(const Model& model, Data& data, const char* algorithm, c
   ArticulatedPassInputs in;
   in.massOffset = massOffset;
   if (!articulatedPass<false>(model, data, in)) throwArticulatedInertiaNotPositive(model, data, algorithm);
+}
+
+namespace {
+template <int D>
+void outwardResponseAt(Data& data, const Cluster& cl, const ClusterData& cd, Eigen::Ref<VecX> ydd) {
+  auto yk = clusterSegment<D>(ydd, cl.vIndex, cl.nv);
+  const Vec6 ao = cl.output < 0 ? Vec6::Zero() : Vec6(data.a[cl.output]);
+  if (cl.output >= 0) yk.noalias() -= Eigen::Map<const Eigen::Matrix<double, D, 6>>(cd.DinvXUt.data(), cl.nv, 6) * ao;
+  for (int r = 0; r < cl.numBodies; ++r) {
+    const int i = cl.firstBody + r;
+    data.a[i] = data.Xout[i].apply(ao);
+    data.a[i].noalias() += rowsOf<D>(cd.S, r) * yk;
+  }
+}
+}  // namespace
+
+void outwardResponse(const Model& model, Data& data, Eigen::Ref<VecX> ydd) {
+  for (int k = 0; k < model.numClusters(); ++k) {
+    const Cluster& cl = model.cluster(k);
+    const ClusterData& cd = data.clusters[static_cast<size_t>(k)];
+    withClusterDof(cl.nv, [&](auto D) { outwardResponseAt<decltype(D)::value>(data, cl, cd, ydd); });
+  }
 }
 
 }  // namespace detail

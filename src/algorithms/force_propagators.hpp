@@ -17,4 +17,9 @@ void requirePropagators(const Model& model, Data& data, const char* algorithm, c
 const MatX& inverseOperationalSpaceInertia(const Model& model, Data& data, const OsimSet& set, const VecX& q,
                                            bool linearOnly, const MatX* massOffset, const char* algorithm);
 
+/// The outward sweep of apply-test-force (spec §6.6) on the last articulated pass: on entry ydd holds
+/// D_k⁻¹ t_k per cluster (zero where no force entered), on return the free system's accelerations
+/// ÿ_k = D_k⁻¹ t_k − D_k⁻¹ XU_kᵀ a_o. data.a is its scratch (the bodies' accelerations).
+void outwardResponse(const Model& model, Data& data, Eigen::Ref<VecX> ydd);
+
 }  // namespace grbda::detail

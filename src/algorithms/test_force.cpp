@@ -10,6 +10,7 @@
 #include <string>
 
 #include "checks.hpp"
+#include "force_propagators.hpp"
 #include "grbda/algorithms/osim.hpp"
 #include "grbda/errors.hpp"
 
@@ -53,18 +54,7 @@ double applyTestForce(const Model& model, Data& data, int frame, const Vec3& poi
     p.noalias() -= cd.DinvXUt.transpose() * cd.u;
   }
 
-  for (int k = 0; k < model.numClusters(); ++k) {  // outward: accelerations of the free system
-    const Cluster& cl = model.cluster(k);
-    const ClusterData& cd = data.clusters[static_cast<size_t>(k)];
-    auto ydd = dydd.segment(cl.vIndex, cl.nv);
-    const Vec6 ao = cl.output < 0 ? Vec6::Zero() : Vec6(data.a[cl.output]);
-    if (cl.output >= 0) ydd.noalias() -= cd.DinvXUt * ao;
-    for (int r = 0; r < cl.numBodies; ++r) {
-      const int i = cl.firstBody + r;
-      data.a[i] = data.Xout[i].apply(ao);
-      data.a[i].noalias() += cd.S.middleRows<6>(6 * r) * ydd;
-    }
-  }
+  detail::outwardResponse(model, data, dydd);  // outward: accelerations of the free system
   return lambdaInv;
 }
 

@@ -26,7 +26,11 @@ struct Pose {
 
 Pose shapePose(const Data& data, const CollisionGeometry& g) {
   const Transform& Xa = data.Xa[static_cast<size_t>(g.body)];  // ^b X_0
-  return Pose{Xa.inverseTransformPoint(g.placement.r), Xa.E.transpose() * g.placement.E.transpose()};
+  Pose p;
+  p.center = Xa.inverseTransformPoint(g.placement.r);
+  // a sphere's features need no axes (the common foot): skip the 3 x 3 product
+  if (g.shape.type != ShapeType::Sphere) p.rotation.noalias() = Xa.E.transpose() * g.placement.E.transpose();
+  return p;
 }
 
 constexpr int kBoxCorners = 8;

@@ -8,8 +8,11 @@
 //   λ ← (A + ρ I)⁻¹ (ρ z − y − b − s)
 //   z ← Π_K(λ + y / ρ)
 //   y ← y + ρ (λ − z)
-// ρ starts at a fraction of A's mean diagonal and is rebalanced (×/÷ 5, one refactorisation) when
-// the primal and dual residuals differ by more than 10× (Boyd et al. §3.4.1; OSQP).
+// ρ starts at 1e-4 of A's mean diagonal (on the Mini Cheetah's landing and stance: 4.9 iterations
+// a step on average, against 7.6 at 1e-2 and 21 at 1) and is rebalanced (×/÷ 5, one refactorisation) when
+// the primal and dual residuals differ by more than 10× (Boyd et al. §3.4.1; OSQP). It stops when
+// both increments are below the tolerance, or when the iterate already satisfies the contact laws
+// (velocity and complementarity residuals) to it.
 #include <algorithm>
 #include <cmath>
 
@@ -18,7 +21,9 @@
 namespace grbda::detail {
 namespace {
 
-/// Lower Cholesky factor of A + ρ I into L (m x m, in place, no allocation).
+/// Lower Cholesky factor of A + ρ I into L (m x m, in place, no allocation; at these sizes the
+/// plain loops cost less than Eigen's in-place LLT on the buffer: 3.5 k against 5.5 k instructions
+/// for the Mini Cheetah's 12 rows).
 void factorShifted(const ContactProblem& p, double rho, MatX& L) {
   const int m = p.m;
   for (int j = 0; j < m; ++j) {
@@ -52,7 +57,7 @@ void deSaxce(const ContactProblem& p, VecX& s) {
   s.head(p.m).setZero();
   for (int r = 0; r < p.m; ++r)
     if (p.set[static_cast<size_t>(r)] == RowSet::Cone) {
-      s[r] = p.mu[static_cast<size_t>(r)] * std::hypot(p.c[r + 1], p.c[r + 2]);
+      s[r] = p.mu[static_cast<size_t>(r)] * norm2(p.c[r + 1], p.c[r + 2]);
       r += 2;
     }
 }
@@ -62,17 +67,27 @@ void deSaxce(const ContactProblem& p, VecX& s) {
 void solveAdmm(ContactProblem& p, const ContactSolverSettings& settings, ContactSolveStats& stats) {
   const int m = p.m;
   const double meanDiag = std::max((p.G.diagonal().head(m) + p.R.head(m)).mean(), 1e-12);
-  double rho = 1e-2 * meanDiag;
-  factorShifted(p, rho, p.factor);
+  double rho = 1e-4 * meanDiag;
+  bool factored = false;  // not before it is needed: a warm start that solves costs no factorisation
   const double scale = std::max(1.0, p.b.head(m).cwiseAbs().maxCoeff());
   const double tolerance = settings.tolerance * scale;
   p.z.head(m) = p.lambda.head(m);
-  p.y.head(m).setZero();
   stats.converged = false;
+  bool nearlyDone = true;  // check the warm start itself first
   for (int it = 1; it <= settings.maxIterations; ++it) {
-    stats.iterations = it;
     rowVelocities(p, p.z, p.c);
+    // the residuals themselves: ADMM's increments can stall near the fixed point while z already
+    // satisfies the contact laws to the tolerance (a warm start may already do so: 0 iterations)
+    if (nearlyDone && solvedWithin(p, p.z, p.c, tolerance)) {
+      stats.converged = true;
+      stats.iterations = it - 1;
+      break;
+    }
+    stats.iterations = it;
     deSaxce(p, p.s);
+    if (it == 1) p.y.head(m).setZero();
+    if (!factored) factorShifted(p, rho, p.factor);
+    factored = true;
     p.rhs.head(m) = rho * p.z.head(m) - p.y.head(m) - p.b.head(m) - p.s.head(m);
     solveFactored(p.factor, m, p.rhs);  // λ
     p.zPrev.head(m) = p.z.head(m);
@@ -86,6 +101,7 @@ void solveAdmm(ContactProblem& p, const ContactSolverSettings& settings, Contact
       stats.converged = true;
       break;
     }
+    nearlyDone = primal <= tolerance;
     if (it % 10 == 0 && (primal > 10.0 * dual || dual > 10.0 * primal)) {
       const double factor = primal > dual ? 5.0 : 0.2;
       rho *= factor;  // y is the unscaled multiplier: it stays valid

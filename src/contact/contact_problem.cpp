@@ -34,13 +34,11 @@ void ContactSolverSettings::validate() const {
     throw InputError("contact solver: the pyramidal cone is available with pgs and compliant (admm solves the exact cone)");
 }
 
-void ContactProblem::reserve(int maxRows, int nv) {
+void ContactProblem::reserve(int maxRows) {
   const int cap = std::max(maxRows, 1);
-  J.setZero(cap, nv);
-  MinvJt.setZero(nv, cap);
   G.setZero(cap, cap);
   factor.setZero(cap, cap);
-  for (VecX* x : {&b, &R, &lambda, &c, &z, &y, &s, &rhs, &zPrev}) x->setZero(cap);
+  for (VecX* x : {&b, &R, &lambda, &c, &z, &y, &s, &rhs, &zPrev, &warm}) x->setZero(cap);
   set.assign(static_cast<size_t>(cap), RowSet::Free);
   mu.assign(static_cast<size_t>(cap), 0.0);
   bound.assign(static_cast<size_t>(cap), 0.0);
@@ -64,41 +62,8 @@ int ContactProblem::addRows(RowSet rowSet, int count, double rowMu, double rowBo
 }
 
 void measureContactResiduals(ContactProblem& p, ContactSolveStats& stats) {
-  const int m = p.m;
-  stats.rows = m;
-  stats.coneResidual = stats.velocityResidual = stats.complementarityResidual = 0.0;
   detail::rowVelocities(p, p.lambda, p.c);
-  for (int r = 0; r < m;) {
-    const double l = p.lambda[r], c = p.c[r];
-    switch (p.set[static_cast<size_t>(r)]) {
-      case RowSet::Cone: {
-        const double mu = p.mu[static_cast<size_t>(r)];
-        const double lt = std::hypot(p.lambda[r + 1], p.lambda[r + 2]), ct = std::hypot(p.c[r + 1], p.c[r + 2]);
-        stats.coneResidual = std::max({stats.coneResidual, lt - mu * l, -l});
-        stats.velocityResidual = std::max(stats.velocityResidual, -c);
-        // λ · (c + s), s = (μ‖c_t‖, 0, 0): zero exactly when the normal and the friction laws hold
-        const double gap = l * (c + mu * ct) + p.lambda[r + 1] * p.c[r + 1] + p.lambda[r + 2] * p.c[r + 2];
-        stats.complementarityResidual = std::max(stats.complementarityResidual, std::abs(gap));
-        r += 3;
-        continue;
-      }
-      case RowSet::Unilateral:
-        stats.coneResidual = std::max(stats.coneResidual, -l);
-        stats.velocityResidual = std::max(stats.velocityResidual, -c);
-        stats.complementarityResidual = std::max(stats.complementarityResidual, std::abs(l * c));
-        break;
-      case RowSet::Box: {
-        const double bound = p.bound[static_cast<size_t>(r)];
-        stats.coneResidual = std::max(stats.coneResidual, std::abs(l) - bound);
-        // friction opposes the motion with its whole bound, or holds it still
-        stats.complementarityResidual = std::max(stats.complementarityResidual, std::abs(bound * std::abs(c) + l * c));
-        break;
-      }
-      case RowSet::Free: stats.velocityResidual = std::max(stats.velocityResidual, std::abs(c)); break;
-    }
-    ++r;
-  }
-  stats.coneResidual = std::max(stats.coneResidual, 0.0);
+  detail::residualsAt(p, p.lambda, p.c, stats);
 }
 
 ContactSolveStats solveContactProblem(ContactProblem& p, const ContactSolverSettings& settings) {
@@ -109,13 +74,28 @@ ContactSolveStats solveContactProblem(ContactProblem& p, const ContactSolverSett
     throw NumericalError("contact solver: the Delassus matrix or the free velocities are not finite");
   if (!settings.warmStart) p.lambda.head(p.m).setZero();
   detail::projectOntoSets(p, p.lambda, settings.pyramidal);  // a warm start from another contact set may lie outside
-  if (settings.type == ContactSolverType::ADMM) detail::solveAdmm(p, settings, stats);
-  else detail::solvePgs(p, settings, stats);
+  if (settings.type == ContactSolverType::ADMM) {
+    p.warm.head(p.m) = p.lambda.head(p.m);
+    detail::solveAdmm(p, settings, stats);
+    // De Saxcé's fixed point is not a convex problem: with redundant contacts (a sole's four
+    // corners) ADMM can cycle or blow up. Then PGS solves the step from the same warm start, and
+    // the result says so.
+    if (!stats.converged || !p.lambda.head(p.m).allFinite()) {
+      const int admmIterations = stats.iterations;
+      p.lambda.head(p.m) = p.warm.head(p.m);
+      detail::solvePgs(p, settings, stats);
+      stats.iterations += admmIterations;
+      stats.fellBack = true;
+    }
+  } else {
+    detail::solvePgs(p, settings, stats);
+  }
   const int iterations = stats.iterations;
-  const bool converged = stats.converged;
+  const bool converged = stats.converged, fellBack = stats.fellBack;
   measureContactResiduals(p, stats);
   stats.iterations = iterations;
   stats.converged = converged;
+  stats.fellBack = fellBack;
   return stats;
 }
 

@@ -9,7 +9,7 @@
 #include "grbda/algorithms/integration.hpp"
 #include "grbda/algorithms/kinematics.hpp"
 #include "grbda/errors.hpp"
-#include "response.hpp"
+#include "row_innovations.hpp"
 
 namespace grbda {
 namespace {
@@ -46,8 +46,6 @@ Integrator integratorFromName(const std::string& name) {
 
 void SimulatorOptions::validate() const {
   if (!(std::isfinite(dt) && dt > 0.0)) throw InputError("Simulator: dt must be > 0 and finite (got " + std::to_string(dt) + ")");
-  if (!(std::isfinite(divergenceEnergyFactor) && divergenceEnergyFactor >= 0.0))
-    throw InputError("Simulator: divergenceEnergyFactor must be >= 0");
   solver.validate();
 }
 
@@ -67,13 +65,7 @@ Simulator::Simulator(const Model& model, const World& world, const SimulatorOpti
   qNext_ = q_;
   for (VecX* x : {&vFree_, &tauHeld_, &tauApplied_, &kp_, &kd_, &vTarget_, &scratchV_}) x->setZero(nv);
   qTarget_ = q_;
-  J6_.setZero(6, nv);
 
-  frameOfBody_.assign(static_cast<size_t>(model_.numBodies()), -1);
-  for (int f = 0; f < static_cast<int>(model_.frames().size()); ++f) {
-    const Frame& fr = model_.frame(f);
-    if (fr.body >= 0 && fr.name == model_.body(fr.body).name) frameOfBody_[static_cast<size_t>(fr.body)] = f;
-  }
   effortBody_.assign(static_cast<size_t>(nv), -1);
   int jointRowCapacity = 0, maxClusterDof = 1;
   for (const Cluster& cl : model_.clusters()) {
@@ -84,9 +76,14 @@ Simulator::Simulator(const Model& model, const World& world, const SimulatorOpti
       if (model_.body(i).independent && isOneDof(model_.body(i)) && column < cl.nv)
         effortBody_[static_cast<size_t>(cl.vIndex + column++)] = i;
   }
-  for (const Body& b : model_.bodies()) {
-    if (!isOneDof(b)) continue;
-    jointRowCapacity += (b.limits.hasPositionLimits ? 2 : 0) + (b.dynamics.friction > 0.0) + (b.dynamics.damping > 0.0);
+  for (int i = 0; i < model_.numBodies(); ++i) {
+    const Body& b = model_.body(i);
+    const bool limits = options_.jointLimits && b.limits.hasPositionLimits;
+    const bool friction = options_.jointFriction && b.dynamics.friction > 0.0;
+    const bool damping = options_.jointDamping && b.dynamics.damping > 0.0;
+    if (!isOneDof(b) || !(limits || friction || damping)) continue;
+    jointPhysicsBodies_.push_back(i);
+    jointRowCapacity += 2 * limits + friction + damping;
   }
   rowScratch_.setZero(maxClusterDof);
   const int contactCapacity = maxContacts(model_, world_);
@@ -97,8 +94,40 @@ Simulator::Simulator(const Model& model, const World& world, const SimulatorOpti
   jointRows_.reserve(static_cast<size_t>(jointRowCapacity));
   result_.contacts.reserve(static_cast<size_t>(contactCapacity));
   result_.joints.reserve(static_cast<size_t>(jointRowCapacity));
-  problem_.reserve(3 * contactCapacity + jointRowCapacity, nv);
+  const int maxRows = 3 * contactCapacity + jointRowCapacity;
+  problem_.reserve(maxRows);
+  innovations_ = std::make_shared<detail::RowInnovations>();
+  innovations_->reserve(model_, maxRows);
+  rowFreeVelocity_.setZero(std::max(maxRows, 1));
+  bodyVelocity_.assign(static_cast<size_t>(model_.numBodies()), Vec6::Zero());
   for (VecX* x : {&rkQ_, &rkV2_, &rkV3_, &rkV4_, &rkA1_, &rkA2_, &rkA3_, &rkA4_}) x->setZero(x == &rkQ_ ? q_.size() : nv);
+}
+
+Simulator::Simulator(const Simulator& other) : Simulator(other.model_, other.world_, other.options_) { copyState(other); }
+
+Simulator& Simulator::operator=(const Simulator& other) {
+  if (this != &other) *this = Simulator(other);
+  return *this;
+}
+
+Simulator::~Simulator() = default;
+
+void Simulator::copyState(const Simulator& o) {
+  q_ = o.q_;
+  v_ = o.v_;
+  time_ = o.time_;
+  tauHeld_ = o.tauHeld_;
+  kp_ = o.kp_;
+  kd_ = o.kd_;
+  qTarget_ = o.qTarget_;
+  vTarget_ = o.vTarget_;
+  pdOn_ = o.pdOn_;
+  controller_ = o.controller_;
+  previousContacts_ = o.previousContacts_;  // the warm start: a copy steps exactly as the original
+  previousLambda_ = o.previousLambda_;
+  result_ = o.result_;
+  recording_ = o.recording_;
+  trajectory_ = o.trajectory_;
 }
 
 // ---- state and control ----
@@ -191,11 +220,14 @@ const StepResult& Simulator::step() {
       warmStart();
       buildDelassus();
       result_.solver = solveContactProblem(problem_, options_.solver);
-      v_.noalias() = vFree_ + problem_.MinvJt.leftCols(problem_.m) * problem_.lambda.head(problem_.m);
+      innovations_->velocityChange(model_, data_, problem_.lambda.head(problem_.m), scratchV_);
+      v_ = vFree_ + scratchV_;
     } else {
       result_.solver = ContactSolveStats();
       v_ = vFree_;
     }
+    if (!v_.allFinite())
+      throw NumericalError("Simulator: the run diverged at " + at(time_) + ": the velocities after the contact solve are not finite");
     integrate(model_, q_, v_, options_.dt, qNext_);
     report();
   }
@@ -228,8 +260,10 @@ void Simulator::freeVelocity() {
 
 void Simulator::gatherRows() {
   problem_.clear();
+  innovations_->clear();
   contactRow_.clear();
   jointRows_.clear();
+  detail::bodyVelocities(model_, data_, vFree_, bodyVelocity_);
   if (!model_.collisionGeometries().empty()) detectContacts(model_, data_, world_, contacts_);
   else contacts_.clear();
   addContactRows();
@@ -243,31 +277,36 @@ void Simulator::addContactRows() {
     contactRow_.push_back(row);
     Vec3 t1, t2;
     tangents(c.normal, t1, t2);
-    const Transform& Xa = data_.Xa[static_cast<size_t>(c.body)];
-    const Vec3 pointInBody = Xa.transformPoint(c.point);
-    frameJacobian(model_, data_, frameOfBody_[static_cast<size_t>(c.body)], pointInBody, ReferenceFrame::LocalWorldAligned, J6_);
-    const auto Jlin = J6_.bottomRows<3>();
-    problem_.J.row(row).noalias() = c.normal.transpose() * Jlin;
-    problem_.J.row(row + 1).noalias() = t1.transpose() * Jlin;
-    problem_.J.row(row + 2).noalias() = t2.transpose() * Jlin;
+    const Transform& Xa = data_.Xa[static_cast<size_t>(c.body)];  // ^b X_0
+    const Vec3 point = Xa.transformPoint(c.point);                 // body coordinates
+    const Vec6& Vf = bodyVelocity_[static_cast<size_t>(c.body)];    // under v_f
+    const Vec6& V = data_.v[static_cast<size_t>(c.body)];           // under v (before the step)
+    const Vec3 pointVf = Xa.E.transpose() * (Vf.tail<3>() + Vf.head<3>().cross(point));  // world
+    const Vec3 pointV = Xa.E.transpose() * (V.tail<3>() + V.head<3>().cross(point));
+    const Vec3 directions[3] = {c.normal, t1, t2};
+    detail::Mat63 P;  // the rows' unit forces, body coordinates
+    for (int k = 0; k < 3; ++k) {
+      const Vec3 f = Xa.E * directions[k];
+      P.col(k) << point.cross(f), f;
+      rowFreeVelocity_[row + k] = directions[k].dot(pointVf);
+    }
+    innovations_->addBodyForceRows(model_, data_, c.body, P);
     // the smallest normal velocity the step may end with: close the gap at most (d > 0), push a
     // penetration out at erp (d ≤ 0), and bounce with restitution e from the approach speed
     double target = c.distance > 0.0 ? -c.distance / dt : -options_.solver.erp * c.distance / dt;
-    // a bounce starts in the step that closes the gap (at the contact's speed before the step)
-    const double approach = problem_.J.row(row).dot(v_);
+    const double approach = c.normal.dot(pointV);
     if (c.restitution > 0.0 && approach < 0.0 && c.distance + approach * dt <= 0.0)
       target = std::max(target, -c.restitution * approach);
-    problem_.b[row] = problem_.J.row(row).dot(vFree_) - target;
-    problem_.b[row + 1] = problem_.J.row(row + 1).dot(vFree_);
-    problem_.b[row + 2] = problem_.J.row(row + 2).dot(vFree_);
+    problem_.b[row] = rowFreeVelocity_[row] - target;
+    problem_.b[row + 1] = rowFreeVelocity_[row + 1];
+    problem_.b[row + 2] = rowFreeVelocity_[row + 2];
   }
 }
 
 void Simulator::addJointRows() {
   const double dt = options_.dt;
-  for (int i = 0; i < model_.numBodies(); ++i) {
+  for (int i : jointPhysicsBodies_) {
     const Body& b = model_.body(i);
-    if (!isOneDof(b)) continue;
     const bool limits = options_.jointLimits && b.limits.hasPositionLimits;
     const bool friction = options_.jointFriction && b.dynamics.friction > 0.0;
     const bool damping = options_.jointDamping && b.dynamics.damping > 0.0;
@@ -277,9 +316,12 @@ void Simulator::addJointRows() {
     const double qs = data_.qSpan[b.qIndex], vs = data_.vSpan[b.vIndex];
     const auto add = [&](RowSet set, JointRowKind kind, double sign, double target, double bound, double R) {
       const int row = problem_.addRows(set, 1, 0.0, bound);
-      problem_.J.row(row).setZero();
-      problem_.J.row(row).segment(cl.vIndex, cl.nv) = sign * data_.clusters[static_cast<size_t>(b.cluster)].G.row(localRow);
-      problem_.b[row] = problem_.J.row(row).dot(vFree_) - target;
+      // the joint's coordinate is row localRow of the cluster's G: q̇_joint = G_row ẏ
+      auto t = rowScratch_.head(cl.nv);
+      t = sign * data_.clusters[static_cast<size_t>(b.cluster)].G.row(localRow).transpose();
+      innovations_->addClusterForceRow(model_, data_, b.cluster, t);
+      rowFreeVelocity_[row] = t.dot(vFree_.segment(cl.vIndex, cl.nv));
+      problem_.b[row] = rowFreeVelocity_[row] - target;
       problem_.R[row] = R;
       jointRows_.push_back(JointRow{i, b.cluster, localRow, kind, row});
     };
@@ -308,28 +350,7 @@ void Simulator::warmStart() {
 }
 
 void Simulator::buildDelassus() {
-  const int m = problem_.m;
-  // ℳ⁻¹ Jᵀ, column by column, from the propagators C-ABA left
-  for (size_t c = 0; c < contacts_.size(); ++c) {
-    const ContactPoint& cp = contacts_[c];
-    const Transform& Xa = data_.Xa[static_cast<size_t>(cp.body)];
-    const Vec3 pointInBody = Xa.transformPoint(cp.point);
-    Vec3 t1, t2;
-    tangents(cp.normal, t1, t2);
-    const Vec3 directions[3] = {cp.normal, t1, t2};
-    for (int k = 0; k < 3; ++k) {
-      const Vec3 f = Xa.E * directions[k];
-      Vec6 p;
-      p << pointInBody.cross(f), f;
-      detail::responseToBodyForce(model_, data_, cp.body, p, problem_.MinvJt.col(contactRow_[c] + k));
-    }
-  }
-  for (const JointRow& jr : jointRows_) {
-    const Cluster& cl = model_.cluster(jr.cluster);
-    rowScratch_.head(cl.nv) = problem_.J.row(jr.row).segment(cl.vIndex, cl.nv).transpose();
-    detail::responseToClusterForce(model_, data_, jr.cluster, rowScratch_.head(cl.nv), problem_.MinvJt.col(jr.row));
-  }
-  problem_.G.topLeftCorner(m, m).noalias() = problem_.J.topRows(m) * problem_.MinvJt.leftCols(m);
+  innovations_->delassus(model_, problem_.G);
   if (options_.solver.type != ContactSolverType::Compliant) return;
   // compliant contacts: each normal row becomes an implicit spring–damper on its effective mass
   const double dt = options_.dt, T = options_.solver.timeConstant, zeta = options_.solver.dampingRatio;
@@ -338,7 +359,7 @@ void Simulator::buildDelassus() {
     const double meff = 1.0 / std::max(problem_.G(row, row), 1e-300);
     const double k = meff / (T * zeta * T * zeta), damping = 2.0 * meff / T;
     problem_.R[row] = 1.0 / (dt * (damping + dt * k));
-    problem_.b[row] = problem_.J.row(row).dot(vFree_) + k * contacts_[c].distance / (damping + dt * k);
+    problem_.b[row] = rowFreeVelocity_[row] + k * contacts_[c].distance / (damping + dt * k);
   }
 }
 

@@ -15,6 +15,7 @@
 #include "inputs.hpp"
 #include "json.hpp"
 #include "numbers.hpp"
+#include "simulate_report.hpp"
 #include "simulate_world.hpp"
 #include "simulation.hpp"
 
@@ -120,21 +121,7 @@ void printJson(std::ostream& out, const Model& model, const Summary& s, Method m
                const Simulation& sim, bool constrained) {
   JsonWriter w(out);
   w.beginObject();
-  w.member("command", "simulate");
-  w.member("model", model.name());
-  w.member("method", methodName(method));
-  w.member("integrator", integratorName(integrator));
-  w.member("steps", static_cast<int>(s.steps));
-  w.member("dt", s.dt);
-  w.member("duration", s.dt * static_cast<double>(s.steps));
-  w.key("position_names");
-  writeNames(w, model.positionNames());
-  w.key("velocity_names");
-  writeNames(w, model.velocityNames());
-  w.key("final_q");
-  writeVector(w, sim.q(), "final_q");
-  w.key("final_v");
-  writeVector(w, sim.v(), "final_v");
+  writeRunMembers(w, model, methodName(method), integratorName(integrator), s.steps, s.dt, sim.q(), sim.v());
   w.member("max_constraint_residual", s.maxResidual);
   w.member("energy_start", s.energyStart);
   w.member("energy_end", s.energyEnd);
@@ -150,12 +137,7 @@ void printText(std::ostream& out, const Model& model, const Summary& s, Method m
   out << "  energy " << formatNumber(s.energyStart, "energy") << " -> " << formatNumber(s.energyEnd, "energy") << " J\n";
   out << "  max loop residual " << formatNumber(s.maxResidual, "residual") << " m\n";
   if (constrained) out << "  max contact drift " << formatNumber(s.maxDrift, "drift") << " m\n";
-  out << "final positions:\n";
-  for (int i = 0; i < model.nq(); ++i)
-    out << "  " << model.positionNames()[static_cast<size_t>(i)] << " " << formatNumber(sim.q()[i], "q") << "\n";
-  out << "final velocities:\n";
-  for (int i = 0; i < model.nv(); ++i)
-    out << "  " << model.velocityNames()[static_cast<size_t>(i)] << " " << formatNumber(sim.v()[i], "v") << "\n";
+  printFinalState(out, model, sim.q(), sim.v());
 }
 
 }  // namespace

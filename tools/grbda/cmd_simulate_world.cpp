@@ -10,6 +10,7 @@
 #include "inputs.hpp"
 #include "json.hpp"
 #include "numbers.hpp"
+#include "simulate_report.hpp"
 #include "simulate_world.hpp"
 #include "grbda/algorithms/integration.hpp"
 #include "grbda/errors.hpp"
@@ -134,22 +135,9 @@ void printJson(std::ostream& out, const Simulator& sim, const WorldSummary& s) {
   const Model& model = sim.model();
   JsonWriter w(out);
   w.beginObject();
-  w.member("command", "simulate");
-  w.member("model", model.name());
-  w.member("method", "contact-physics");
+  writeRunMembers(w, model, "contact-physics", integratorName(sim.options().integrator), s.steps, sim.options().dt,
+                  sim.q(), sim.v());
   w.member("contact_solver", contactSolverName(sim.options().solver.type));
-  w.member("integrator", integratorName(sim.options().integrator));
-  w.member("steps", static_cast<int>(s.steps));
-  w.member("dt", sim.options().dt);
-  w.member("duration", sim.options().dt * static_cast<double>(s.steps));
-  w.key("position_names");
-  writeNames(w, model.positionNames());
-  w.key("velocity_names");
-  writeNames(w, model.velocityNames());
-  w.key("final_q");
-  writeVector(w, sim.q(), "final_q");
-  w.key("final_v");
-  writeVector(w, sim.v(), "final_v");
   w.member("max_constraint_residual", s.maxResidual);
   w.member("energy_start", s.energyStart);
   w.member("energy_end", s.energyEnd);
@@ -182,12 +170,7 @@ void printText(std::ostream& out, const Simulator& sim, const WorldSummary& s) {
   for (const ContactForce& f : sim.lastStep().contacts)
     out << "  contact " << model.collisionGeometries()[static_cast<size_t>(f.contact.geometry)].link << " fn "
         << formatNumber(f.normalForce, "fn") << " N" << (f.sliding ? " sliding" : "") << "\n";
-  out << "final positions:\n";
-  for (int i = 0; i < model.nq(); ++i)
-    out << "  " << model.positionNames()[static_cast<size_t>(i)] << " " << formatNumber(sim.q()[i], "q") << "\n";
-  out << "final velocities:\n";
-  for (int i = 0; i < model.nv(); ++i)
-    out << "  " << model.velocityNames()[static_cast<size_t>(i)] << " " << formatNumber(sim.v()[i], "v") << "\n";
+  printFinalState(out, model, sim.q(), sim.v());
 }
 
 }  // namespace

@@ -29,8 +29,8 @@ ContactSolverType contactSolverFromName(const std::string& name);
 /// How solveContactProblem solves (the simulator's SimulatorOptions::solver).
 struct ContactSolverSettings {
   ContactSolverType type = ContactSolverType::ADMM;  ///< the algorithm
-  int maxIterations = 200;      ///< cap of the iterative solvers (≥ 1); reaching it is reported, not hidden
-  double tolerance = 1e-10;     ///< on the residuals, velocity units [m/s]
+  int maxIterations = 500;      ///< cap of the iterative solvers (≥ 1); reaching it is reported, not hidden
+  double tolerance = 1e-9;      ///< on the residuals, velocity units [m/s]
   bool pyramidal = false;       ///< PGS / compliant: the inscribed four-sided friction pyramid
   /// Position correction: a penetration d < 0 is pushed out at the velocity −erp · d / dt (0: off).
   double erp = 0.2;
@@ -47,28 +47,30 @@ enum class RowSet : unsigned char { Cone, Unilateral, Box, Free };
 
 /// What one solve reports. Residuals are in velocity units except complementarity (impulse ×
 /// velocity); a solve that stops at its iteration cap says so in `converged`, never silently.
+/// ADMM that does not converge (De Saxcé's fixed point can cycle with redundant contacts) hands
+/// the step to PGS from the same warm start and says so in `fellBack`.
 struct ContactSolveStats {
   int rows = 0;             ///< active rows m
   int iterations = 0;       ///< iterations the solver ran
   bool converged = true;    ///< false: it stopped at its iteration cap
+  bool fellBack = false;    ///< ADMM did not converge and PGS solved the step (iterations count both)
   double coneResidual = 0.0;          ///< how far λ is outside K (impulse units; 0 up to round-off)
   double velocityResidual = 0.0;      ///< how far c violates its constraints (penetrating or, when sticking, sliding)
   double complementarityResidual = 0.0;  ///< |λ_n c_n| and the friction's maximal-dissipation gap
 };
 
 /// The rows and matrices of one step's problem, sized once for the most rows the simulation can
-/// have (no allocation per step). Filled by the simulator; solved by solveContactProblem.
+/// have (no allocation per step). Filled by the simulator (or a test); solved by solveContactProblem.
 struct ContactProblem {
-  /// Sizes every buffer for up to `maxRows` rows and `nv` velocities.
-  void reserve(int maxRows, int nv);
+  /// Sizes every buffer for up to `maxRows` rows.
+  void reserve(int maxRows);
   void clear() { m = 0; numCones = 0; }  ///< no rows (the buffers stay)
-  /// Appends rows (returns the first); J's rows, b, R and the set's data are the caller's to fill.
+  /// Appends rows (returns the first) of one set with μ (cones) or a bound (box rows); G, b and R
+  /// are the caller's to fill (R starts at 0).
   int addRows(RowSet set, int count, double mu = 0.0, double bound = 0.0);
 
   int m = 0;                 ///< active rows
   int numCones = 0;          ///< frictional contacts among the rows
-  MatX J;                    ///< rows' Jacobian (capacity x nv), independent coordinates
-  MatX MinvJt;               ///< ℳ⁻¹ Jᵀ (nv x capacity)
   MatX G;                    ///< Delassus J ℳ⁻¹ Jᵀ (capacity x capacity, top-left m x m used)
   VecX b;                    ///< per row: velocity after a free step minus its stabilisation target
   VecX R;                    ///< per row: compliance (0: hard)
@@ -84,6 +86,7 @@ struct ContactProblem {
   VecX s;                    ///< ADMM: De Saxcé's correction
   VecX rhs;                  ///< ADMM: the right-hand side, then λ
   VecX zPrev;                ///< ADMM: the previous z
+  VecX warm;                 ///< the warm start, kept for a fallback solve
 };
 
 /// Solves `problem` (its first m rows) into problem.lambda with `settings`. NumericalError if the

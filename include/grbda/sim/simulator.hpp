@@ -20,6 +20,10 @@
 
 namespace grbda {
 
+namespace detail {
+class RowInnovations;
+}
+
 enum class Integrator { SemiImplicitEuler, RK4 };
 /// "semi-implicit-euler", "rk4".
 const char* integratorName(Integrator integrator);
@@ -34,9 +38,6 @@ struct SimulatorOptions {
   bool jointFriction = true;                        ///< apply URDF `<dynamics friction>`
   bool jointDamping = true;                         ///< apply URDF `<dynamics damping>` (implicitly)
   bool saturateEffort = true;                       ///< clamp applied τ to URDF `<limit effort>`
-  /// Stop with NumericalError when the state becomes non-finite (always) or the energy of a run
-  /// without applied torque grows by more than this fraction of its scale (0: do not check).
-  double divergenceEnergyFactor = 0.0;
   void validate() const;  ///< InputError naming the offending value
 };
 
@@ -93,6 +94,13 @@ class Simulator {
  public:
   /// InputError for bad options or world; the state starts at the neutral configuration, at rest.
   Simulator(const Model& model, const World& world = World(), const SimulatorOptions& options = {});
+  /// An independent copy: its own workspaces, the same state, controls and warm start (it steps
+  /// exactly as the original would); the controller is shared, not copied.
+  Simulator(const Simulator& other);
+  Simulator& operator=(const Simulator& other);  ///< the same
+  Simulator(Simulator&&) noexcept = default;     ///< moves
+  Simulator& operator=(Simulator&&) noexcept = default;  ///< moves
+  ~Simulator();                                  ///< releases the workspaces
 
   const Model& model() const { return model_; }                ///< its copy of the model
   const World& world() const { return world_; }                ///< the world
@@ -151,6 +159,7 @@ class Simulator {
   void stepRk4();
   void checkFinite() const;
   void warmStart();
+  void copyState(const Simulator& other);
 
   Model model_;
   World world_;
@@ -171,10 +180,13 @@ class Simulator {
     int row = 0;
   };
   std::vector<JointRow> jointRows_;
-  std::vector<int> frameOfBody_;        ///< a frame on each body (its link's), for point Jacobians
+  std::vector<int> jointPhysicsBodies_;  ///< bodies whose joint has limits, friction or damping (options on)
   std::vector<int> effortBody_;         ///< per independent velocity: the body whose effort bounds it (-1: none)
   ContactProblem problem_;
-  Mat6X J6_;
+  /// G and ℳ⁻¹Jᵀλ from the articulated pass (src/sim/row_innovations.hpp); a copy makes its own.
+  std::shared_ptr<detail::RowInnovations> innovations_;
+  VecX rowFreeVelocity_;                ///< per row: its velocity under v_f (J v_f)
+  std::vector<Vec6> bodyVelocity_;      ///< per body: spatial velocity under v_f
   StepResult result_;
   Trajectory trajectory_;
   bool hasRows_ = false;                ///< the model and world can produce rows at all
