@@ -48,7 +48,6 @@ void writeOptions(ArchiveWriter& w, const SimulatorOptions& o) {
   w.i32(static_cast<int>(s.type)); w.i32(s.maxIterations); w.f64(s.tolerance); w.flag(s.pyramidal); w.f64(s.erp);
   w.f64(s.timeConstant); w.f64(s.dampingRatio); w.flag(s.warmStart);
   w.flag(o.jointLimits); w.flag(o.jointFriction); w.flag(o.jointDamping); w.flag(o.saturateEffort);
-  w.f64(o.divergenceEnergyFactor);
 }
 
 SimulatorOptions readOptions(ArchiveReader& r) {
@@ -58,7 +57,6 @@ SimulatorOptions readOptions(ArchiveReader& r) {
   s.type = readEnum<ContactSolverType>(r, 3, "contact solver"); s.maxIterations = r.i32(); s.tolerance = r.f64();
   s.pyramidal = r.flag(); s.erp = r.f64(); s.timeConstant = r.f64(); s.dampingRatio = r.f64(); s.warmStart = r.flag();
   o.jointLimits = r.flag(); o.jointFriction = r.flag(); o.jointDamping = r.flag(); o.saturateEffort = r.flag();
-  o.divergenceEnergyFactor = r.f64();
   return o;
 }
 
@@ -83,7 +81,7 @@ void writeStep(ArchiveWriter& w, const StepResult& s) {
   w.u64(s.joints.size());
   for (const JointRowForce& j : s.joints) { w.i32(j.body); w.i32(static_cast<int>(j.kind)); w.f64(j.force); }
   const ContactSolveStats& st = s.solver;
-  w.i32(st.rows); w.i32(st.iterations); w.flag(st.converged);
+  w.i32(st.rows); w.i32(st.iterations); w.flag(st.converged); w.flag(st.fellBack);
   w.f64(st.coneResidual); w.f64(st.velocityResidual); w.f64(st.complementarityResidual);
 }
 
@@ -96,7 +94,7 @@ void readStep(ArchiveReader& r, StepResult& s) {  // into the simulator's (reser
   s.joints.resize(r.size(1));
   for (JointRowForce& j : s.joints) { j.body = r.i32(); j.kind = readEnum<JointRowKind>(r, 4, "joint row"); j.force = r.f64(); }
   ContactSolveStats& st = s.solver;
-  st.rows = r.i32(); st.iterations = r.i32(); st.converged = r.flag();
+  st.rows = r.i32(); st.iterations = r.i32(); st.converged = r.flag(); st.fellBack = r.flag();
   st.coneResidual = r.f64(); st.velocityResidual = r.f64(); st.complementarityResidual = r.f64();
 }
 
