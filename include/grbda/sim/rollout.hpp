@@ -42,7 +42,10 @@ void rollout(const Simulator& prototype, const MatX& q0, const MatX& v0, int ste
 
 /// The results of rollout() in arrays it allocates.
 struct Rollouts {
-  int count = 0, steps = 0, nq = 0, nv = 0;  ///< N, T, and the state's sizes
+  int count = 0;  ///< N, the rollouts
+  int steps = 0;  ///< T, the steps of each
+  int nq = 0;     ///< positions per state
+  int nv = 0;     ///< velocities per state
   std::vector<double> positions;   ///< N x (T + 1) x nq, row-major
   std::vector<double> velocities;  ///< N x (T + 1) x nv, row-major
   /// q of rollout i after t steps.
