@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "grbda/errors.hpp"
+#include "grbda/model_source.hpp"
 #include "cluster/model_compiler.hpp"
 #include "log.hpp"
 
@@ -397,6 +398,11 @@ Model ModelBuilder::build() const {
     const Frame& f = model.frame(model.frameIndex(c.link));
     model.collisionGeometries_.push_back(CollisionGeometry{c.link, f.body, c.origin * f.placement, c.shape});
   }
+  // its specs, so that it can be rebuilt elsewhere (model_source.hpp; the URDF loaders replace
+  // this with the text they read)
+  auto source = std::make_shared<ModelSource>();
+  source->builder = std::make_shared<const ModelBuilder>(*this);
+  model.source_ = std::move(source);
   return model;
 }
 

@@ -15,6 +15,7 @@ packages=(
   python3                             # tools/make_models.py (writes models/)
   python3-dev pybind11-dev            # the Python bindings (python/)
   python3-numpy python3-pytest python3-matplotlib   # their tests and examples
+  python3-dask python3-distributed    # examples/python/dask_sweep.py (rollouts on a Dask cluster)
   graphviz                            # `grbda info --dot` pictures (docs/) and their test
   libjs-three                         # three.js, inlined by `grbda view` into its pages
   chromium                            # the headless browser of the viewer's test (tests/viewer/)

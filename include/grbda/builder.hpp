@@ -133,6 +133,8 @@ class ModelBuilder {
   /// estimates, planar models that give only izz), and the dynamics stay well defined; build()
   /// then warns once, naming the first such link.
   void setStrictInertias(bool enabled) { strictInertias_ = enabled; }
+  bool strictInertias() const { return strictInertias_; }  ///< see setStrictInertias
+  const Vec3& gravity() const { return gravity_; }  ///< the gravity build() gives the model
 
   const std::vector<LinkSpec>& links() const { return links_; }  ///< the links added so far
   const std::vector<JointSpec>& joints() const { return joints_; }  ///< the joints added so far

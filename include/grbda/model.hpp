@@ -35,7 +35,9 @@ struct Body {
 namespace detail {
 class ClusterJoint;
 struct ModelCompiler;
+struct ModelSourceAccess;
 }
+struct ModelSource;
 
 /// A cluster: bodies grouped because loop constraints couple their joints (spec §3). Bodies of a
 /// cluster are contiguous and parent-first; clusters are regularly numbered (parent first).
@@ -194,9 +196,16 @@ class Model {
   /// Spanning configuration of zeros (unit quaternion for free joints); may violate loops.
   VecX neutralSpanningConfiguration() const;
 
+  /// What the model was compiled from — the URDF text and LoadOptions of loadUrdf, or the specs
+  /// of a ModelBuilder — so that it can be rebuilt exactly elsewhere (serializeModel in
+  /// model_source.hpp, Python pickle). Null for an empty Model; shared by copies.
+  const std::shared_ptr<const ModelSource>& source() const { return source_; }
+
  private:
   friend class ModelBuilder;
   friend struct detail::ModelCompiler;
+  friend struct detail::ModelSourceAccess;
+  std::shared_ptr<const ModelSource> source_;
   std::uint64_t id_ = 0;
   std::string name_, sourceFile_;
   std::vector<Body> bodies_;

@@ -4,38 +4,18 @@
 
 #include "bindings.hpp"
 #include "convert.hpp"
+#include "bound_simulator.hpp"
 #include "grbda/sim/simulator.hpp"
 
 namespace grbda::python {
-
-namespace {
-
-struct BoundSimulator;
-
-/// A Python callable as the simulator's controller: f(sim) -> tau (nv), sim the Python Simulator.
-/// It runs with the GIL, which step() released.
-class PythonController : public Controller {
- public:
-  PythonController(py::function f, BoundSimulator* owner) : f_(std::move(f)), owner_(owner) {}
-  void compute(const Simulator&, VecX& tau) override;
-
- private:
-  py::function f_;
-  BoundSimulator* owner_;
-};
-
-/// The Python Simulator: the library's, plus the Python controller it may own.
-struct BoundSimulator {
-  BoundSimulator(const Model& model, const World& world, const SimulatorOptions& options) : sim(model, world, options) {}
-  Simulator sim;
-  std::unique_ptr<PythonController> controller;
-};
 
 void PythonController::compute(const Simulator&, VecX& tau) {
   py::gil_scoped_acquire gil;
   const py::object out = f_(py::cast(owner_, py::return_value_policy::reference));
   tau = toVector(out, "the controller's tau");
 }
+
+namespace {
 
 py::dict contactDict(const Model& model, const ContactForce& f) {
   py::dict d;

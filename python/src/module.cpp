@@ -19,4 +19,5 @@ PYBIND11_MODULE(_grbda, m) {
   grbda::python::bindSimulator(m);
   grbda::python::bindWbc(m);
   grbda::python::bindContactDynamics(m);
+  grbda::python::bindRollout(m);
 }

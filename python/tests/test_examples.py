@@ -119,3 +119,22 @@ def test_landing_touches_down_when_free_fall_closes_the_gap():
     mass = sum(float(m.get("value")) for m in ET.parse(landing.MODEL).getroot().iter("mass"))
     assert weight == pytest.approx(9.81 * mass, rel=1e-12)
     assert s["mean_force"] == pytest.approx(weight, rel=0.03)  # over the last bob of the weak PD
+
+
+def test_dask_sweep_small_on_a_loopback_cluster_equals_the_same_drops_run_here(tmp_path):
+    # the --small sweep on a LocalCluster of worker processes (the simulators travel pickled): every
+    # drop lands, and each equals, bit for bit, the same drop computed in this process
+    pytest.importorskip("dask.distributed")
+    import csv
+    out = tmp_path / "sweep.csv"
+    stdout = run_example("dask_sweep.py", "--small", "--out", out, cwd=tmp_path)
+    assert "8 drops (2 frictions x 2 rotor scales x 2 heights)" in stdout
+    rows = list(csv.DictReader(open(out)))
+    assert len(rows) == 8
+    assert all(float(r["lowest"]) < float(r["height"]) - 0.05 for r in rows)  # they fell and landed
+    sweep = import_example("dask_sweep")
+    sim, q0 = sweep.make_simulator(2.0, 1e-3, np.linspace(0.28, 0.40, 2))
+    here = sweep.run_drops(sim, q0, 1.2, 300)
+    there = [r for r in rows if float(r["rotor_scale"]) == 2.0 and float(r["friction"]) == 1.2]
+    assert [(float(r["lowest"]), float(r["final"]), float(r["slide"])) for r in there] == \
+        [(r["lowest"], r["final"], r["slide"]) for r in here]

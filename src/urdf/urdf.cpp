@@ -1,6 +1,8 @@
 #include "grbda/urdf/urdf.hpp"
 
 #include "grbda/errors.hpp"
+#include "grbda/model_source.hpp"
+#include "serialize/model_source_access.hpp"
 #include "urdf/merge.hpp"
 #include "urdf/urdf_file.hpp"
 #include "urdf/urdf_plus.hpp"
@@ -79,16 +81,36 @@ Model buildWith(ModelBuilder builder, const LoadOptions& options) {
   if (options.floatingBase) builder.addFloatingBase();
   return builder.build();
 }
+
+/// Loads the files and keeps their text as the model's source (model_source.hpp): parsing the
+/// same text with the same options rebuilds the same model.
+Model loadFiles(const std::vector<UrdfFile>& files, const LoadOptions& options) {
+  Model model = buildWith(assemble(files), options);
+  auto source = std::make_shared<ModelSource>();
+  for (const UrdfFile& f : files) source->urdf.push_back(UrdfText{f.source, f.text});
+  source->options = options;
+  detail::ModelSourceAccess::set(model, std::move(source));
+  return model;
+}
 }  // namespace
 
-Model loadUrdf(const std::string& path, const LoadOptions& options) { return buildWith(parseUrdfFile(path), options); }
+Model loadUrdf(const std::string& path, const LoadOptions& options) { return loadUrdf(std::vector<std::string>{path}, options); }
 
 Model loadUrdf(const std::vector<std::string>& paths, const LoadOptions& options) {
-  return buildWith(parseUrdfFiles(paths), options);
+  if (paths.empty()) throw ModelError("no URDF files given");
+  return loadFiles(readFiles(paths), options);
 }
 
 Model loadUrdfString(const std::string& xml, const std::string& sourceName, const LoadOptions& options) {
-  return buildWith(parseUrdfString(xml, sourceName), options);
+  std::vector<UrdfFile> files;
+  files.push_back(urdf_detail::readUrdf(xml, sourceName));
+  return loadFiles(files, options);
+}
+
+Model detail::loadUrdfTexts(const std::vector<UrdfText>& texts, const LoadOptions& options) {
+  std::vector<UrdfFile> files;
+  for (const UrdfText& t : texts) files.push_back(urdf_detail::readUrdf(t.text, t.name));
+  return loadFiles(files, options);
 }
 
 }  // namespace grbda

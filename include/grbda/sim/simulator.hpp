@@ -70,6 +70,9 @@ struct StepResult {
 };
 
 class Simulator;
+namespace detail {
+struct SimulatorAccess;
+}
 /// A controller called at the start of every step with the state; it writes τ (nv, zeroed before
 /// the call). Derive and override compute (Python: a callable).
 class Controller {
@@ -130,6 +133,7 @@ class Simulator {
   /// A controller called every step (not owned; nullptr removes it). Its exceptions reach the
   /// caller of step() with the step's time; the state stays at the last good step.
   void setController(Controller* controller) { controller_ = controller; }
+  Controller* controller() const { return controller_; }  ///< the controller (nullptr: none)
   /// τ applied in the last step (after saturation).
   const VecX& appliedTorque() const { return tauApplied_; }
 
@@ -146,6 +150,7 @@ class Simulator {
   const Trajectory& trajectory() const { return trajectory_; }  ///< the recorded run
 
  private:
+  friend struct detail::SimulatorAccess;  // serialisation and rollouts (src/sim/simulator_access.hpp)
   void computeTorque();
   void freeVelocity();
   void gatherRows();
