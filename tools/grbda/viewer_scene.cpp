@@ -127,7 +127,8 @@ void writeShape(JsonWriter& w, const ViewerShape& s) {
   w.member("link", s.link);
   w.member("body", s.body);
   std::vector<double> place;
-  appendPose(place, s.placement.r, s.placement.E.transpose());
+  const Mat3 shapeToBody = s.placement.E.transpose();
+  appendPose(place, s.placement.r, shapeToBody);
   w.key("place");
   writeNumbers(w, place, "shape placement");
   w.key("size");
