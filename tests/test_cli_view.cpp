@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -205,7 +206,11 @@ TEST(CliView, VisualsAndCollisionShapesSitWhereTheirLinksAre) {
   // kinematics puts the point (link frame + origin) — through a revolute joint and a fixed one.
   const grbda::Model model = grbda::loadUrdf(kArm);
   TempDir dir;
+  // three.js' STL loader stand-in, where Debian puts the loaders next to three.js
+  std::filesystem::create_directories(dir.path + "/examples/js/loaders");
+  dir.write("examples/js/loaders/STLLoader.js", "/* STLLoader stand-in */");
   const Json s = view(dir, {kArm, "--q", "0.7"});
+  for (const char* type : {"box", "cylinder", "sphere", "mesh"}) ASSERT_NE(shapeOf(s, "visual", type), nullptr) << type;
   grbda::Data data(model);
   grbda::VecX q(1);
   q << 0.7;
@@ -230,10 +235,13 @@ TEST(CliView, VisualsAndCollisionShapesSitWhereTheirLinksAre) {
   EXPECT_EQ(s["meshes"][0]["format"].text, "stl");
   EXPECT_EQ(s["shapes"].size(), 5u);
   EXPECT_EQ(s["ground"].type, Json::Type::Null);
-  const CommandResult r = runGrbda({"view", kArm, "--html", dir.file("arm.html"), "--three-js",
-                                    dir.write("three.min.js", "/* stand-in */")});
+  std::filesystem::remove_all(dir.path + "/examples");
+  TempDir plain;  // a three.js without loaders beside it
+  const CommandResult r = runGrbda({"view", kArm, "--html", plain.file("arm.html"), "--three-js",
+                                    plain.write("three.min.js", "/* stand-in */")});
   EXPECT_NE(r.err.find("missing.stl"), std::string::npos) << r.err;  // a warning, not an error
   EXPECT_EQ(r.exitCode, 0);
+  EXPECT_NE(r.err.find("loader"), std::string::npos) << r.err;  // no STL loader next to this three.js
 }
 
 TEST(CliView, TheMiniCheetahsFootSpheresAreOnItsFeet) {
