@@ -311,6 +311,23 @@ TEST(CliView, ARunFileWithQColumnsInAnyOrder) {
   EXPECT_EQ(s["poses"][1]["bodies"].numbers(), direct["poses"][0]["bodies"].numbers());
 }
 
+TEST(CliView, APlainSimulateRunPlays) {
+  // simulate --out without a world: the last pose drawn is the run's final_q, as --q would draw it.
+  TempDir dir;
+  const std::string csv = dir.file("fb.csv");
+  const CommandResult r = runGrbda({"simulate", kFourBar, "--q0", "0.5", "--duration", "0.05", "--out", csv, "--json"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const Json j = JsonReader::parse(r.out);
+  const Json s = view(dir, {kFourBar, "--trajectory", csv});
+  ASSERT_EQ(s["poses"].size(), 51u);
+  EXPECT_EQ(s["ground"].type, Json::Type::Null);
+  TempDir other;
+  const Json last = view(other, {kFourBar, "--q", joinFull(j["final_q"].numbers())});
+  const std::vector<double> a = s["poses"][50]["bodies"].numbers(), b = last["poses"][0]["bodies"].numbers();
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t k = 0; k < a.size(); ++k) EXPECT_NEAR(a[k], b[k], 2e-6);  // both written to the micrometre
+}
+
 TEST(CliView, BadRunFilesNameTheColumn) {
   TempDir dir;
   const std::string three = dir.write("three.min.js", "/* three.js stand-in */");
