@@ -82,10 +82,11 @@ struct WorldSummary {
 };
 
 // The trajectory file: plain simulate's columns, then the contacts. Per link that carries shapes:
-// fn:LINK (its normal force); then ground_height (empty without a ground) and per link the
+// fn:LINK (its normal force); then ground_height (nan without a ground) and per link the
 // resultant contact force cf:LINK:x,y,z (normal + friction, world) acting at cp:LINK:x,y,z, its
-// centre of pressure (the contact points weighted by normal force; empty when the link touches
-// nothing), which is what `grbda view --trajectory` draws as arrows.
+// centre of pressure (the contact points weighted by normal force; nan when the link touches
+// nothing: "no point", which numpy.loadtxt, pandas and float() all read), which is what
+// `grbda view --trajectory` draws as arrows.
 class WorldCsv {
  public:
   WorldCsv(const std::string& path, const Model& model, const World& world, std::vector<std::string> links)
@@ -114,8 +115,7 @@ class WorldCsv {
         if (linkOf(sim, f) == link) sum += f.normalForce;
       out_ << ',' << formatNumber(sum, "fn");
     }
-    out_ << ',';
-    if (world_.hasGround) out_ << formatNumber(world_.groundHeight, "ground_height");
+    out_ << ',' << (world_.hasGround ? formatNumber(world_.groundHeight, "ground_height") : std::string("nan"));
     for (const auto& link : links_) writeResultant(sim, link);
     out_ << '\n';
   }
@@ -137,7 +137,7 @@ class WorldCsv {
       ++count;
     }
     if (count == 0) {
-      out_ << ",,,," << formatNumber(0.0, "cf") << ',' << formatNumber(0.0, "cf") << ',' << formatNumber(0.0, "cf");
+      out_ << ",nan,nan,nan,0,0,0";
       return;
     }
     // touching without force (within the margin): the points' plain mean

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -87,11 +88,18 @@ Columns readHeader(const std::vector<std::string>& header, const Model& model, c
   return c;
 }
 
+// An empty field or "nan": no value (a link touching nothing, a run without ground).
+bool noValue(const std::string& field) {
+  std::string f = trimmed(field);
+  for (char& c : f) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return f.empty() || f == "nan";
+}
+
 void readContacts(const std::vector<std::string>& fields, const Columns& c, const std::string& where,
                   std::vector<LinkContactSample>& out) {
   for (size_t l = 0; l < c.contacts.size(); ++l) {
     const auto& at = c.contacts[l];
-    if (trimmed(fields[at[0]]).empty()) continue;  // the link touches nothing at this row
+    if (noValue(fields[at[0]])) continue;  // the link touches nothing at this row
     LinkContactSample s;
     s.link = static_cast<int>(l);
     for (int k = 0; k < 3; ++k) {
@@ -135,7 +143,7 @@ Trajectory readTrajectoryCsv(const std::string& path, const Model& model) {
                          where + ": " + model.positionNames()[static_cast<size_t>(i)]);
     traj.contacts.emplace_back();
     readContacts(fields, columns, where, traj.contacts.back());
-    if (columns.groundHeight && traj.times.empty() && !trimmed(fields[*columns.groundHeight]).empty())
+    if (columns.groundHeight && traj.times.empty() && !noValue(fields[*columns.groundHeight]))
       traj.groundHeight = parseNumber(fields[*columns.groundHeight], where + ": ground_height");
     traj.times.push_back(t);
     traj.positions.push_back(q);

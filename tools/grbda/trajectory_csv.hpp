@@ -5,8 +5,8 @@
 //  - as `grbda simulate --out` writes it: `t` first and a `q:NAME` column for every position name
 //    (any order, among other columns such as `v:NAME`, `energy`, `fn:LINK`).
 // Either layout may carry the contacts of a run with a world (cmd_simulate_world.cpp): per link
-// `cp:LINK:x,y,z` (centre of pressure, world; empty when the link touches nothing) and
-// `cf:LINK:x,y,z` (resultant contact force, world), and `ground_height` (empty: no ground).
+// `cp:LINK:x,y,z` (centre of pressure, world; nan or empty when the link touches nothing) and
+// `cf:LINK:x,y,z` (resultant contact force, world), and `ground_height` (nan or empty: no ground).
 // One row per configuration; times must not decrease.
 #include <optional>
 #include <string>
