@@ -32,7 +32,9 @@ std::vector<OptionSpec> simulateOptions() {
        "cluster (default without constraints: C-ABA), pv (default with --contact/--weld or loops kept as rows), pv-soft "
        "(with --compliance), kkt, pv-early, proximal, proximal-sparse, ltl or ltl-soft (with --compliance); "
        "see grbda help fd"},
-      {"--out", "FILE", "write the trajectory as CSV: t, q:NAME..., v:NAME..., constraint_residual, energy"},
+      {"--out", "FILE",
+       "write the trajectory as CSV: t, q:NAME..., v:NAME..., constraint_residual, energy (with a world also "
+       "normal_force_sum, fn:LINK..., ground_height, cp:LINK:x,y,z, cf:LINK:x,y,z; grbda view --trajectory plays it)"},
   };
   for (const OptionSpec& o : constraintOptions()) options.push_back(o);
   options.push_back(loopsOption());
