@@ -150,14 +150,17 @@ def check_drop(chromium, grbda, source_dir, work_dir):
         row = max(k for k, r in enumerate(rows) if float(r["t"]) <= wanted + 1e-9)
         z_drawn = float(state.get("base", "nan,nan,nan").split(",")[2])
         fz, force_sum = float(state.get("force-z", "nan")), float(rows[row]["normal_force_sum"])
-        touching = sum(1 for name in rows[row] if name.startswith("cp:") and name.endswith(":x") and rows[row][name])
+        pushing = [name[3:-2] for name in rows[row] if name.startswith("cp:") and name.endswith(":x")
+                   and rows[row][name] not in ("", "nan")
+                   and any(float(rows[row][f"cf:{name[3:-2]}:{a}"]) != 0 for a in "xyz")]
+        touching = len(pushing)  # links with a contact force at this row: one arrow each
         print(f"  drop at t = {wanted}: row {state.get('row')} (file {row}), torso drawn at z = {z_drawn:.4f} "
               f"(run {float(rows[row][height]):.4f}), {state.get('arrows')} arrows summing to Fz = {fz:.2f} N "
-              f"(run's normal force {force_sum:.2f} N, {touching} links touching)")
+              f"(run's normal force {force_sum:.2f} N, {touching} links pushing)")
         if state.get("row") != str(row) or not abs(z_drawn - float(rows[row][height])) < 1e-5:
             errors.append(f"drop: at t = {wanted} the page shows row {state.get('row')} with the torso at {z_drawn}, "
                           f"the run has row {row} at {rows[row][height]}")
-        if not abs(fz - force_sum) <= 1e-3 * max(1.0, force_sum) or int(state.get("arrows", -1)) > touching:
+        if not abs(fz - force_sum) <= 1e-3 * max(1.0, force_sum) or int(state.get("arrows", -1)) != touching:
             errors.append(f"drop: at t = {wanted} the arrows sum to {fz} N, the run's normal force is {force_sum} N")
         shot = work_dir / f"view_drop_{wanted}.png"
         shot.unlink(missing_ok=True)
