@@ -209,6 +209,7 @@ TEST(CliView, VisualsAndCollisionShapesSitWhereTheirLinksAre) {
   // three.js' STL loader stand-in, where Debian puts the loaders next to three.js
   std::filesystem::create_directories(dir.path + "/examples/js/loaders");
   dir.write("examples/js/loaders/STLLoader.js", "/* STLLoader stand-in */");
+  dir.write("examples/js/loaders/OBJLoader.js", "/* OBJLoader stand-in */");
   const Json s = view(dir, {kArm, "--q", "0.7"});
   for (const char* type : {"box", "cylinder", "sphere", "mesh"}) ASSERT_NE(shapeOf(s, "visual", type), nullptr) << type;
   grbda::Data data(model);
@@ -231,9 +232,13 @@ TEST(CliView, VisualsAndCollisionShapesSitWhereTheirLinksAre) {
   EXPECT_EQ(shapeOf(s, "visual", "box")->operator[]("color").numbers(), (std::vector<double>{0.1, 0.2, 0.8, 1}));
   EXPECT_EQ(shapeOf(s, "visual", "cylinder")->operator[]("color").numbers(), (std::vector<double>{0.8, 0.1, 0.1, 1}));
   EXPECT_EQ(shapeOf(s, "visual", "mesh")->operator[]("size").numbers(), (std::vector<double>{0.1, 0.1, 0.1}));
-  ASSERT_EQ(s["meshes"].size(), 1u);
+  ASSERT_EQ(s["meshes"].size(), 2u);  // the STL and the OBJ; the missing one is skipped
   EXPECT_EQ(s["meshes"][0]["format"].text, "stl");
-  EXPECT_EQ(s["shapes"].size(), 5u);
+  EXPECT_EQ(s["meshes"][1]["format"].text, "obj");
+  const Json& obj = s["shapes"][4];
+  EXPECT_EQ(obj["mesh"].number, 1.0);
+  expectAt(&obj, "hand", grbda::Vec3(-0.05, 0, 0));
+  EXPECT_EQ(s["shapes"].size(), 6u);
   EXPECT_EQ(s["ground"].type, Json::Type::Null);
   std::filesystem::remove_all(dir.path + "/examples");
   TempDir plain;  // a three.js without loaders beside it

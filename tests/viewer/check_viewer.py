@@ -4,7 +4,7 @@ Chromium (software WebGL), and check that the page reports no error (its title e
 no console error) and that the screenshot shows something (pixel variance above a threshold).
 Also plays a generated Mini Cheetah trajectory and a Mini Cheetah dropped on the ground by
 `grbda simulate --ground --out` (the slider moves the robot to where the run put it, the force
-arrows carry the run's normal force), draws an arm with URDF <visual> shapes and an STL mesh,
+arrows carry the run's normal force), draws an arm with URDF <visual> shapes and STL and OBJ meshes,
 plots the run with examples/python/plot_run.py when matplotlib is there, and makes sure a broken
 page fails the checks. Exit 77 (ctest: skipped) without Chromium.
 
