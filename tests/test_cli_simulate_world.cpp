@@ -3,8 +3,10 @@
 // CSV columns the issue names, --floating, and the usage errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -77,6 +79,45 @@ TEST(CliSimulateWorld, CsvHasTheNormalForceColumns) {
   int rows = 0;
   for (std::string line; std::getline(in, line);) ++rows;
   EXPECT_EQ(rows, 201);
+  std::remove(path.c_str());
+}
+
+TEST(CliSimulateWorld, CsvCarriesEachLinksResultantContactForce) {
+  // On flat ground (normal +z, friction horizontal) each link's resultant cf:LINK:z is its normal
+  // force fn:LINK, and a touching link's centre of pressure lies on the ground (within the margin).
+  const std::string path = std::string(::testing::TempDir()) + "grbda_world_cp.csv";
+  const CommandResult r = runGrbda({"simulate", kCheetah, "--ground-height", "0.01", "--pd", "50,0.4", "--q0", kCrouch,
+                                    "--duration", "0.3", "--out", path});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  std::ifstream in(path);
+  std::vector<std::vector<std::string>> rows;
+  for (std::string line; std::getline(in, line);) {
+    rows.emplace_back();
+    std::stringstream fields(line);
+    for (std::string f; std::getline(fields, f, ',');) rows.back().push_back(f);
+  }
+  const auto column = [&](const std::string& name) {
+    const auto at = std::find(rows[0].begin(), rows[0].end(), name);
+    EXPECT_NE(at, rows[0].end()) << name;
+    return static_cast<size_t>(at - rows[0].begin());
+  };
+  int touching = 0;
+  for (size_t k = 1; k < rows.size(); ++k) {
+    EXPECT_EQ(std::stod(rows[k][column("ground_height")]), 0.01);
+    for (const char* link : {"FR_foot", "FL_foot", "HR_foot", "HL_foot"}) {
+      const std::string l = link;
+      const double fn = std::stod(rows[k][column("fn:" + l)]), fz = std::stod(rows[k][column("cf:" + l + ":z")]);
+      EXPECT_NEAR(fz, fn, 1e-9 * (1 + fn)) << "row " << k << " " << l;
+      const std::string cpz = rows[k][column("cp:" + l + ":z")];
+      if (cpz == "nan") {
+        EXPECT_EQ(fn, 0.0);
+        continue;
+      }
+      ++touching;
+      EXPECT_NEAR(std::stod(cpz), 0.01, 1.1e-3) << "row " << k << " " << l;
+    }
+  }
+  EXPECT_GT(touching, 100);  // it landed (at about 0.11 s) and stands on its feet
   std::remove(path.c_str());
 }
 

@@ -3,6 +3,8 @@
 // the bad inputs (exit 2 naming the file and line). The page in a browser: tests/viewer/.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -21,6 +23,9 @@ using namespace grbda::testing;
 using Args = std::vector<std::string>;
 const std::string kCheetah = std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf";
 const std::string kFourBar = std::string(GRBDA_SOURCE_DIR) + "/models/four_bar.urdf";
+const std::string kArm = std::string(GRBDA_SOURCE_DIR) + "/tests/viewer/visual_arm.urdf";
+// torso at 0.30 m, every leg at (abad, hip, knee) = (0, -1, 2) rad
+const std::string kCrouch = "0,0,0.30,1,0,0,0,0,-1,2,0,-1,2,0,-1,2,0,-1,2";
 
 // The scene JSON the page carries: "const scene = {...};" on the template's line.
 Json sceneOfPage(const std::string& path) {
@@ -175,6 +180,176 @@ TEST(CliView, BadCommandLinesAreUsageErrors) {
   // page needs no --q.
   const CommandResult closed = runGrbda(with({"view", kFourBar}));
   EXPECT_EQ(closed.exitCode, 0) << closed.err;
+}
+
+namespace {
+// A shape's world placement: its body's pose from the scene composed with its body-coordinate place.
+grbda::Vec3 shapeCentre(const Json& scene, const Json& shape, size_t pose) {
+  const std::vector<double> place = shape["place"].numbers();
+  const grbda::Vec3 local(place[0], place[1], place[2]);
+  const int body = static_cast<int>(shape["body"].number);
+  if (body < 0) return local;
+  const std::vector<double> b = scene["poses"][pose]["bodies"].numbers();
+  const Eigen::Quaterniond r(b[7 * body + 6], b[7 * body + 3], b[7 * body + 4], b[7 * body + 5]);
+  return r * local + grbda::Vec3(b[7 * body], b[7 * body + 1], b[7 * body + 2]);
+}
+
+const Json* shapeOf(const Json& scene, const std::string& kind, const std::string& type) {
+  for (const Json& s : scene["shapes"].items)
+    if (s["kind"].text == kind && s["type"].text == type) return &s;
+  return nullptr;
+}
+}  // namespace
+
+TEST(CliView, VisualsAndCollisionShapesSitWhereTheirLinksAre) {
+  // Each <visual> origin, placed through the scene's body pose, lands where the library's frame
+  // kinematics puts the point (link frame + origin) — through a revolute joint and a fixed one.
+  const grbda::Model model = grbda::loadUrdf(kArm);
+  TempDir dir;
+  // three.js' STL loader stand-in, where Debian puts the loaders next to three.js
+  std::filesystem::create_directories(dir.path + "/examples/js/loaders");
+  dir.write("examples/js/loaders/STLLoader.js", "/* STLLoader stand-in */");
+  dir.write("examples/js/loaders/OBJLoader.js", "/* OBJLoader stand-in */");
+  const Json s = view(dir, {kArm, "--q", "0.7"});
+  for (const char* type : {"box", "cylinder", "sphere", "mesh"}) ASSERT_NE(shapeOf(s, "visual", type), nullptr) << type;
+  grbda::Data data(model);
+  grbda::VecX q(1);
+  q << 0.7;
+  grbda::forwardKinematics(model, data, q);
+  const auto expectAt = [&](const Json* shape, const std::string& link, const grbda::Vec3& offset) {
+    ASSERT_NE(shape, nullptr) << link;
+    EXPECT_EQ((*shape)["link"].text, link);
+    const grbda::Vec3 want = grbda::framePosition(model, data, model.frameIndex(link), offset);
+    EXPECT_LT((shapeCentre(s, *shape, 0) - want).norm(), 1e-6) << link;
+  };
+  expectAt(shapeOf(s, "visual", "box"), "base", grbda::Vec3(0, 0, 0.05));
+  expectAt(shapeOf(s, "visual", "cylinder"), "upper", grbda::Vec3(0, 0, 0.2));
+  expectAt(shapeOf(s, "visual", "sphere"), "upper", grbda::Vec3(0, 0, 0.4));
+  expectAt(shapeOf(s, "visual", "mesh"), "hand", grbda::Vec3(0.05, 0, 0));
+  expectAt(shapeOf(s, "collision", "cylinder"), "upper", grbda::Vec3(0, 0, 0.2));
+  // sizes and colours as written; the found mesh is carried, the missing one skipped
+  EXPECT_EQ(shapeOf(s, "visual", "box")->operator[]("size").numbers(), (std::vector<double>{0.2, 0.2, 0.1}));
+  EXPECT_EQ(shapeOf(s, "visual", "box")->operator[]("color").numbers(), (std::vector<double>{0.1, 0.2, 0.8, 1}));
+  EXPECT_EQ(shapeOf(s, "visual", "cylinder")->operator[]("color").numbers(), (std::vector<double>{0.8, 0.1, 0.1, 1}));
+  EXPECT_EQ(shapeOf(s, "visual", "mesh")->operator[]("size").numbers(), (std::vector<double>{0.1, 0.1, 0.1}));
+  ASSERT_EQ(s["meshes"].size(), 2u);  // the STL and the OBJ; the missing one is skipped
+  EXPECT_EQ(s["meshes"][0]["format"].text, "stl");
+  EXPECT_EQ(s["meshes"][1]["format"].text, "obj");
+  const Json& obj = s["shapes"][4];
+  EXPECT_EQ(obj["mesh"].number, 1.0);
+  expectAt(&obj, "hand", grbda::Vec3(-0.05, 0, 0));
+  EXPECT_EQ(s["shapes"].size(), 6u);
+  EXPECT_EQ(s["ground"].type, Json::Type::Null);
+  std::filesystem::remove_all(dir.path + "/examples");
+  TempDir plain;  // a three.js without loaders beside it
+  const CommandResult r = runGrbda({"view", kArm, "--html", plain.file("arm.html"), "--three-js",
+                                    plain.write("three.min.js", "/* stand-in */")});
+  EXPECT_NE(r.err.find("missing.stl"), std::string::npos) << r.err;  // a warning, not an error
+  EXPECT_EQ(r.exitCode, 0);
+  EXPECT_NE(r.err.find("loader"), std::string::npos) << r.err;  // no STL loader next to this three.js
+}
+
+TEST(CliView, TheMiniCheetahsFootSpheresAreOnItsFeet) {
+  const grbda::Model model = grbda::loadUrdf(kCheetah);
+  TempDir dir;
+  const Json s = view(dir, {kCheetah, "--ground-height", "-0.1"});
+  grbda::Data data(model);
+  grbda::forwardKinematics(model, data, model.neutralConfiguration());
+  int spheres = 0;
+  for (const Json& shape : s["shapes"].items) {
+    ASSERT_EQ(shape["kind"].text, "collision");
+    ASSERT_EQ(shape["type"].text, "sphere");
+    EXPECT_NEAR(shape["radius"].number, 0.02, 1e-12);
+    const grbda::Vec3 foot = grbda::framePosition(model, data, model.frameIndex(shape["link"].text));
+    EXPECT_LT((shapeCentre(s, shape, 0) - foot).norm(), 1e-6) << shape["link"].text;
+    ++spheres;
+  }
+  EXPECT_EQ(spheres, 4);
+  EXPECT_NEAR(s["ground"]["height"].number, -0.1, 1e-12);
+  EXPECT_NEAR(s["ground_height"].number, -0.1, 1e-12);  // the grid lies on the ground
+}
+
+TEST(CliView, ASimulatedRunPlaysWithItsGroundAndContactForces) {
+  // simulate --ground --out, then view --trajectory: one pose per row, the torso where the run put
+  // it, the ground from the file, and at the end the force arrows' vertical components summing to
+  // the normal force the simulator reports (flat ground: friction is horizontal).
+  TempDir dir;
+  const std::string csv = dir.file("drop.csv");
+  const Args run = {"simulate", kCheetah, "--ground", "--pd", "50,0.4", "--q0", kCrouch, "--duration", "0.3"};
+  Args withCsv = run;
+  withCsv.insert(withCsv.end(), {"--out", csv});
+  ASSERT_EQ(runGrbda(withCsv).exitCode, 0);
+  Args withJson = run;
+  withJson.push_back("--json");
+  const CommandResult summary = runGrbda(withJson);
+  ASSERT_EQ(summary.exitCode, 0) << summary.err;
+  const Json j = JsonReader::parse(summary.out);
+
+  const Json s = view(dir, {kCheetah, "--trajectory", csv});
+  ASSERT_EQ(s["poses"].size(), 301u);
+  EXPECT_NEAR(s["ground"]["height"].number, 0.0, 1e-12);
+  ASSERT_EQ(s["force_links"].size(), 4u);
+  const Json& last = s["poses"][300];
+  EXPECT_NEAR(last["t"].number, 0.3, 1e-9);
+  for (int a = 0; a < 3; ++a) EXPECT_NEAR(last["bodies"].numbers()[a], j["final_q"][a].number, 1e-6);
+  const std::vector<double> forces = last["forces"].numbers();
+  ASSERT_EQ(forces.size(), 7u * j["final_contacts"].size());
+  double fz = 0.0;
+  for (size_t i = 0; i < forces.size(); i += 7) {
+    EXPECT_EQ(s["force_links"][static_cast<size_t>(forces[i])].text.find("_foot") != std::string::npos, true);
+    EXPECT_LT(std::abs(forces[i + 3]), 1.1e-3);  // the centre of pressure on the ground (within the margin)
+    fz += forces[i + 6];
+  }
+  EXPECT_NEAR(fz, j["normal_force_sum"].number, 1e-5 * j["normal_force_sum"].number + 1e-5);
+  EXPECT_EQ(s["poses"][0]["forces"].size(), 0u);  // dropped from the air: nothing touches at first
+}
+
+TEST(CliView, ARunFileWithQColumnsInAnyOrder) {
+  const grbda::Model model = grbda::loadUrdf(kFourBar);
+  TempDir dir;
+  const std::string name = model.positionNames()[0];
+  const Json s = view(dir, {kFourBar, "--trajectory",
+                            dir.write("run.csv", "t,v:" + name + ",energy,q:" + name + "\n0,9,1,0.3\n0.1,9,1,0.4\n")});
+  ASSERT_EQ(s["poses"].size(), 2u);
+  TempDir other;
+  const Json direct = view(other, {kFourBar, "--q", "0.4"});
+  EXPECT_EQ(s["poses"][1]["bodies"].numbers(), direct["poses"][0]["bodies"].numbers());
+}
+
+TEST(CliView, APlainSimulateRunPlays) {
+  // simulate --out without a world: the last pose drawn is the run's final_q, as --q would draw it.
+  TempDir dir;
+  const std::string csv = dir.file("fb.csv");
+  const CommandResult r = runGrbda({"simulate", kFourBar, "--q0", "0.5", "--duration", "0.05", "--out", csv, "--json"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const Json j = JsonReader::parse(r.out);
+  const Json s = view(dir, {kFourBar, "--trajectory", csv});
+  ASSERT_EQ(s["poses"].size(), 51u);
+  EXPECT_EQ(s["ground"].type, Json::Type::Null);
+  TempDir other;
+  const Json last = view(other, {kFourBar, "--q", joinFull(j["final_q"].numbers())});
+  const std::vector<double> a = s["poses"][50]["bodies"].numbers(), b = last["poses"][0]["bodies"].numbers();
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t k = 0; k < a.size(); ++k) EXPECT_NEAR(a[k], b[k], 2e-6);  // both written to the micrometre
+}
+
+TEST(CliView, BadRunFilesNameTheColumn) {
+  TempDir dir;
+  const std::string three = dir.write("three.min.js", "/* three.js stand-in */");
+  const grbda::Model model = grbda::loadUrdf(kFourBar);
+  const std::string q = "q:" + model.positionNames()[0];
+  const auto bad = [&](const std::string& name, const std::string& text, const std::vector<std::string>& mentions) {
+    const std::string path = dir.write(name, text);
+    std::vector<std::string> all = mentions;
+    all.push_back(path);
+    expectCommandError({"view", kFourBar, "--trajectory", path, "--three-js", three, "--html", dir.file("bad.html")}, 2,
+                       all);
+  };
+  bad("missing_q.csv", "t,q:other\n0,1\n", {":1:", "no column '" + q + "'"});
+  bad("half_contact.csv", "t," + q + ",cp:foot:x,cp:foot:y,cp:foot:z\n0,0.3,0,0,0\n", {":1:", "cf:foot:x"});
+  bad("contact_word.csv", "t," + q + ",cp:f:x,cp:f:y,cp:f:z,cf:f:x,cf:f:y,cf:f:z\n0,0.3,0,0,abc,0,0,0\n",
+      {":2:", "cp:f", "not a number"});
+  bad("ground_word.csv", "t," + q + ",ground_height\n0,0.3,low\n", {":2:", "ground_height"});
 }
 
 #endif  // GRBDA_CLI_PATH

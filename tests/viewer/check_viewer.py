@@ -2,7 +2,11 @@
 """`grbda view` in a real browser: for each bundled robot, write the page, load it in headless
 Chromium (software WebGL), and check that the page reports no error (its title ends in "ok",
 no console error) and that the screenshot shows something (pixel variance above a threshold).
-Also plays a generated Mini Cheetah trajectory, and makes sure a broken page fails the checks. Exit 77 (ctest: skipped) without Chromium.
+Also plays a generated Mini Cheetah trajectory and a Mini Cheetah dropped on the ground by
+`grbda simulate --ground --out` (the slider moves the robot to where the run put it, the force
+arrows carry the run's normal force), draws an arm with URDF <visual> shapes and STL and OBJ meshes,
+plots the run with examples/python/plot_run.py when matplotlib is there, and makes sure a broken
+page fails the checks. Exit 77 (ctest: skipped) without Chromium.
 
 Usage: check_viewer.py GRBDA SOURCE_DIR WORK_DIR [--pictures DIR]
   --pictures DIR  also copy each robot's screenshot to DIR/view_NAME.png (docs/pictures)."""
@@ -23,7 +27,10 @@ ROBOTS = {  # picture name -> (model, extra arguments)
     "jvrc1_humanoid": ("models/jvrc1_humanoid.urdf", []),
     "four_bar": ("models/four_bar.urdf", ["--q", "0.5"]),  # its loop cannot close at q = 0
     "tello": ("builtin:tello", []),
+    "visual_arm": ("tests/viewer/visual_arm.urdf", ["--q", "0.5", "--ground"]),  # <visual> shapes, an STL
 }
+# The drop of the issue's examples: torso at 0.30 m, legs at (0, -1, 2) rad, PD 50/0.4, 1 ms steps.
+CROUCH = "0,0,0.30,1,0,0,0,0,-1,2,0,-1,2,0,-1,2,0,-1,2"
 MIN_STDDEV = 8.0  # grey levels: a blank or single-colour page is ~0; a drawn robot is well above
 
 
@@ -34,12 +41,13 @@ def find_chromium():
     return None
 
 
-def browser(chromium, page, *mode):
-    """Runs headless Chromium on the page; returns (dumped DOM or '', console lines of the page)."""
+def browser(chromium, page, *mode, fragment=""):
+    """Runs headless Chromium on the page (its address + fragment); returns (dumped DOM or '',
+    console lines of the page)."""
     command = [chromium, "--headless", "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
                "--enable-logging=stderr", "--v=0", "--window-size=800,600",
                f"--user-data-dir={page.parent / 'chromium-profile'}",  # not the user's profile, nor $HOME
-               *mode, page.resolve().as_uri()]
+               *mode, page.resolve().as_uri() + fragment]
     run = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=page.parent)
     console = [line for line in run.stderr.splitlines() if ":CONSOLE" in line and page.name in line]
     return run.stdout, console
@@ -110,6 +118,78 @@ def check_page(chromium, page, name):
     return errors, shot, dom
 
 
+def page_state(dom):
+    """The body's data-* attributes the page sets (what it draws)."""
+    body = re.search(r"<body([^>]*)>", dom)
+    return dict(re.findall(r'data-([a-z-]+)="([^"]*)"', body.group(1))) if body else {}
+
+
+def read_csv(path):
+    lines = path.read_text().splitlines()
+    header = lines[0].split(",")
+    return [dict(zip(header, line.split(","))) for line in lines[1:] if line]
+
+
+def check_drop(chromium, grbda, source_dir, work_dir):
+    """A simulated drop played: at two times the page draws the torso where the run put it, its force
+    arrows sum to the run's normal force, and the two pictures differ."""
+    errors = []
+    model = str(source_dir / "models/mini_cheetah.urdf")
+    csv, page = work_dir / "drop.csv", work_dir / "view_drop.html"
+    subprocess.run([grbda, "simulate", model, "--ground", "--pd", "50,0.4", "--q0", CROUCH, "--duration", "0.4",
+                    "--out", str(csv)], check=True, capture_output=True)
+    subprocess.run([grbda, "view", model, "--trajectory", str(csv), "--html", str(page)], check=True)
+    more, _, dom = check_page(chromium, page, "drop")
+    errors += more
+    rows = read_csv(csv)
+    height = next(name for name in rows[0] if name.startswith("q:") and name.endswith(":z"))
+    shots = []
+    for wanted in (0.05, 0.35):  # in the air, then standing
+        dom, _ = browser(chromium, page, "--dump-dom", fragment=f"#t={wanted}")
+        state = page_state(dom)
+        row = max(k for k, r in enumerate(rows) if float(r["t"]) <= wanted + 1e-9)
+        z_drawn = float(state.get("base", "nan,nan,nan").split(",")[2])
+        fz, force_sum = float(state.get("force-z", "nan")), float(rows[row]["normal_force_sum"])
+        pushing = [name[3:-2] for name in rows[row] if name.startswith("cp:") and name.endswith(":x")
+                   and rows[row][name] not in ("", "nan")
+                   and any(float(rows[row][f"cf:{name[3:-2]}:{a}"]) != 0 for a in "xyz")]
+        touching = len(pushing)  # links with a contact force at this row: one arrow each
+        print(f"  drop at t = {wanted}: row {state.get('row')} (file {row}), torso drawn at z = {z_drawn:.4f} "
+              f"(run {float(rows[row][height]):.4f}), {state.get('arrows')} arrows summing to Fz = {fz:.2f} N "
+              f"(run's normal force {force_sum:.2f} N, {touching} links pushing)")
+        if state.get("row") != str(row) or not abs(z_drawn - float(rows[row][height])) < 1e-5:
+            errors.append(f"drop: at t = {wanted} the page shows row {state.get('row')} with the torso at {z_drawn}, "
+                          f"the run has row {row} at {rows[row][height]}")
+        if not abs(fz - force_sum) <= 1e-3 * max(1.0, force_sum) or int(state.get("arrows", -1)) != touching:
+            errors.append(f"drop: at t = {wanted} the arrows sum to {fz} N, the run's normal force is {force_sum} N")
+        shot = work_dir / f"view_drop_{wanted}.png"
+        shot.unlink(missing_ok=True)
+        browser(chromium, page, f"--screenshot={shot}", fragment=f"#t={wanted}")
+        shots.append(shot)
+    if float(rows[max(k for k, r in enumerate(rows) if float(r["t"]) <= 0.35)]["normal_force_sum"]) <= 0:
+        errors.append("drop: the robot has not landed by t = 0.35 s")
+    if all(s.exists() for s in shots):
+        a, b = png_pixels(shots[0])[3], png_pixels(shots[1])[3]
+        changed = sum(1 for ra, rb in zip(a, b) for x in range(0, len(ra), 3) if ra[x:x + 3] != rb[x:x + 3])
+        print(f"  drop: {changed} pixels differ between t = 0.05 s and t = 0.35 s")
+        if changed < 2000:
+            errors.append(f"drop: moving the slider changed only {changed} pixels")
+    else:
+        errors.append("drop: no screenshots")
+    try:  # the plot helper on the same run
+        import matplotlib  # noqa: F401
+    except ImportError:
+        print("  plot_run.py: skipped (no matplotlib)")
+        return errors
+    plot = work_dir / "drop.png"
+    out = subprocess.run([sys.executable, str(source_dir / "examples/python/plot_run.py"), str(csv), str(plot)],
+                         capture_output=True, text=True)
+    print("  plot_run.py:", out.stdout.strip() or out.stderr.strip())
+    if out.returncode != 0 or not plot.read_bytes().startswith(b"\x89PNG") or "touchdown" not in out.stdout:
+        errors.append("plot_run.py failed on the drop: " + out.stderr)
+    return errors
+
+
 def write_trajectory(grbda, model, path):
     """A 2 s Mini Cheetah trajectory: the knees and hips swing, the base rises (100 rows)."""
     names = subprocess.run([grbda, "info", model, "--json"], capture_output=True, text=True, check=True).stdout
@@ -164,6 +244,7 @@ def main():
     print("  trajectory: clock after 5 s of page time:", clock.group(1) if clock else None)
     if not clock or not 0 < float(clock.group(1)) <= 1.98:
         errors.append(f"trajectory: does not play (clock {clock.group(1) if clock else 'missing'})")
+    errors += check_drop(chromium, args.grbda, args.source_dir, args.work_dir)
     # The checks can fail: a page whose scene lacks its poses must be caught (title and blank).
     broken = args.work_dir / "view_broken.html"
     broken.write_text((args.work_dir / "view_four_bar.html").read_text().replace('"poses":', '"no_poses":', 1))

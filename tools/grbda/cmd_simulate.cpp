@@ -34,7 +34,9 @@ std::vector<OptionSpec> simulateOptions() {
        "cluster (default without constraints: C-ABA), pv (default with --contact/--weld or loops kept as rows), pv-soft "
        "(with --compliance), kkt, pv-early, proximal, proximal-sparse, ltl or ltl-soft (with --compliance); "
        "see grbda help fd"},
-      {"--out", "FILE", "write the trajectory as CSV: t, q:NAME..., v:NAME..., constraint_residual, energy"},
+      {"--out", "FILE",
+       "write the trajectory as CSV: t, q:NAME..., v:NAME..., constraint_residual, energy (with a world also "
+       "normal_force_sum, fn:LINK..., ground_height, cp:LINK:x,y,z, cf:LINK:x,y,z; grbda view --trajectory plays it)"},
       {"--on-divergence", "error|warn",
        "a run that diverges (energy off its balance with --tau's work by 10 %, a constrained point 1 cm from its "
        "start, a loop open): stop with exit code 4 (error, default) or warn once and continue"},

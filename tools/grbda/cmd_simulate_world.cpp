@@ -82,16 +82,26 @@ struct WorldSummary {
   long nonconverged = 0;
 };
 
+// The trajectory file: plain simulate's columns, then the contacts. Per link that carries shapes:
+// fn:LINK (its normal force); then ground_height (nan without a ground) and per link the
+// resultant contact force cf:LINK:x,y,z (normal + friction, world) acting at cp:LINK:x,y,z, its
+// centre of pressure (the contact points weighted by normal force; nan when the link touches
+// nothing: "no point", which numpy.loadtxt, pandas and float() all read), which is what
+// `grbda view --trajectory` draws as arrows.
 class WorldCsv {
  public:
-  WorldCsv(const std::string& path, const Model& model, std::vector<std::string> links)
-      : out_(path), links_(std::move(links)) {
+  WorldCsv(const std::string& path, const Model& model, const World& world, std::vector<std::string> links)
+      : out_(path), links_(std::move(links)), world_(world) {
     if (!out_) throw UsageError("--out: cannot write '" + path + "'");
     out_ << "t";
     for (const auto& name : model.positionNames()) out_ << ",q:" << name;
     for (const auto& name : model.velocityNames()) out_ << ",v:" << name;
     out_ << ",constraint_residual,energy,normal_force_sum";
     for (const auto& link : links_) out_ << ",fn:" << link;
+    out_ << ",ground_height";
+    for (const auto& link : links_)
+      out_ << ",cp:" << link << ":x,cp:" << link << ":y,cp:" << link << ":z,cf:" << link << ":x,cf:" << link
+           << ":y,cf:" << link << ":z";
     out_ << '\n';
   }
   void write(const Simulator& sim, double residual, double energy) {
@@ -103,15 +113,43 @@ class WorldCsv {
     for (const auto& link : links_) {
       double sum = 0.0;
       for (const ContactForce& f : sim.lastStep().contacts)
-        if (sim.model().collisionGeometries()[static_cast<size_t>(f.contact.geometry)].link == link) sum += f.normalForce;
+        if (linkOf(sim, f) == link) sum += f.normalForce;
       out_ << ',' << formatNumber(sum, "fn");
     }
+    out_ << ',' << (world_.hasGround ? formatNumber(world_.groundHeight, "ground_height") : std::string("nan"));
+    for (const auto& link : links_) writeResultant(sim, link);
     out_ << '\n';
   }
 
  private:
+  static const std::string& linkOf(const Simulator& sim, const ContactForce& f) {
+    return sim.model().collisionGeometries()[static_cast<size_t>(f.contact.geometry)].link;
+  }
+  void writeResultant(const Simulator& sim, const std::string& link) {
+    Vec3 weighted = Vec3::Zero(), mean = Vec3::Zero(), force = Vec3::Zero();
+    double normal = 0.0;
+    int count = 0;
+    for (const ContactForce& f : sim.lastStep().contacts) {
+      if (linkOf(sim, f) != link) continue;
+      weighted += f.normalForce * f.contact.point;
+      mean += f.contact.point;
+      normal += f.normalForce;
+      force += f.normalForce * f.contact.normal + f.frictionForce;
+      ++count;
+    }
+    if (count == 0) {
+      out_ << ",nan,nan,nan,0,0,0";
+      return;
+    }
+    // touching without force (within the margin): the points' plain mean
+    const Vec3 point = normal > 0.0 ? Vec3(weighted / normal) : Vec3(mean / count);
+    for (int k = 0; k < 3; ++k) out_ << ',' << formatNumber(point[k], "cp");
+    for (int k = 0; k < 3; ++k) out_ << ',' << formatNumber(force[k], "cf");
+  }
+
   std::ofstream out_;
   std::vector<std::string> links_;
+  World world_;
 };
 
 void writeContacts(JsonWriter& w, const Simulator& sim) {
@@ -216,7 +254,7 @@ int runWorldSimulation(const ParsedArgs& args, std::ostream& out, long steps, do
     return loopClosureError(model, kinematics);
   };
   std::unique_ptr<WorldCsv> csv;
-  if (const std::string* path = args.value("--out")) csv = std::make_unique<WorldCsv>(*path, model, geometryLinks(model));
+  if (const std::string* path = args.value("--out")) csv = std::make_unique<WorldCsv>(*path, model, world, geometryLinks(model));
   WorldSummary s;
   s.steps = steps;
   s.energyStart = s.energyEnd = sim.energy();

@@ -1,15 +1,19 @@
 // view: one self-contained HTML page that draws the robot with three.js (Debian's libjs-three,
 // inlined at run time: nothing is downloaded, and the page works offline and from file://).
 // The page template (viewer_template.html) is compiled into the command by CMake.
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include "commands.hpp"
 #include "inputs.hpp"
+#include "numbers.hpp"
 #include "trajectory_csv.hpp"
 #include "viewer_scene.hpp"
+#include "viewer_visuals.hpp"
 
 namespace grbda::cli {
 
@@ -27,14 +31,14 @@ std::string readFile(const std::string& path) {
   return text.str();
 }
 
-std::string threeJs(const ParsedArgs& args) {
+std::string threeJsPath(const ParsedArgs& args) {
   if (const std::string* path = args.value("--three-js")) {
     if (!std::filesystem::is_regular_file(*path)) throw UsageError("--three-js: no such file '" + *path + "'");
-    return readFile(*path);
+    return *path;
   }
   std::string looked;
   for (const char* path : kThreeJsPaths) {
-    if (std::filesystem::is_regular_file(path)) return readFile(path);
+    if (std::filesystem::is_regular_file(path)) return path;
     looked += (looked.empty() ? "" : ", ") + std::string(path);
   }
   throw std::runtime_error("view: three.js not found (looked for " + looked +
@@ -51,13 +55,27 @@ std::string scriptSafe(std::string text) {
   return text;
 }
 
-void replaceOnce(std::string& text, const std::string& placeholder, const std::string& content) {
-  const size_t at = text.find(placeholder);
-  if (at == std::string::npos) throw std::logic_error("viewer template lacks " + placeholder);
-  text.replace(at, placeholder.size(), content);
+// Fills the template's placeholders in one pass over the template, so that no inserted text
+// (three.js, a robot's name) is searched for the next placeholder.
+std::string fillTemplate(const std::string& page, const std::vector<std::pair<std::string, std::string>>& fills) {
+  std::vector<std::pair<size_t, size_t>> at;  // (position in page, index in fills)
+  for (size_t k = 0; k < fills.size(); ++k) {
+    const size_t p = page.find(fills[k].first);
+    if (p == std::string::npos) throw std::logic_error("viewer template lacks " + fills[k].first);
+    at.emplace_back(p, k);
+  }
+  std::sort(at.begin(), at.end());
+  std::string out;
+  size_t from = 0;
+  for (const auto& [p, k] : at) {
+    out += page.substr(from, p - from) + fills[k].second;
+    from = p + fills[k].first.size();
+  }
+  return out + page.substr(from);
 }
 
-std::vector<ViewerPose> posesFromArgs(const ParsedArgs& args, const Model& model) {
+// The configurations (and, from a simulated run, its contact forces and its ground).
+std::vector<ViewerPose> posesFromArgs(const ParsedArgs& args, const Model& model, ViewerExtras& extras) {
   const std::string* csv = args.value("--trajectory");
   if (!csv) {
     const Configuration c = configurationFromArgs(args, model);
@@ -65,9 +83,15 @@ std::vector<ViewerPose> posesFromArgs(const ParsedArgs& args, const Model& model
   }
   if (args.has("--q") || args.has("--q-spanning")) throw UsageError("give --q or --trajectory, not both");
   const Trajectory traj = readTrajectoryCsv(*csv, model);
+  extras.forceLinks = traj.contactLinks;
+  extras.groundHeight = traj.groundHeight;
   std::vector<ViewerPose> poses;
-  for (size_t k = 0; k < traj.times.size(); ++k)
+  for (size_t k = 0; k < traj.times.size(); ++k) {
     poses.push_back({traj.times[k], traj.positions[k], *csv + ":" + std::to_string(traj.lines[k])});
+    for (const LinkContactSample& c : traj.contacts[k])
+      poses.back().forces.insert(poses.back().forces.end(), {static_cast<double>(c.link), c.point.x(), c.point.y(),
+                                                             c.point.z(), c.force.x(), c.force.y(), c.force.z()});
+  }
   return poses;
 }
 }  // namespace
@@ -75,8 +99,11 @@ std::vector<ViewerPose> posesFromArgs(const ParsedArgs& args, const Model& model
 std::vector<OptionSpec> viewOptions() {
   std::vector<OptionSpec> options = configurationOptions();
   options.push_back({"--trajectory", "FILE",
-                     "instead of --q: a CSV with header t,POSITION_NAMES... (then any other columns, ignored); "
+                     "instead of --q: a CSV with header t,POSITION_NAMES... (then any other columns, ignored), or "
+                     "as grbda simulate --out writes it (t, q:NAME..., and with a world its contacts and ground); "
                      "the page plays it with a time slider"});
+  options.push_back({"--ground", "", "draw the ground plane at z = 0 (a run's CSV from simulate --ground says so itself)"});
+  options.push_back({"--ground-height", "Z", "draw the ground plane at height Z (implies --ground)"});
   options.push_back({"--contact", "LINK[:X,Y,Z]", "mark a contact point (link coordinates; default its origin)", true});
   options.push_back({"--html", "FILE", "the page to write (required)"});
   options.push_back({"--three-js", "FILE",
@@ -89,17 +116,26 @@ std::vector<OptionSpec> viewOptions() {
 int runView(const ParsedArgs& args, std::ostream& out) {
   const std::string* html = args.value("--html");
   if (!html) throw UsageError("view: --html FILE is required (the page to write)");
-  const std::string three = threeJs(args);  // a missing three.js fails before any work
+  const std::string threePath = threeJsPath(args);  // a missing three.js fails before any work
   const Model model = loadModelFromArgs(args);
-  const std::vector<ViewerPose> poses = posesFromArgs(args, model);
+  ViewerExtras extras;
+  const std::vector<ViewerPose> poses = posesFromArgs(args, model, extras);
+  if (const std::string* z = args.value("--ground-height")) extras.groundHeight = parseNumber(*z, "--ground-height");
+  else if (args.has("--ground")) extras.groundHeight = 0.0;
   std::vector<NamedPoint> contacts;
   for (const std::string& c : args.values("--contact")) contacts.push_back(parseNamedPoint(c, "--contact"));
+  std::string loaders;
+  if (args.positional.empty() || args.positional[0].rfind("builtin:", 0) != 0) {
+    std::vector<std::string> warnings;
+    loaders = scriptSafe(addVisuals(args.positional, model, threePath, extras, warnings));
+    for (const std::string& w : warnings) std::cerr << "view: warning: " << w << "\n";
+  }
 
-  std::string scene = viewerSceneJson(model, poses, contacts);
+  std::string scene = viewerSceneJson(model, poses, contacts, extras);
   while (!scene.empty() && scene.back() == '\n') scene.pop_back();  // "const scene = {...};" on its line
-  std::string page = kViewerTemplate;
-  replaceOnce(page, "{{SCENE_JSON}}", scriptSafe(scene));
-  replaceOnce(page, "{{THREE_JS}}", scriptSafe(three));  // last: three.js is not searched
+  const std::string page = fillTemplate(kViewerTemplate, {{"{{SCENE_JSON}}", scriptSafe(scene)},
+                                                          {"{{THREE_LOADERS}}", loaders},
+                                                          {"{{THREE_JS}}", scriptSafe(readFile(threePath))}});
   std::ofstream file(*html, std::ios::binary);
   if (!file || !(file << page) || !file.flush()) throw UsageError("--html: cannot write '" + *html + "'");
   out << "wrote " << *html << ": " << model.name() << ", " << poses.size()

@@ -119,8 +119,74 @@ PosePlacements placements(const Model& model, Data& data, const ViewerPose& pose
   return p;
 }
 
+// A shape in body coordinates: its origin and the rotation shape -> body, as placements are written.
+void writeShape(JsonWriter& w, const ViewerShape& s) {
+  w.beginObject();
+  w.member("kind", s.kind);
+  w.member("type", s.type);
+  w.member("link", s.link);
+  w.member("body", s.body);
+  std::vector<double> place;
+  const Mat3 shapeToBody = s.placement.E.transpose();
+  appendPose(place, s.placement.r, shapeToBody);
+  w.key("place");
+  writeNumbers(w, place, "shape placement");
+  w.key("size");
+  writeNumbers(w, {s.size.x(), s.size.y(), s.size.z()}, "shape size");
+  w.member("radius", rounded(s.radius));
+  w.member("length", rounded(s.length));
+  if (s.hasColor) {
+    w.key("color");
+    writeNumbers(w, {s.rgba[0], s.rgba[1], s.rgba[2], s.rgba[3]}, "colour");
+  }
+  w.member("mesh", s.mesh);
+  w.endObject();
+}
+
+ViewerShape collisionShape(const CollisionGeometry& g) {
+  ViewerShape s;
+  s.kind = "collision";
+  s.type = shapeTypeName(g.shape.type);
+  s.link = g.link;
+  s.body = g.body;
+  s.placement = g.placement;
+  s.size = 2.0 * g.shape.halfExtents;
+  s.radius = g.shape.radius;
+  s.length = g.shape.length;
+  return s;
+}
+
+// The shapes, the meshes they use, the ground and the links whose contact forces the poses carry.
+void writeExtras(JsonWriter& w, const Model& model, const ViewerExtras& extras) {
+  w.key("ground");
+  if (extras.groundHeight) {
+    w.beginObject();
+    w.member("height", *extras.groundHeight);
+    w.endObject();
+  } else {
+    w.null();
+  }
+  w.key("shapes");
+  w.beginArray();
+  for (const ViewerShape& s : extras.visuals) writeShape(w, s);
+  for (const CollisionGeometry& g : model.collisionGeometries()) writeShape(w, collisionShape(g));
+  w.endArray();
+  w.key("meshes");
+  w.beginArray();
+  for (const ViewerMesh& m : extras.meshes) {
+    w.beginObject();
+    w.member("format", m.format);
+    w.member("data", m.base64);
+    w.endObject();
+  }
+  w.endArray();
+  w.key("force_links");
+  writeNames(w, extras.forceLinks);
+}
+
 // Camera and grid: the bounding box of the first configuration's joints, frames and loop points.
-void writeExtent(JsonWriter& w, const PosePlacements& first) {
+// With a ground, the grid lies on it.
+void writeExtent(JsonWriter& w, const PosePlacements& first, const std::optional<double>& groundHeight) {
   Vec3 lo = Vec3::Constant(1e300), hi = Vec3::Constant(-1e300);
   for (const auto& [list, stride] : {std::pair{&first.bodies, 7}, std::pair{&first.frames, 7}, std::pair{&first.loops, 3}})
     for (size_t i = 0; i + 2 < list->size(); i += stride) {
@@ -132,7 +198,7 @@ void writeExtent(JsonWriter& w, const PosePlacements& first) {
   w.key("center");
   writeNumbers(w, {center.x(), center.y(), center.z()}, "center");
   w.member("size", rounded(std::max(0.2, (hi - lo).norm())));  // a single body still gets a view
-  w.member("ground_height", rounded(lo.z()));
+  w.member("ground_height", rounded(groundHeight ? *groundHeight : lo.z()));
 }
 
 // What does not move: clusters, bodies (rotor or link, joint axis), frames, contacts, segments.
@@ -211,6 +277,8 @@ void writePoses(JsonWriter& w, const std::vector<ViewerPose>& poses, const std::
     writeNumbers(w, placed[k].loops, "loop point");
     w.key("contacts");
     writeNumbers(w, placed[k].contacts, "contact point");
+    w.key("forces");
+    writeNumbers(w, poses[k].forces, "contact force");
     w.endObject();
   }
   w.endArray();
@@ -218,7 +286,7 @@ void writePoses(JsonWriter& w, const std::vector<ViewerPose>& poses, const std::
 }  // namespace
 
 std::string viewerSceneJson(const Model& model, const std::vector<ViewerPose>& poses,
-                            const std::vector<NamedPoint>& contacts) {
+                            const std::vector<NamedPoint>& contacts, const ViewerExtras& extras) {
   std::vector<int> contactFrames;
   for (const NamedPoint& c : contacts) contactFrames.push_back(model.frameIndex(c.link));
   std::vector<bool> rotor;
@@ -232,8 +300,9 @@ std::string viewerSceneJson(const Model& model, const std::vector<ViewerPose>& p
   JsonWriter w(out);
   w.beginObject();
   w.member("robot", model.name());
-  writeExtent(w, placed.front());
+  writeExtent(w, placed.front(), extras.groundHeight);
   writeStructure(w, model, rotor, contacts);
+  writeExtras(w, model, extras);
   writePoses(w, poses, placed);
   w.endObject();
   return out.str();
