@@ -86,7 +86,7 @@ struct ConstraintSpec {
   SourceLocation where;  ///< where it was declared, for error messages
   /// Cluster-joint type name of the resulting cluster (Cluster::typeName()); empty: "Generic".
   std::string typeHint;
-  /// What Model::constraints() (grbda info) shows, e.g. "knee = 2 * hip + 0.1" for a <mimic>;
+  /// What Model::constraints() (grbda info) shows, e.g. "knee = 2 * hip + 0.1" for a `<mimic>`;
   /// empty: "implicit constraint over joints …".
   std::string description;
 };

@@ -132,7 +132,8 @@ struct CentroidalData {
   Vec6 hg = Vec6::Zero();   ///< h_G = [m ṗ_G; angular momentum about p_G] (centroidalMomentum, centroidalDynamics)
   Vec6 dhg = Vec6::Zero();  ///< Ȧ_G v = dh_G/dt at q̈ = 0, no gravity (centroidalMomentumBias, centroidalDynamics)
   Mat6 Ig = Mat6::Zero();   ///< centroidal composite inertia diag(Ī_G, M 1), angular first (centroidalMomentumMatrix)
-  Vec6 h0 = Vec6::Zero(), f0 = Vec6::Zero();  ///< scratch: momentum and its rate about the world origin
+  Vec6 h0 = Vec6::Zero();   ///< scratch: momentum about the world origin
+  Vec6 f0 = Vec6::Zero();   ///< scratch: its rate
 };
 
 /// Coriolis matrix, gravity vector and static torques (algorithms/coriolis.hpp). Sized by Data(model).
@@ -141,9 +142,12 @@ struct CoriolisData {
   VecX g;          ///< gravity vector g(q) (gravityVector)
   VecX staticTau;  ///< g(q) − Jᵀ f_ext (staticTorque)
   // spanning-tree pass (world frame), per spanning velocity column / per body
-  Mat6X S, dS;                  ///< world columns of every spanning joint and their time derivatives
-  std::vector<Mat6> IC, BC;     ///< composite inertia and composite Coriolis-matrix factor per body
-  MatX Cs, Hs;                  ///< spanning-tree C_s and H_s (nvSpanning²)
+  Mat6X S;                      ///< world columns of every spanning joint
+  Mat6X dS;                     ///< their time derivatives
+  std::vector<Mat6> IC;         ///< composite inertia per body
+  std::vector<Mat6> BC;         ///< composite Coriolis-matrix factor per body
+  MatX Cs;                      ///< spanning-tree C_s (nvSpanning²)
+  MatX Hs;                      ///< spanning-tree H_s (nvSpanning²)
   MatX W;                       ///< C_s Ĝ + H_s Ĝ̇ (nvSpanning x nv)
   std::vector<MatX> Gdot;       ///< per cluster: Ġ (nvSpan_k x nv_k; zero for constant G)
   std::vector<ClusterData> work;  ///< per cluster: scratch for K, K̇ (only clusters with a varying G)

@@ -31,12 +31,14 @@
 
 namespace grbda {
 
+/// Options of contactInverseDynamics: the norm of λ and what a failed check does.
 struct ContactInverseDynamicsSettings {
   VecX weights;              ///< one w_r > 0 per row: minimise Σ w_r λ_r²; empty: w = 1 (Euclidean)
   double tolerance = 1e-8;   ///< relative tolerance of the consistency and support checks
   bool throwOnError = false; ///< NumericalError instead of the report's flags
 };
 
+/// What contactInverseDynamics found about the given q̈ and contact set.
 struct ContactInverseDynamicsReport {
   double accelerationResidual = 0.0;  ///< max_r |J q̈ + J̇ v − k|_r at the given q̈
   double baseResidual = 0.0;          ///< max |(H q̈ + C − Jᵀ λ)_b|: base wrench the forces leave unbalanced
@@ -45,7 +47,7 @@ struct ContactInverseDynamicsReport {
   bool consistent = true;             ///< q̈ satisfies the rows (accelerationResidual within tolerance)
   bool supported = true;              ///< rank J_b = baseDof: the contacts can hold any base wrench
   bool balanced = true;               ///< baseResidual within tolerance (τ_b = 0 is exact)
-  bool ok() const { return consistent && balanced; }
+  bool ok() const { return consistent && balanced; }  ///< consistent and balanced
 };
 
 /// τ (model.nv(), zero on the floating base) and λ (cdata.lambda) for q̈ consistent with the rows.

@@ -29,7 +29,7 @@ namespace grbda {
 /// The results of impulseDynamics (sized for one Model and ConstraintModel).
 class ImpulseData {
  public:
-  ImpulseData(const Model& model, const ConstraintModel& constraints);
+  ImpulseData(const Model& model, const ConstraintModel& constraints);  ///< sized for this model and constraint set
   VecX vPlus;                 ///< v⁺ (model.nv())
   VecX impulses;              ///< Λ (rows of the ConstraintModel)
   VecX rowVelocityBefore;     ///< J v⁻ (the rows' velocities before the impact)
@@ -38,8 +38,8 @@ class ImpulseData {
   double energyChange = 0.0;  ///< T⁺ − T⁻ = ½ Λᵀ J (v⁺ + v⁻) ≤ 0
   int rank = 0;               ///< numerical rank of J ℳ⁻¹ Jᵀ
   bool redundant = false;     ///< rank < rows: the least-norm Λ (proximal path)
-  std::uint64_t modelId = 0;
-  int constraintsVersion = 0;
+  std::uint64_t modelId = 0;    ///< the Model it was sized for (checked by every call)
+  int constraintsVersion = 0;  ///< the ConstraintModel version it was sized for
 };
 
 /// v⁺ (returned, in idata.vPlus) and Λ (idata.impulses, also cdata.lambda) for the rows of
