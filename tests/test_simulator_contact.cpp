@@ -506,6 +506,24 @@ TEST(SimulatorErrors, BadWorldOptionsAndStatesAreTypedErrorsNamingTheValue) {
   }
 }
 
+TEST(SimulatorErrors, APassiveRunThatGainsEnergyStopsSayingItDiverged) {
+  // restitution 1 with a huge push-out of a deep penetration pumps energy in: the passive run
+  // (no torque, PD or controller) must stop with NumericalError naming the time
+  World world;
+  world.restitution = 1.0;
+  SimulatorOptions o;
+  o.solver.erp = 1.0;
+  Simulator sim(box(), world, o);
+  sim.setState(pose(Vec3(0, 0, 0.5 * kBoxSize.z() - 0.04), 0.0), VecX::Zero(6));  // 4 cm deep
+  try {
+    sim.step(2000);
+    FAIL() << "a run gaining energy without input was not stopped";
+  } catch (const NumericalError& e) {
+    EXPECT_NE(std::string(e.what()).find("diverged at t = "), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("without input"), std::string::npos) << e.what();
+  }
+}
+
 TEST(SimulatorErrors, UrdfLimitsDynamicsAndCollisionsAreReadAndCheckedWithTheirLine) {
   const std::string head = R"(<robot name="r"><link name="base"/><link name="arm"><inertial><mass value="1"/>
 <inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "grbda/algorithms/dynamics.hpp"
@@ -127,6 +128,7 @@ void Simulator::copyState(const Simulator& o) {
   previousLambda_ = o.previousLambda_;
   result_ = o.result_;
   recording_ = o.recording_;
+  passiveEnergyStart_ = o.passiveEnergyStart_;
   trajectory_ = o.trajectory_;
 }
 
@@ -217,6 +219,7 @@ const StepResult& Simulator::step() {
     stepRk4();
   } else {
     freeVelocity();
+    watchPassiveEnergy();
     gatherRows();
     if (problem_.m > 0) {
       warmStart();
@@ -253,6 +256,35 @@ void Simulator::step(int n) {
 void Simulator::checkFinite() const {
   if (!q_.allFinite() || !v_.allFinite())
     throw NumericalError("Simulator: the run diverged at " + at(time_) + ": the state is not finite");
+}
+
+// A run without input (no held torque, PD or controller) may lose energy to friction, damping and
+// impacts, but not gain it beyond what position correction restores: more than 10 % above where
+// the passive run started means it diverged (energy from the kinematics C-ABA just computed).
+void Simulator::watchPassiveEnergy() {
+  const bool passive = !pdOn_ && controller_ == nullptr && tauHeld_.isZero(0.0);
+  if (!passive) {
+    passiveEnergyStart_ = std::numeric_limits<double>::quiet_NaN();
+    return;
+  }
+  const Vec3& g = data_.gravity(model_);
+  double energy = 0.0, scale = 0.0;
+  for (int i = 0; i < model_.numBodies(); ++i) {
+    const Mat6& I = model_.body(i).inertia;
+    const double m = I(5, 5);
+    energy += 0.5 * data_.v[i].dot(I * data_.v[i]);
+    if (m <= 0.0) continue;
+    const Vec3 com(I(2, 4) / m, I(0, 5) / m, I(1, 3) / m);  // from the spatial inertia's m c× block
+    energy -= m * g.dot(data_.Xa[i].inverseTransformPoint(com));
+    scale += m * g.norm() * 1e-2;  // 1 cm of the weight: a floor for a run starting near zero energy
+  }
+  if (std::isnan(passiveEnergyStart_)) {
+    passiveEnergyStart_ = energy;
+    return;
+  }
+  if (energy > passiveEnergyStart_ + 0.1 * std::abs(passiveEnergyStart_) + scale)
+    throw NumericalError("Simulator: the run diverged at " + at(time_) + ": its energy grew from " +
+                         std::to_string(passiveEnergyStart_) + " J to " + std::to_string(energy) + " J without input");
 }
 
 void Simulator::freeVelocity() {

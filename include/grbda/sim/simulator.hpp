@@ -11,6 +11,7 @@
 // Conventions: SI units, world z up, forces are what the environment exerts on the robot in world
 // axes at the contact point; the friction cone is ‖f_t‖ ≤ μ f_n. A Simulator owns a copy of its
 // Model and its workspaces: a prepared step allocates nothing. One Simulator per thread.
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -139,7 +140,8 @@ class Simulator {
 
   // ---- stepping ----
   /// One step of options().dt: the pipeline of the file comment. NumericalError naming the time if
-  /// the state stops being finite.
+  /// the state stops being finite, or if a run without input (no torque, PD or controller) gains
+  /// more than 10 % of its starting energy (and 1 cm of its weight): it diverged.
   const StepResult& step();
   void step(int n);  ///< n steps
   const StepResult& lastStep() const { return result_; }  ///< what the last step did
@@ -153,6 +155,7 @@ class Simulator {
   friend struct detail::SimulatorAccess;  // serialisation and rollouts (src/sim/simulator_access.hpp)
   void computeTorque();
   void freeVelocity();
+  void watchPassiveEnergy();
   void gatherRows();
   void addContactRows();
   void addJointRows();
@@ -172,6 +175,7 @@ class Simulator {
   VecX rowScratch_;                     ///< one joint row's generalised force on its cluster
   VecX rkQ_, rkV2_, rkV3_, rkV4_, rkA1_, rkA2_, rkA3_, rkA4_;  ///< RK4 stages (rkA1_: the free step's q̈)
   double time_ = 0.0;
+  double passiveEnergyStart_ = std::numeric_limits<double>::quiet_NaN();  ///< energy when the run became passive (NaN: not passive)
   bool pdOn_ = false, recording_ = false;
   Controller* controller_ = nullptr;
   std::vector<ContactPoint> contacts_, previousContacts_;
