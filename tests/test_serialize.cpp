@@ -81,7 +81,12 @@ TEST(ModelSerialization, EveryBundledRobotRebuildsToBitwiseTheSameDynamics) {
 TEST(ModelSerialization, LoadOptionsTravel) {
   LoadOptions floating;
   floating.floatingBase = true;
-  const Model arm = loadUrdf(modelPath("arm_6dof.urdf"), floating);
+  // a fixed-base file whose root link has mass (a floating massless root would be singular)
+  const Model arm = loadUrdfString(R"(<robot name="arm"><link name="base"><inertial><mass value="2"/>
+<inertia ixx="0.02" iyy="0.02" izz="0.02" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<link name="upper"><inertial><origin xyz="0 0 0.2"/><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.002" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<joint name="shoulder" type="revolute"><parent link="base"/><child link="upper"/><axis xyz="0 1 0"/>
+<limit lower="-2" upper="2" effort="10" velocity="5"/></joint></robot>)", "arm.urdf", floating);
   ASSERT_TRUE(arm.isFloatingBase());
   EXPECT_TRUE(deserializeModel(serializeModel(arm)).isFloatingBase());
   expectSameDynamics(arm);

@@ -72,7 +72,9 @@ void analyse(const Model& model, const ConstraintData& cd, ConstraintData::RowSy
   sys.factor = MatX::Zero(m, m);
   sys.llt.compute(MatX::Identity(m, m));
   sys.ldlt.compute(MatX::Identity(m, m));
-  if (m > 0) sys.eig.compute(MatX::Identity(m, m));  // sizes its workspace: redundant rows solve without allocating
+  sys.eigA.setZero(m, m);  // redundant rows solve without allocating (delassus_solve.cpp)
+  sys.eigV.setZero(m, m);
+  sys.eigW.setZero(m);
 }
 
 /// PV-early's tables: the rows on each cluster's bodies, the child clusters whose subtree

@@ -5,12 +5,14 @@
 // (L + μ1) λ_{j+1} = b + μ λ_j from λ_0 = 0 and falls back to the same minimum-norm solution
 // when that does not converge.
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "../algorithms/small_spd.hpp"
 #include "../log.hpp"
 #include "constraint_rows.hpp"
 #include "grbda/errors.hpp"
+
 
 namespace grbda::detail {
 
@@ -20,10 +22,47 @@ namespace {
 /// triangle read), from its eigen-decomposition with eigenvalues below 1e-10 of the largest
 /// diagonal entry taken as zero: λ = Σ_{σ_i > tol} v_i (v_iᵀ b) / σ_i. Sets cd.rank and returns
 /// ‖L λ − b‖∞, the part of b no force can meet (0 for consistent rows, to rounding).
+/// Eigen-decomposition of the symmetric A (lower triangle read) by cyclic Jacobi rotations, in place
+/// in preallocated buffers (Eigen's SelfAdjointEigenSolver allocates when it forms the vectors).
+void symmetricEigen(const MatX& L, MatX& A, MatX& V, VecX& w) {
+  const Eigen::Index n = L.rows();
+  A = L.selfadjointView<Eigen::Lower>();
+  V.setIdentity();
+  for (int sweep = 0; sweep < 60; ++sweep) {
+    double off = 0.0;
+    for (Eigen::Index p = 0; p < n; ++p)
+      for (Eigen::Index q = p + 1; q < n; ++q) off += A(p, q) * A(p, q);
+    if (off <= 1e-30 * (A.diagonal().squaredNorm() + 1e-300)) break;
+    for (Eigen::Index p = 0; p < n; ++p)
+      for (Eigen::Index q = p + 1; q < n; ++q) {
+        if (A(p, q) == 0.0) continue;
+        const double theta = 0.5 * (A(q, q) - A(p, p)) / A(p, q);
+        const double t = (theta >= 0.0 ? 1.0 : -1.0) / (std::abs(theta) + std::sqrt(theta * theta + 1.0));
+        const double c = 1.0 / std::sqrt(t * t + 1.0), s = t * c;
+        for (Eigen::Index k = 0; k < n; ++k) {  // A ← Jᵀ A J on columns then rows p, q
+          const double akp = A(k, p), akq = A(k, q);
+          A(k, p) = c * akp - s * akq;
+          A(k, q) = s * akp + c * akq;
+        }
+        for (Eigen::Index k = 0; k < n; ++k) {
+          const double apk = A(p, k), aqk = A(q, k);
+          A(p, k) = c * apk - s * aqk;
+          A(q, k) = s * apk + c * aqk;
+        }
+        for (Eigen::Index k = 0; k < n; ++k) {
+          const double vkp = V(k, p), vkq = V(k, q);
+          V(k, p) = c * vkp - s * vkq;
+          V(k, q) = s * vkp + c * vkq;
+        }
+      }
+  }
+  w = A.diagonal();
+}
+
 double leastNormSolve(ConstraintData::RowSystem& sys, ConstraintData& cd, double scale) {
-  sys.eig.compute(sys.L);  // sized once (constraint_data.cpp): no allocation
-  const auto& sigma = sys.eig.eigenvalues();
-  const auto& V = sys.eig.eigenvectors();
+  symmetricEigen(sys.L, sys.eigA, sys.eigV, sys.eigW);  // buffers sized once (constraint_data.cpp)
+  const VecX& sigma = sys.eigW;
+  const MatX& V = sys.eigV;
   const double tol = 1e-10 * scale;
   sys.lambdaPrev.noalias() = V.transpose() * sys.b;
   int rank = 0;

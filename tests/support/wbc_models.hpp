@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "cluster_support/constrained_models.hpp"
-#include "cluster_support/every_cluster_type.hpp"
+#include "../cluster_support/constrained_models.hpp"
+#include "../cluster_support/every_cluster_type.hpp"
 #include "grbda/grbda.hpp"
 #include "grbda/robots/tello.hpp"
 

@@ -108,7 +108,8 @@ class ConstraintData {
     MatX factor;                           ///< its Cholesky factor (lower) from the direct solve
     Eigen::LLT<MatX> llt;  ///< Cholesky factorisation of L (direct solve)
     Eigen::LDLT<MatX> ldlt;  ///< LDLᵀ factorisation of L (rank-deficient fallback)
-    Eigen::SelfAdjointEigenSolver<MatX> eig;  ///< redundant rows: the minimum-norm λ
+    MatX eigA, eigV;  ///< redundant rows: L's cyclic-Jacobi workspace and eigenvectors (minimum-norm λ)
+    VecX eigW;        ///< their eigenvalues
     int size() const { return static_cast<int>(rowOf.size()); }  ///< number of rows in the system
   };
   /// PV-early (seed 003 §VIII) at cluster k: the rows entering it — first the combinations its
