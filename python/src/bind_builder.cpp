@@ -165,11 +165,14 @@ void bindLoading(py::module_& m) {
       "joint), so a robot written fixed-base floats.");
   m.def(
       "load_urdf_string",
-      [](const std::string& xml, const std::string& sourceName, const std::string& loops) {
-        return loadUrdfString(xml, sourceName, LoadOptions{loopTreatmentFromName(loops)});
+      [](const std::string& xml, const std::string& sourceName, const std::string& loops, bool floatingBase) {
+        LoadOptions options{loopTreatmentFromName(loops)};
+        options.floatingBase = floatingBase;
+        return loadUrdfString(xml, sourceName, options);
       },
-      py::arg("xml"), py::arg("source_name") = "<string>", py::arg("loops") = "embed",
-      "Load a model from URDF text; `source_name` stands for the file name in error messages; `loops` as load_urdf.");
+      py::arg("xml"), py::arg("source_name") = "<string>", py::arg("loops") = "embed", py::arg("floating_base") = false,
+      "Load a model from URDF text; `source_name` stands for the file name in error messages; `loops` and "
+      "`floating_base` as load_urdf.");
   m.def(
       "parse_urdf_file", [](PathLike path) { return parseUrdfFile(toPath(path)); }, py::arg("path"),
       "Parse a URDF file into a ModelBuilder (syntax checked; graph and physics are validated by build()).");

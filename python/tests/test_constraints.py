@@ -171,7 +171,8 @@ def test_mismatched_workspaces_and_solvers_are_refused(cheetah):
     with pytest.raises(grbda.InputError, match="tau has 3 entries"):
         solve(model, data, constraints, cdata, q, v, tau[:3])
     pendulum = grbda.load(model_path("double_pendulum.urdf"))
-    with pytest.raises(grbda.InputError, match="data was made for model 'mini_cheetah'"):
+    # the constraints are checked first now, and named (issue #27: not blamed on cdata)
+    with pytest.raises(grbda.InputError, match="constraints was made for another model than 'double_pendulum'"):
         solve(pendulum, data, constraints, cdata, [0, 0], [0, 0], [0, 0])
     with pytest.raises(grbda.InputError, match="made for another model"):
         grbda.ConstraintData(pendulum, constraints)

@@ -121,8 +121,13 @@ def test_bad_rollout_input_is_an_input_error(cheetah):
 
 def test_an_unpickled_model_has_bitwise_the_same_dynamics(cheetah):
     rng = np.random.default_rng(3)
-    for model in [cheetah, grbda.load(model_path("four_bar.urdf")),
-                  grbda.load(model_path("arm_6dof.urdf"), floating_base=True)]:
+    # a fixed-base file made to float needs a root with mass (arm_6dof's massless base is singular)
+    floated = grbda.load_urdf_string("""<robot name="arm"><link name="base"><inertial><mass value="2"/>
+<inertia ixx="0.02" iyy="0.02" izz="0.02" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<link name="upper"><inertial><origin xyz="0 0 0.2"/><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.002" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<joint name="shoulder" type="revolute"><parent link="base"/><child link="upper"/><axis xyz="0 1 0"/>
+<limit lower="-2" upper="2" effort="10" velocity="5"/></joint></robot>""", floating_base=True)
+    for model in [cheetah, grbda.load(model_path("four_bar.urdf")), floated]:
         copy = pickle.loads(pickle.dumps(model))
         assert copy.nq == model.nq and copy.position_names == model.position_names
         q = model.neutral_configuration()
