@@ -4,7 +4,7 @@
 # BUILD_DIR/docs/python (when the module is built). Usage: tools/build_docs.sh [BUILD_DIR]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-build=${1:-${GRBDA_BUILD_DIR:-build}}
+build=$(cd "${1:-${GRBDA_BUILD_DIR:-build}}" && pwd)  # absolute: the pydoc step runs elsewhere
 mkdir -p "$build/docs/api"
 out=$(cd "$build/docs" && pwd)
 version=$(sed -n 's/^project(grbda VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)

@@ -108,7 +108,8 @@ class ConstraintData {
     MatX factor;                           ///< its Cholesky factor (lower) from the direct solve
     Eigen::LLT<MatX> llt;  ///< Cholesky factorisation of L (direct solve)
     Eigen::LDLT<MatX> ldlt;  ///< LDLᵀ factorisation of L (rank-deficient fallback)
-    MatX eigA, eigV;  ///< redundant rows: L's cyclic-Jacobi workspace and eigenvectors (minimum-norm λ)
+    MatX eigA;        ///< redundant rows: L's cyclic-Jacobi workspace (minimum-norm λ)
+    MatX eigV;        ///< its eigenvectors
     VecX eigW;        ///< their eigenvalues
     int size() const { return static_cast<int>(rowOf.size()); }  ///< number of rows in the system
   };
