@@ -127,7 +127,7 @@ struct Drop {
   double maxPenetration = 0.0, maxEnergyRise = 0.0;
 };
 
-Drop dropAndSettle(Simulator& sim, double height, int steps) {
+Drop dropAndSettle(Simulator& sim, int steps) {
   Drop d;
   double energy = sim.energy();
   for (int i = 0; i < steps; ++i) {
@@ -137,7 +137,6 @@ Drop dropAndSettle(Simulator& sim, double height, int steps) {
     d.maxEnergyRise = std::max(d.maxEnergyRise, now - energy);
     energy = now;
   }
-  (void)height;
   return d;
 }
 
@@ -146,7 +145,7 @@ TEST(SimulatorContact, DroppedBoxAndSphereComeToRestWithoutBouncing) {
   {
     Simulator sim(box());
     sim.setState(pose(Vec3(0, 0, h + 0.5 * kBoxSize.z()), 0.0), VecX::Zero(6));
-    const Drop d = dropAndSettle(sim, h, 1500);
+    const Drop d = dropAndSettle(sim, 1500);
     EXPECT_LT(sim.v().norm(), 1e-6);
     EXPECT_LT(d.maxPenetration, 2e-4);
     EXPECT_LT(d.maxEnergyRise, 1e-5 * kBoxMass * kG * h) << "a passive drop gained energy in a step";
@@ -157,7 +156,7 @@ TEST(SimulatorContact, DroppedBoxAndSphereComeToRestWithoutBouncing) {
     const double r = 0.05, m = 1.0;
     Simulator sim(floatingBody(m, Mat3::Identity() * 0.4 * m * r * r, CollisionShape::sphere(r)));
     sim.setState(pose(Vec3(0, 0, h + r), 0.0), VecX::Zero(6));
-    const Drop d = dropAndSettle(sim, h, 1000);
+    const Drop d = dropAndSettle(sim, 1000);
     EXPECT_LT(sim.v().norm(), 1e-6);
     EXPECT_LT(d.maxPenetration, 2e-4);
     EXPECT_LT(d.maxEnergyRise, 1e-5 * m * kG * h);
@@ -503,6 +502,39 @@ TEST(SimulatorErrors, BadWorldOptionsAndStatesAreTypedErrorsNamingTheValue) {
     FAIL() << "ADMM with a pyramidal cone was accepted";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("pyramidal"), std::string::npos);
+  }
+}
+
+TEST(SimulatorErrors, BadStaticBoxesAndNamesAreRefusedNamingTheItem) {
+  const auto message = [](const World& w) {
+    try {
+      w.validate();
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  World w;
+  w.boxes.push_back(StaticBox{});
+  w.boxes[0].rotation = 2.0 * Mat3::Identity();
+  EXPECT_NE(message(w).find("box 0's rotation is not a rotation matrix"), std::string::npos) << message(w);
+  w.boxes[0].rotation = Mat3::Identity();
+  w.boxes[0].halfExtents = Vec3(0.1, -0.1, 0.1);
+  EXPECT_NE(message(w).find("box 0's half extents must be positive"), std::string::npos) << message(w);
+  w.boxes[0].halfExtents = Vec3::Constant(0.1);
+  w.groundNormal = Vec3(0, 0, 2);
+  EXPECT_NE(message(w).find("ground normal must be a unit vector"), std::string::npos) << message(w);
+  try {
+    integratorFromName("euler");
+    FAIL() << "an unknown integrator was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown integrator 'euler'"), std::string::npos);
+  }
+  try {
+    contactSolverFromName("newton");
+    FAIL() << "an unknown contact solver was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown contact solver 'newton'"), std::string::npos);
   }
 }
 

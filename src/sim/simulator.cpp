@@ -10,6 +10,7 @@
 #include "grbda/algorithms/integration.hpp"
 #include "grbda/algorithms/kinematics.hpp"
 #include "grbda/errors.hpp"
+#include "grbda/spatial/inertia.hpp"
 #include "row_innovations.hpp"
 
 namespace grbda {
@@ -271,11 +272,10 @@ void Simulator::watchPassiveEnergy() {
   double energy = 0.0, scale = 0.0;
   for (int i = 0; i < model_.numBodies(); ++i) {
     const Mat6& I = model_.body(i).inertia;
-    const double m = I(5, 5);
+    const double m = inertiaMass(I);
     energy += 0.5 * data_.v[i].dot(I * data_.v[i]);
     if (m <= 0.0) continue;
-    const Vec3 com(I(2, 4) / m, I(0, 5) / m, I(1, 3) / m);  // from the spatial inertia's m c× block
-    energy -= m * g.dot(data_.Xa[i].inverseTransformPoint(com));
+    energy -= m * g.dot(data_.Xa[i].inverseTransformPoint(inertiaCom(I)));
     scale += m * g.norm() * 1e-2;  // 1 cm of the weight: a floor for a run starting near zero energy
   }
   if (std::isnan(passiveEnergyStart_)) {
