@@ -2,8 +2,9 @@
 // standing on four frictional feet (bench/sim_scenarios.hpp: settled after a drop from 0.30 m
 // under kp = 50, kd = 0.4, 1 ms steps, ADMM), each from the standing state with its own small
 // velocity kick, on 1, 2 and 4 threads. The speed-up on T threads is time(1) / time(T); counters
-// give simulator steps per second. A run on a busy machine measures the machine, not the pool:
-// compare the columns of one run.
+// give simulator steps per second. The CPU column is the whole process's (every thread): equal CPU
+// on 1 and T threads means the pool adds no work, so on T free cores the speed-up is T. A run on a
+// busy machine measures the machine, not the pool.
 #include <benchmark/benchmark.h>
 
 #include "grbda/sim/rollout.hpp"
@@ -34,7 +35,7 @@ void standingRollouts(benchmark::State& state) {
       benchmark::Counter(double(kRollouts) * kSteps * double(state.iterations()), benchmark::Counter::kIsRate);
 }
 
-BENCHMARK(standingRollouts)->Name("RolloutMiniCheetahStanding/threads")->Arg(1)->Arg(2)->Arg(4)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(standingRollouts)->Name("RolloutMiniCheetahStanding/threads")->Arg(1)->Arg(2)->Arg(4)->UseRealTime()->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
