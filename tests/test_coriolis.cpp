@@ -20,7 +20,11 @@ TEST(Coriolis, TimesVelocityPlusGravityIsTheBiasForce) {
     const VecX q = randomPositions(rng, c), v = randomVector(rng, c.model.nv(), -2.0, 2.0);
     const MatX C = coriolisMatrix(c.model, data, q, v);
     const VecX g = gravityVector(c.model, data, q);
-    EXPECT_LT(relErr(C * v + g, biasForces(c.model, ref, q, v)), 1e-11);
+    // The spatial loop's K̇ and k̇ are central differences (src/cluster/implicit_constraint.cpp,
+    // ~1e-10 relative), which C and the bias take along different directions: agreement to that
+    // accuracy (measured 4e-12 with GCC, 4e-10 with clang), not to round-off.
+    const double tolerance = c.name == "spatial fixed loop (2 DoF)" ? 1e-8 : 1e-11;
+    EXPECT_LT(relErr(C * v + g, biasForces(c.model, ref, q, v)), tolerance);
   }
 }
 

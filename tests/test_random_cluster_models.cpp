@@ -19,16 +19,22 @@ using namespace grbda::testsupport;
 #define GRBDA_RANDOM_MODEL_COUNT 1000
 #endif
 
-TEST(RandomClusterModels, BuildOrRefuseWithModelErrorAndAgreeAcrossMethods) {
-  constexpr int kModels = GRBDA_RANDOM_MODEL_COUNT, kStates = 2;
-  Rng rng(1515);
+// The programs run in kBlocks blocks, each from its own seed, so that `ctest -j` runs them in
+// parallel (issue #26); each block checks the same properties on its share of the programs.
+constexpr int kBlocks = 8;
+
+class RandomClusterModelBlock : public ::testing::TestWithParam<int> {};
+
+TEST_P(RandomClusterModelBlock, BuildOrRefuseWithModelErrorAndAgreeAcrossMethods) {
+  constexpr int kModels = GRBDA_RANDOM_MODEL_COUNT / kBlocks, kStates = 2;
+  const int block = GetParam();
+  Rng rng(1515 + 7919 * static_cast<unsigned>(block));
   int built = 0, refused = 0, states = 0, unreachable = 0, proximalUnconverged = 0;
   double worstRatio = 0.0, worstCondition = 0.0;
-  std::map<std::string, int> clusterTypes;
   for (int i = 0; i < kModels; ++i) {
     RngChoices choose(rng);
     const RandomProgram program = randomClusterProgram(choose, rng);
-    SCOPED_TRACE("program " + std::to_string(i) + ": " + program.description);
+    SCOPED_TRACE("block " + std::to_string(block) + ", program " + std::to_string(i) + ": " + program.description);
     Model model;
     try {
       model = program.builder.build();
@@ -38,7 +44,6 @@ TEST(RandomClusterModels, BuildOrRefuseWithModelErrorAndAgreeAcrossMethods) {
     }
     ++built;
     EXPECT_FALSE(program.hasMistake) << "a deliberate mistake was built";
-    for (const Cluster& cl : model.clusters()) ++clusterTypes[cl.typeName()];
     Data data(model);
     ProximalData proximal(model);
     for (int s = 0; s < kStates; ++s) {
@@ -55,17 +60,34 @@ TEST(RandomClusterModels, BuildOrRefuseWithModelErrorAndAgreeAcrossMethods) {
       }
     }
   }
-  std::cout << "[ measured ] " << built << " built, " << refused << " refused; " << states << " states, "
-            << unreachable << " out of reach, " << proximalUnconverged
+  std::cout << "[ measured ] block " << block << ": " << built << " built, " << refused << " refused; " << states
+            << " states, " << unreachable << " out of reach, " << proximalUnconverged
             << " without proximal convergence; worst error/tolerance " << worstRatio << ", worst cond H "
-            << worstCondition << "\n[ measured ] clusters:";
-  for (const auto& [type, n] : clusterTypes) std::cout << " " << type << " " << n;
-  std::cout << "\n";
+            << worstCondition << "\n";
   // Only the deliberate mistakes (one program in sixteen) may be refused; the states near the
   // neutral pose are reachable but for a few, and the proximal solver converges on nearly all.
-  EXPECT_GE(built, kModels * 9 / 10);
-  EXPECT_LE(unreachable, states / 20);
-  EXPECT_LE(proximalUnconverged, states / 10);
+  // (Over all 1000 programs: 947 built, 61 of 1894 states out of reach, 85 unconverged.)
+  EXPECT_GE(built, kModels * 8 / 10);
+  EXPECT_LE(unreachable, states / 10);
+  EXPECT_LE(proximalUnconverged, states / 6);
+}
+
+INSTANTIATE_TEST_SUITE_P(RandomClusterModels, RandomClusterModelBlock, ::testing::Range(0, kBlocks));
+
+TEST(RandomClusterModels, TheProgramsCoverEveryClusterType) {
+  Rng rng(1517);
+  std::map<std::string, int> clusterTypes;
+  for (int i = 0; i < 200; ++i) {
+    RngChoices choose(rng);
+    const RandomProgram program = randomClusterProgram(choose, rng);
+    try {
+      for (const Cluster& cl : program.builder.build().clusters()) ++clusterTypes[cl.typeName()];
+    } catch (const ModelError&) {
+    }
+  }
+  std::cout << "[ measured ] clusters in 200 programs:";
+  for (const auto& [type, n] : clusterTypes) std::cout << " " << type << " " << n;
+  std::cout << "\n";
   for (const char* type : {"Revolute", "Prismatic", "Free", "RevoluteWithRotor", "FourBar", "Generic"})
     EXPECT_GT(clusterTypes[type], 0) << "no " << type << " cluster among the random models";
 }

@@ -14,6 +14,7 @@
 #include "grbda/robots/tello.hpp"
 #include "grbda/sim/serialize.hpp"
 #include "grbda/sim/simulator.hpp"
+#include "sim/simulator_access.hpp"
 
 namespace grbda {
 namespace {
@@ -206,6 +207,9 @@ void expectSameContinuation(Simulator& sim, int more) {
   Simulator restored = deserializeSimulator(serializeSimulator(sim));
   EXPECT_TRUE(sameBits(restored.q(), sim.q()));
   EXPECT_EQ(restored.time(), sim.time());
+  // the passive-energy watch keeps its baseline (a restored passive run stops where the original would)
+  using Access = detail::SimulatorAccess;
+  EXPECT_EQ(std::memcmp(&Access::passiveEnergyStart(restored), &Access::passiveEnergyStart(sim), sizeof(double)), 0);
   for (int k = 0; k < more; ++k) {
     sim.step();
     restored.step();

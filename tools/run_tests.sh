@@ -14,7 +14,9 @@ cmake --build "$build" -j2
 
 # Keep going after failing tests so the package check still reports; fail at the end.
 status=0
-ctest --test-dir "$build" --output-on-failure --no-tests=error -j2 || status=$?
+# Per-test times are kept in $build/junit.xml (issue #26) and the slowest are printed.
+ctest --test-dir "$build" --output-on-failure --no-tests=error -j2 --output-junit junit.xml || status=$?
+python3 tools/slowest_tests.py "$build/junit.xml" || true
 
 # The Python bindings (built when pybind11 is installed): pytest with the interpreter they were
 # built for, importing grbda from the build tree.

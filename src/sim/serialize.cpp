@@ -9,7 +9,7 @@ namespace grbda {
 namespace {
 
 const char* const kMagic = "grbda-simulator";
-constexpr int kVersion = 1;
+constexpr int kVersion = 2;  // 2: the passive-energy watch's baseline
 
 using Access = detail::SimulatorAccess;
 using detail::ArchiveReader;
@@ -116,7 +116,7 @@ std::string serializeSimulator(const Simulator& sim) {
   w.str(serializeModel(sim.model()));
   writeWorld(w, sim.world());
   writeOptions(w, sim.options());
-  w.vec(sim.q()); w.vec(sim.v()); w.f64(sim.time());
+  w.vec(sim.q()); w.vec(sim.v()); w.f64(sim.time()); w.f64(Access::passiveEnergyStart(s));
   w.vec(Access::heldTorque(s)); w.vec(Access::appliedTorque(s));
   w.flag(Access::pdOn(s)); w.vec(Access::kp(s)); w.vec(Access::kd(s)); w.vec(Access::qTarget(s)); w.vec(Access::vTarget(s));
   w.vec(Access::data(s).qSpan);  // where position completion of loops starts from
@@ -145,6 +145,7 @@ Simulator deserializeSimulator(const std::string& bytes) {
   readSized(r, Access::q(sim), "q");
   readSized(r, Access::v(sim), "v");
   Access::time(sim) = r.f64();
+  Access::passiveEnergyStart(sim) = r.f64();
   readSized(r, Access::heldTorque(sim), "the held torque");
   readSized(r, Access::appliedTorque(sim), "the applied torque");
   Access::pdOn(sim) = r.flag();

@@ -14,6 +14,8 @@ struct SimulatorAccess {
   static VecX& q(Simulator& s) { return s.q_; }
   static VecX& v(Simulator& s) { return s.v_; }
   static double& time(Simulator& s) { return s.time_; }
+  /// the passive-energy watch's baseline (NaN: the run is not passive)
+  static double& passiveEnergyStart(Simulator& s) { return s.passiveEnergyStart_; }
   static VecX& heldTorque(Simulator& s) { return s.tauHeld_; }
   static const VecX& heldTorque(const Simulator& s) { return s.tauHeld_; }
   static VecX& appliedTorque(Simulator& s) { return s.tauApplied_; }

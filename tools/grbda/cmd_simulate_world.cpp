@@ -221,11 +221,7 @@ int runWorldSimulation(const ParsedArgs& args, std::ostream& out, long steps, do
   SimulatorOptions options;
   options.dt = dt;
   if (const std::string* integrator = args.value("--integrator")) {
-    try {
-      options.integrator = integratorFromName(*integrator);
-    } catch (const InputError& e) {
-      throw UsageError(std::string("--integrator: ") + e.what());
-    }
+    options.integrator = integratorFromName(*integrator);
   }
   if (const std::string* solver = args.value("--contact-solver")) {
     try {

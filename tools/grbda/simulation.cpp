@@ -13,13 +13,11 @@
 namespace grbda::cli {
 
 Integrator integratorFromName(const std::string& name) {
-  if (name == "semi-implicit-euler") return Integrator::SemiImplicitEuler;
-  if (name == "rk4") return Integrator::RK4;
-  throw UsageError("--integrator '" + name + "' is unknown; valid: semi-implicit-euler, rk4");
-}
-
-std::string integratorName(Integrator integrator) {
-  return integrator == Integrator::RK4 ? "rk4" : "semi-implicit-euler";
+  try {
+    return grbda::integratorFromName(name);
+  } catch (const InputError&) {
+    throw UsageError("--integrator '" + name + "' is unknown; valid: semi-implicit-euler, rk4");
+  }
 }
 
 namespace {

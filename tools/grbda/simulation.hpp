@@ -10,14 +10,15 @@
 #include <vector>
 
 #include "grbda/errors.hpp"
+#include "grbda/sim/simulator.hpp"
 #include "method.hpp"
 
 namespace grbda::cli {
 
-enum class Integrator { SemiImplicitEuler, RK4 };
-/// "semi-implicit-euler" or "rk4"; UsageError naming --integrator otherwise.
+using grbda::Integrator;  // one enum for the library's Simulator and this command
+using grbda::integratorName;
+/// The library's integratorFromName; a UsageError naming --integrator and the valid names otherwise.
 Integrator integratorFromName(const std::string& name);
-std::string integratorName(Integrator integrator);
 
 /// What the trajectory shows at one instant.
 struct SimulationSample {
