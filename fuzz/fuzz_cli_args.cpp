@@ -50,6 +50,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
     for (const char* count : {"--repeat", "--prox-iters"})
       if (const std::string* text = args.value(count))
         if (parseCount(*text, count) > 20) return 0;
+    // So are long simulations (up to 1e8 steps are allowed) ...
+    const std::string* duration = args.value("--duration");
+    const std::string* dt = args.value("--dt");
+    if ((duration && parseNumber(*duration, "--duration") > 2.0) || (dt && parseNumber(*dt, "--dt") < 1e-4)) return 0;
+    // ... and files: the fuzzer must neither write (--out, --html) nor read (--trajectory,
+    // --three-js) a path it made up.
+    for (const char* file : {"--out", "--html", "--three-js", "--trajectory"})
+      if (args.value(file)) return 0;
     command->run(args, out);
   } catch (const UsageError&) {
   } catch (const grbda::Error&) {

@@ -4,7 +4,10 @@
 // grows and e = 1 conserves it, on robots with geared rotors and loops.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+
+#include <Eigen/SVD>
 
 #include "cluster_support/constraint_problems.hpp"
 #include "support/allocation_counter.hpp"
@@ -44,6 +47,15 @@ DenseImpulse denseImpulse(const Model& m, const ConstraintModel& cm, const VecX&
   r.impulses = (J * HinvJt).ldlt().solve(-(1.0 + e) * (J * v));
   r.vPlus = v + HinvJt * r.impulses;
   return r;
+}
+
+/// σ_max / σ_min of the dense Delassus matrix J H⁻¹ Jᵀ.
+double delassusCondition(const Model& m, const ConstraintModel& cm, const VecX& q, const VecX& v) {
+  Data d(m);
+  const MatX H = massMatrix(m, d, q);
+  const MatX J = denseRowJacobian(m, cm, q, v);
+  const VecX sigma = Eigen::JacobiSVD<MatX>(J * Eigen::LLT<MatX>(H).solve(J.transpose())).singularValues();
+  return sigma[0] / sigma[sigma.size() - 1];
 }
 
 TEST(ImpulseDynamics, BallHittingTheGroundAtItsCentreLosesTheClosedFormEnergy) {
@@ -155,7 +167,12 @@ TEST(ImpulseDynamics, RandomClusterModelsNeverGainEnergy) {
     const double T0 = kinetic(m, q, v), dT = kinetic(m, q, id.vPlus) - T0;
     EXPECT_LE(dT, 1e-9 * (1.0 + T0));
     EXPECT_NEAR(dT, id.energyChange, 1e-8 * (1.0 + T0));
-    if (!id.redundant) EXPECT_LT(id.residual, 1e-7 * (1.0 + maxAbs(id.rowVelocityBefore)));
+    if (!id.redundant) {
+      // round-off in the rows' velocity grows with the condition of the Delassus matrix
+      // J H⁻¹ Jᵀ (link masses span 1e-6…1e6 kg here): measured 7e-7 at cond 1e9 with clang
+      const double cond = delassusCondition(m, cm, q, v);
+      EXPECT_LT(id.residual, std::max(1e-7, 1e-15 * cond) * (1.0 + maxAbs(id.rowVelocityBefore))) << "cond " << cond;
+    }
     ++checked;
   }
   EXPECT_GT(checked, 15);

@@ -27,7 +27,9 @@ class ArchiveWriter {
   const std::string& bytes() const { return bytes_; }
 
  private:
-  void raw(const void* p, size_t n) { bytes_.append(static_cast<const char*>(p), n); }
+  void raw(const void* p, size_t n) {
+    if (n > 0) bytes_.append(static_cast<const char*>(p), n);  // an empty vector's data() may be null
+  }
   std::string bytes_;
 };
 
@@ -56,6 +58,7 @@ class ArchiveReader {
  private:
   void raw(void* p, size_t n) {
     if (n > bytes_.size() - pos_) fail("it ends early");
+    if (n == 0) return;  // an empty vector's data() may be null, which memcpy must not get
     std::memcpy(p, bytes_.data() + pos_, n);
     pos_ += n;
   }

@@ -33,26 +33,31 @@ void Transform::addTransformedInertia(const Mat6& M, Mat6& out) const {
 }
 
 void Transform::addTransformedRigidInertia(const Mat6& I, Mat6& out) const {
-  // I holds mass m, first moment h = m c (as h^ in the upper-right block) and rotational inertia
-  // Ī about the origin of B. In A: h_A = m r + E^T h, and Ī moves to A's origin by the parallel
-  // axis theorem, Ī_A = E^T Ī E + m [(c_A·c_A − c'·c') 1 − c_A c_A^T + c' c'^T] with c' = E^T c
-  // the centre of mass relative to B's origin and c_A = r + c' (both in A coordinates).
+  // I holds mass m, first moment h (as h^ in the upper-right block) and rotational inertia Ī
+  // about B's origin, which sits at r in A. In A: h_A = m r + h' with h' = Eᵀ h, and by the
+  // parallel axes (â b̂ = b aᵀ − (a·b) 1)
+  //   Ī_A = Eᵀ Ī E − m r̂ r̂ − (r̂ ĥ' + ĥ' r̂) = Eᵀ Ī E − h_A rᵀ − r h'ᵀ + (m r·r + 2 r·h') 1,
+  // symmetric: six entries, and no division (a massless body needs no special case).
   const double m = I(3, 3);
-  const Vec3 h(I(2, 4), I(0, 5), I(1, 3));
-  const Mat3 Et = E.transpose();
-  Mat3 IbarA = Et * (I.topLeftCorner<3, 3>() * E);
-  const Vec3 hPrime = Et * h;  // m c'
+  const Vec3 hPrime = E.transpose() * Vec3(I(2, 4), I(0, 5), I(1, 3));
   const Vec3 hA = m * r + hPrime;
-  if (m > 0.0) {
-    const double invM = 1.0 / m;
-    IbarA += invM * (hPrime * hPrime.transpose() - hA * hA.transpose());
-    IbarA.diagonal().array() += invM * (hA.squaredNorm() - hPrime.squaredNorm());
+  const Mat3 IE = I.topLeftCorner<3, 3>() * E;  // Ī E; Eᵀ (Ī E) is symmetric
+  const double diagonal = m * r.squaredNorm() + 2.0 * r.dot(hPrime);
+  for (int j = 0; j < 3; ++j) {
+    for (int i = 0; i <= j; ++i) {
+      double entry = E.col(i).dot(IE.col(j)) - hA[i] * r[j] - r[i] * hPrime[j];
+      if (i == j) {
+        out(i, i) += entry + diagonal;
+      } else {
+        out(i, j) += entry;
+        out(j, i) += entry;
+      }
+    }
   }
-  out.topLeftCorner<3, 3>() += IbarA;
-  const Mat3 hx = skew(hA);
-  out.topRightCorner<3, 3>() += hx;
-  out.bottomLeftCorner<3, 3>() -= hx;
-  out.bottomRightCorner<3, 3>().diagonal().array() += m;
+  // [h_A]^ in the upper-right block, its transpose −[h_A]^ in the lower-left
+  out(0, 4) -= hA.z(); out(0, 5) += hA.y(); out(1, 3) += hA.z(); out(1, 5) -= hA.x(); out(2, 3) -= hA.y(); out(2, 4) += hA.x();
+  out(4, 0) -= hA.z(); out(5, 0) += hA.y(); out(3, 1) += hA.z(); out(5, 1) -= hA.x(); out(3, 2) -= hA.y(); out(4, 2) += hA.x();
+  out(3, 3) += m; out(4, 4) += m; out(5, 5) += m;
 }
 
 Mat6 Transform::transposeTimes(const Mat6& M) const {
