@@ -687,6 +687,11 @@ TEST(JointReactions, LoopClustersReportOneWholeClusterEntry) {
       EXPECT_THROW(jointReaction(model, data, r.body), InputError);
     }
   EXPECT_THROW(jointReaction(model, data, -1), InputError);
+  // a Data of another model is refused by name, as every algorithm refuses it (issue #26)
+  const Model other = rotorChain(rng, 3, false);
+  Data otherData(other);
+  EXPECT_THROW(jointReactions(model, otherData), InputError);
+  EXPECT_THROW(jointReaction(model, otherData, 0), InputError);
 }
 
 }  // namespace

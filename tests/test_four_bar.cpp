@@ -7,7 +7,6 @@
 // not exactly planar, and toggle/unreachable driver positions raise NumericalError.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <limits>
@@ -504,25 +503,6 @@ TEST(FourBar, NonPlanarOrOtherMechanismsStayGeneric) {
       EXPECT_EQ(countType(m, "FourBar"), 2);
     }
   }
-}
-
-TEST(FourBar, TimingOfAClusterUpdateAgainstGeneric) {
-  // Not a pass/fail benchmark: reports the cost of completion + kinematics with velocities.
-  Rng rng(408);
-  const Pair p = compileBoth(parseUrdfFile((kModels / "generated/four_bar_branch_2_2.urdf").string()));
-  Data df(p.fast), dg(p.generic);
-  const VecX q = randomIndependentConfiguration(rng, p.fast), v = randomVector(rng, p.fast.nv());
-  auto time = [&](const Model& m, Data& d) {
-    forwardKinematics(m, d, q, v);
-    const int n = 20000;
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < n; ++i) forwardKinematics(m, d, q, v);
-    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / n;
-  };
-  const double tf = time(p.fast, df), tg = time(p.generic, dg);
-  std::cout << "[ measured ] four_bar_branch_2_2 forwardKinematics(q, v) (4 four-bar clusters + free base): FourBar "
-            << tf << " us, Generic " << tg << " us\n";
-  EXPECT_GT(tf, 0.0);
 }
 
 TEST(FourBar, LoopFramesAtDifferentHeightsAreAnUnclosableLoop) {

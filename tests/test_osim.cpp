@@ -289,6 +289,17 @@ TEST(Osim, ErrorsAreTyped) {
   EXPECT_THROW(applyTestForce(model, data, frame, Vec3::Zero(), Vec3(0.0, NAN, 0.0), dydd), InputError);
   forwardKinematics(model, data, VecX(q.array() + 0.1));  // the kinematics moved on
   EXPECT_THROW(applyTestForce(model, data, frame, Vec3::Zero(), Vec3::UnitX(), dydd), InputError);
+  // so did they after any spanning-tree call, which writes Xup, Xa, v, c too (issue #26)
+  const VecX qs = VecX::Zero(model.nqSpanning()), vs = VecX::Zero(model.nvSpanning());
+  for (int call = 0; call < 4; ++call) {
+    updateForcePropagators(model, data, q);
+    ASSERT_NO_THROW(applyTestForce(model, data, frame, Vec3::Zero(), Vec3::UnitX(), dydd));
+    if (call == 0) tree::aba(model, data, qs, vs, vs);
+    if (call == 1) tree::rnea(model, data, qs, vs, vs);
+    if (call == 2) tree::forwardKinematics(model, data, qs);
+    if (call == 3) tree::forwardKinematics(model, data, qs, vs);
+    EXPECT_THROW(applyTestForce(model, data, frame, Vec3::Zero(), Vec3::UnitX(), dydd), InputError) << "call " << call;
+  }
 }
 
 TEST(Osim, NoHeapAllocationOnAPreparedDataAndSet) {

@@ -81,7 +81,8 @@ TEST(RandomClusterModels, TheProgramsCoverEveryClusterType) {
     RngChoices choose(rng);
     const RandomProgram program = randomClusterProgram(choose, rng);
     try {
-      for (const Cluster& cl : program.builder.build().clusters()) ++clusterTypes[cl.typeName()];
+      const Model model = program.builder.build();  // named: a temporary's clusters() would dangle in the loop
+      for (const Cluster& cl : model.clusters()) ++clusterTypes[cl.typeName()];
     } catch (const ModelError&) {
     }
   }

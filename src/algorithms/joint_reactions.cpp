@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "checks.hpp"
 #include "grbda/errors.hpp"
 
 namespace grbda {
@@ -27,6 +28,7 @@ Vec6 shiftMoment(const Vec6& f, const Vec3& p) {
 }  // namespace
 
 Vec6 jointReaction(const Model& model, const Data& data, int body) {
+  detail::checkData(model, data, "jointReaction");
   if (body < 0 || body >= model.numBodies())
     throw InputError("jointReaction: body index " + std::to_string(body) + " out of range [0, " +
                      std::to_string(model.numBodies()) + ")");
@@ -38,6 +40,7 @@ Vec6 jointReaction(const Model& model, const Data& data, int body) {
 }
 
 std::vector<JointReaction> jointReactions(const Model& model, const Data& data) {
+  detail::checkData(model, data, "jointReactions");
   std::vector<JointReaction> out;
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);

@@ -24,6 +24,7 @@ namespace {
 const VecX& aba(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau,
                 const ExternalForces* fext, const VecX* armature) {
   detail::checkData(model, data, "tree::aba");
+  ++data.kinematicsVersion;  // Xup, Xa, v, c now hold the spanning tree's state
   const bool hasFext = fext && !fext->empty();
   const int nb = model.numBodies();
   for (int i = 0; i < nb; ++i) {  // outward pass 1: kinematics, IA = I, pA = v ×* I v

@@ -8,6 +8,7 @@ namespace grbda::tree {
 
 void forwardKinematics(const Model& model, Data& data, const VecX& q) {
   detail::checkData(model, data, "tree::forwardKinematics");
+  ++data.kinematicsVersion;  // Xup, Xa (and v, c) now hold the spanning tree's state
   for (int i = 0; i < model.numBodies(); ++i) {
     const Body& b = model.body(i);
     data.Xup[i] = b.joint.transformAfter(q.data() + b.qIndex, b.Xtree);
@@ -17,6 +18,7 @@ void forwardKinematics(const Model& model, Data& data, const VecX& q) {
 
 void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX& v) {
   detail::checkData(model, data, "tree::forwardKinematics");
+  ++data.kinematicsVersion;  // Xup, Xa (and v, c) now hold the spanning tree's state
   for (int i = 0; i < model.numBodies(); ++i) {
     const Body& b = model.body(i);
     data.Xup[i] = b.joint.transformAfter(q.data() + b.qIndex, b.Xtree);

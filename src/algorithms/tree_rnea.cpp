@@ -9,6 +9,7 @@ namespace grbda::tree {
 const VecX& rnea(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd,
                  const ExternalForces* fext) {
   detail::checkData(model, data, "tree::rnea");
+  ++data.kinematicsVersion;  // Xup, Xa, v, c now hold the spanning tree's state
   const Vec6 a0 = detail::gravityBias(model, data);
   const bool hasFext = fext && !fext->empty();
   for (int i = 0; i < model.numBodies(); ++i) {  // outward
