@@ -251,7 +251,7 @@ const std::string kBase = R"(<mujoco model="probe">
     </body>
   </worldbody>
   <equality>
-    <connect name="loop" body1="b" body2="c" anchor="1 0 0"/>
+    <connect name="loop" body1="b" body2="c" anchor="2 0 0"/>
   </equality>
 </mujoco>)";
 
@@ -292,10 +292,10 @@ TEST(MjcfErrors, NameFileLineAndElement) {
               "class=\"nope\"", "joint 'jc'", "unknown default class 'nope'");
   expectError(replaced("<joint name=\"jb\" type=\"hinge\" axis=\"0 0 1\"/>", "<freejoint name=\"jb\"/>"), "<freejoint",
               "joint 'jb'", "a free joint must be on a top-level body");
-  expectError(replaced("<connect name=\"loop\" body1=\"b\" body2=\"c\" anchor=\"1 0 0\"/>",
+  expectError(replaced("<connect name=\"loop\" body1=\"b\" body2=\"c\" anchor=\"2 0 0\"/>",
                        "<joint name=\"gear\" joint1=\"jc\" joint2=\"ja\" polycoef=\"0 2 0.5 0 0\"/>"),
               "polycoef", "equality joint 'gear'", "is nonlinear");
-  expectError(replaced("<connect name=\"loop\" body1=\"b\" body2=\"c\" anchor=\"1 0 0\"/>",
+  expectError(replaced("<connect name=\"loop\" body1=\"b\" body2=\"c\" anchor=\"2 0 0\"/>",
                        "<joint name=\"gear\" joint1=\"jx\" joint2=\"ja\"/>"),
               "joint1=", "equality joint 'gear'", "joint1 'jx' is not a joint of this file");
   expectError(replaced("<connect name=\"loop\"", "<tendon name=\"loop\""), "<tendon", "equality tendon 'loop'",
@@ -306,7 +306,7 @@ TEST(MjcfErrors, NameFileLineAndElement) {
   // a bad number in a default class: the message names the default's line
   expectError(replaced("<compiler angle=\"radian\"/>",
                        "<compiler angle=\"radian\"/>\n  <default><joint damping=\"lots\"/></default>"),
-              "damping=\"lots\"", "joint 'ja'", "is not a number");
+              "damping=\"lots\"", "joint 'ja'", "<joint damping=\"lots\">: not a number");
 }
 
 TEST(MjcfErrors, DocumentLevelProblems) {

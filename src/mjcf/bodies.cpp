@@ -72,9 +72,10 @@ std::vector<JointDesc> jointsOf(Reader& r, const XMLElement& body, const std::st
   std::vector<JointDesc> out;
   for (const XMLElement* c = body.FirstChildElement(); c; c = c->NextSiblingElement()) {
     if (!is(*c, "joint") && !is(*c, "freejoint")) continue;
-    JointDesc d{c, r.defaults.classOf(r.at("body '" + bodyName + "'"), *c, cls), "", "free"};
+    JointDesc d{c, nullptr, "", "free"};
     d.name = c->Attribute("name") ? c->Attribute("name") : bodyName + "/joint" + std::to_string(out.size());
     const auto at = r.at("joint '" + d.name + "'");
+    d.cls = r.defaults.classOf(at, *c, cls);
     if (is(*c, "joint")) {
       const Attributes a{at, *c, d.cls};
       d.type = a.keyword("type", "hinge", {"free", "ball", "slide", "hinge"});
