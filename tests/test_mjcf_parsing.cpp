@@ -232,6 +232,33 @@ TEST(MjcfEquality, LinearJointEqualityEqualsUrdfMimic) {
   EXPECT_LT(ag.qdd, 1e-12);
 }
 
+// <equality weld>: a body on its own hinge, welded to a body on a coaxial hinge, moves with it:
+// the URDF with the second body fixed to the first. The loop's rank (1: only the relative turn
+// about the common axis) decides how many joints become dependent.
+TEST(MjcfEquality, WeldEqualsAFixedJoint) {
+  setLogLevel(LogLevel::Error);
+  const std::string mj = R"(<mujoco><compiler angle="radian"/><worldbody>
+    <body name="p" pos="0 0 1"><joint name="jp" axis="0 1 0"/><inertial pos="0.3 0 0" mass="1" diaginertia="0.01 0.02 0.03"/></body>
+    <body name="q" pos="0 0 1" euler="0 0.5 0"><joint name="jq" axis="0 1 0"/>
+      <inertial pos="0 0.1 -0.2" mass="0.5" diaginertia="0.004 0.005 0.006"/></body>
+    </worldbody><equality><weld body1="q" body2="p"/></equality></mujoco>)";
+  const std::string urdf =
+      "<robot name=\"r\"><link name=\"world\"/>"
+      "<link name=\"p\"><inertial><origin xyz=\"0.3 0 0\"/><mass value=\"1\"/>"
+      "<inertia ixx=\"0.01\" iyy=\"0.02\" izz=\"0.03\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>"
+      "<link name=\"q\"><inertial><origin xyz=\"0 0.1 -0.2\"/><mass value=\"0.5\"/>"
+      "<inertia ixx=\"0.004\" iyy=\"0.005\" izz=\"0.006\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>"
+      "<joint name=\"jp\" type=\"continuous\"><parent link=\"world\"/><child link=\"p\"/><origin xyz=\"0 0 1\"/>"
+      "<axis xyz=\"0 1 0\"/></joint>"
+      "<joint name=\"fix\" type=\"fixed\"><parent link=\"p\"/><child link=\"q\"/><origin rpy=\"0 0.5 0\"/></joint></robot>";
+  const Model a = loadMjcfString(mj, "probe.xml");
+  EXPECT_EQ(a.positionNames(), std::vector<std::string>{"jp"});
+  Rng rng(22);
+  const Agreement ag = compareModels(a, loadUrdfString(urdf, "probe.urdf"), rng, 10);
+  EXPECT_LT(ag.mass, 1e-10);
+  EXPECT_LT(ag.qdd, 1e-10);
+}
+
 namespace {
 
 const std::string kBase = R"(<mujoco model="probe">

@@ -62,7 +62,12 @@ def test_four_bar_connect_equals_the_urdf_loop():
 def test_armature_variant_loads_and_says_armature_is_ignored(tmp_path, capfd):
     text, _ = make_mjcf.make_mjcf(model_path("mini_cheetah.urdf"), "armature")
     (tmp_path / "arm.xml").write_text(text)
-    model = grbda.load(tmp_path / "arm.xml")
+    level = grbda.log_level()
+    grbda.set_log_level("warn")
+    try:
+        model = grbda.load(tmp_path / "arm.xml")
+    finally:
+        grbda.set_log_level(level)
     assert model.nv == 18
     assert "armature is ignored" in capfd.readouterr().err
 

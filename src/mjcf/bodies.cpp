@@ -166,6 +166,7 @@ void readBody(Reader& r, const XMLElement& e, const std::string& parentLink, con
     j.where = SourceLocation{r.file, e.GetLineNum()};
     r.joints.push_back(j);
     r.parentOfLink[name] = {parentLink, j.name};
+    r.linkOrigin[name] = parentInLink * pose;
   }
   for (size_t k = 0; k < joints.size(); ++k) {
     const JointDesc& d = joints[k];
@@ -192,7 +193,9 @@ void readBody(Reader& r, const XMLElement& e, const std::string& parentLink, con
       r.links.push_back(LinkSpec{j.child, 0.0, Vec3::Zero(), Mat3::Zero(), SourceLocation{r.file, d.e->GetLineNum()}});
     }
     if (j.child != name) r.linkWorld[j.child] = world * Pose::translation(d.pos);
-    r.jointInfo[d.name] = JointInfo{name, j.child, prev, j.kind, world.R * j.axis, joints.size() == 1, d.e->GetLineNum()};
+    r.jointInfo[d.name] = JointInfo{name, j.child, prev, j.kind, world.R * j.axis.normalized(), j.axis.normalized(),
+                                    joints.size() == 1, d.e->GetLineNum()};
+    r.linkOrigin[j.child] = Pose{j.origin.E.transpose(), j.origin.r};
     r.parentOfLink[j.child] = {prev, d.name};
     r.joints.push_back(j);
     prev = j.child;

@@ -7,8 +7,8 @@
 //            joint yet, so only planar loops (hinge axes parallel, slide axes normal to them) are
 //            read, as a revolute loop about the common axis, which is then the same constraint.
 //   weld     body1 and body2 keep their relative pose at qpos0: a fixed loop.
-// MJCF has no independent flags: for each loop the reader marks the joints nearest its two ends
-// dependent, as many as the loop removes degrees of freedom (docs/mjcf.md).
+// MJCF has no independent flags: for each loop the reader marks joints nearest its two ends
+// dependent, as many as the loop removes degrees of freedom (loop_dependents.hpp, docs/mjcf.md).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -16,6 +16,7 @@
 
 #include "log.hpp"
 #include "mjcf/attributes.hpp"
+#include "mjcf/loop_dependents.hpp"
 #include "mjcf/reader.hpp"
 #include "urdf/mimic.hpp"
 
@@ -90,24 +91,6 @@ void readJointEquality(Reader& r, const ElementContext& at, const Attributes& a,
   markDependent(r, at, e, n1);
 }
 
-/// The joints from `link` up to (not including) `top`, nearest first.
-std::vector<std::string> chainUp(const Reader& r, std::string link, const std::string& top) {
-  std::vector<std::string> out;
-  while (link != top && link != "world") {
-    const auto& [parent, joint] = r.parentOfLink.at(link);
-    if (r.jointInfo.count(joint)) out.push_back(joint);
-    link = parent;
-  }
-  return out;
-}
-
-std::string commonAncestor(const Reader& r, const std::string& a, const std::string& b) {
-  std::vector<std::string> up{a};
-  for (std::string l = a; l != "world";) up.push_back(l = r.parentOfLink.at(l).first);
-  for (std::string l = b;; l = r.parentOfLink.at(l).first)
-    if (std::find(up.begin(), up.end(), l) != up.end()) return l;
-}
-
 struct LoopChains {
   std::vector<std::string> pred, succ;
   bool planar = true;
@@ -117,9 +100,7 @@ struct LoopChains {
 
 LoopChains chainsOf(const Reader& r, const std::string& link1, const std::string& link2) {
   LoopChains c;
-  const std::string top = commonAncestor(r, link1, link2);
-  c.pred = chainUp(r, link1, top);
-  c.succ = chainUp(r, link2, top);
+  loopChains(r, link1, link2, c.pred, c.succ);
   bool haveNormal = false;
   for (const auto* chain : {&c.pred, &c.succ})
     for (const std::string& j : *chain) {
@@ -138,21 +119,15 @@ LoopChains chainsOf(const Reader& r, const std::string& link1, const std::string
   return c;
 }
 
-// The joints nearest the loop's two ends, alternating, that no other equality made dependent.
-void markLoopDependents(Reader& r, const ElementContext& at, const XMLElement& e, const LoopChains& c, int count) {
-  int marked = 0;
-  for (size_t k = 0; marked < count && (k < c.pred.size() || k < c.succ.size()); ++k)
-    for (const auto* chain : {&c.pred, &c.succ}) {
-      if (k >= chain->size() || marked == count) continue;
-      JointSpec& j = r.joints[static_cast<size_t>(r.jointIndex((*chain)[k]))];
-      if (!j.independent) continue;
-      j.independent = false;
-      j.independentGiven = true;
-      ++marked;
-    }
-  if (marked < count)
-    fail(at, e, "the loop removes " + std::to_string(count) + " degrees of freedom but its chains have only " +
-                    std::to_string(marked) + " joints left to make dependent");
+// MJCF has no independent flags: loop_dependents.hpp chooses the joints the loop makes dependent.
+void markLoopDependents(Reader& r, const ElementContext& at, const XMLElement& e, const LoopEnds& ends) {
+  auto taken = [&r](const std::string& joint) { return !r.joints[static_cast<size_t>(r.jointIndex(joint))].independent; };
+  const LoopDependents d = loopDependents(r, ends, taken);
+  if (d.rank == 0) fail(at, e, "the equality constrains nothing (no joint moves one end relative to the other)");
+  if (static_cast<int>(d.joints.size()) < d.rank)
+    fail(at, e, "the loop removes " + std::to_string(d.rank) + " degrees of freedom, but only " +
+                    std::to_string(d.joints.size()) + " of its joints can be made dependent (other equalities drive the rest)");
+  for (const std::string& j : d.joints) markDependent(r, at, e, j);
 }
 
 // A point: (link, position in the link frame), from body + point in the body frame.
@@ -198,7 +173,7 @@ void readConnect(Reader& r, const ElementContext& at, const XMLElement& e, const
   l.axis = c.normal;
   l.where = SourceLocation{r.file, e.GetLineNum()};
   r.loops.push_back(l);
-  markLoopDependents(r, at, e, c, 2);
+  markLoopDependents(r, at, e, LoopEnds{p1.first, p2.first, p1.second, p2.second, false});
 }
 
 void readWeld(Reader& r, const ElementContext& at, const XMLElement& e, const std::string& name) {
@@ -212,7 +187,6 @@ void readWeld(Reader& r, const ElementContext& at, const XMLElement& e, const st
   const BodyInfo& b1 = bodyNamed(r, at, e, "body1", nullptr);
   const BodyInfo& b2 = bodyNamed(r, at, e, "body2", "world");
   if (b1.link == b2.link) fail(at, e, "body1 and body2 are the same body");
-  const LoopChains c = chainsOf(r, b1.link, b2.link);
   LoopSpec l;
   l.name = name;
   l.type = LoopKind::Fixed;
@@ -223,7 +197,7 @@ void readWeld(Reader& r, const ElementContext& at, const XMLElement& e, const st
   l.successorOrigin = (r.linkWorld.at(b2.link).inverse() * b1.world).toTransform();
   l.where = SourceLocation{r.file, e.GetLineNum()};
   r.loops.push_back(l);
-  markLoopDependents(r, at, e, c, c.planar ? 3 : 6);
+  markLoopDependents(r, at, e, LoopEnds{b1.link, b2.link, b1.bodyInLink.p, l.successorOrigin.r, true});
 }
 
 }  // namespace

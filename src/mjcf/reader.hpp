@@ -26,6 +26,7 @@ struct JointInfo {
   std::string parentLink;  ///< the link it hangs from
   JointKind kind = JointKind::Revolute;
   Vec3 worldAxis = Vec3::UnitZ();  ///< its axis in world coordinates at the file's pose (qpos0)
+  Vec3 axis = Vec3::UnitZ();       ///< its unit axis in its link's frame
   bool soleJointOfBody = true;
   int line = 0;
 };
@@ -65,6 +66,7 @@ struct Reader {
   std::map<std::string, JointInfo> jointInfo;  ///< by joint name
   std::map<std::string, SiteInfo> sites;    ///< by site name
   std::map<std::string, Pose> linkWorld;     ///< each link's frame in the world at qpos0
+  std::map<std::string, Pose> linkOrigin;    ///< each link's frame in its parent link's at q = 0 (its joint origin)
   std::map<std::string, std::pair<std::string, std::string>> parentOfLink;  ///< link -> (parent link, joint)
   std::set<std::string> linkNames;
   std::vector<std::string> armatureJoints;  ///< joints whose `armature` is ignored (one warning)
