@@ -45,23 +45,25 @@ template <typename Taken>
 LoopDependents loopDependents(const Reader& r, const LoopEnds& ends, Taken&& taken) {
   std::vector<std::string> pred, succ;
   loopChains(r, ends.link1, ends.link2, pred, succ);
-  const int n = static_cast<int>(pred.size() + succ.size());
-  // three generic configurations (a fixed seed: the same file always picks the same joints)
-  MatX J(ends.fixed ? 18 : 9, n);
+  // three generic configurations (a fixed seed: the same file always picks the same joints); the
+  // rank is that of the best of them (a stack of several would count rows no single pose has)
   unsigned state = 12345u;
   auto next = [&state]() {
     state = state * 1103515245u + 12345u;
     return static_cast<double>((state >> 8) & 0xffff) / 65535.0 * 2.0 - 1.0;
   };
-  const int rows = ends.fixed ? 6 : 3;
+  MatX J;
+  int best = -1;
   for (int s = 0; s < 3; ++s) {
     std::vector<double> qp(pred.size()), qs(succ.size());
     for (double& v : qp) v = next();
     for (double& v : qs) v = next();
-    J.middleRows(s * rows, rows) = loopJacobian(r, ends, pred, succ, qp, qs);
+    MatX Js = loopJacobian(r, ends, pred, succ, qp, qs);
+    const int rank = numericalRank(Js);
+    if (rank > best) best = rank, J = std::move(Js);
   }
   LoopDependents out;
-  out.rank = numericalRank(J);
+  out.rank = best;
   std::vector<int> order;  // nearest the ends first, alternating between the chains
   for (size_t k = 0; k < std::max(pred.size(), succ.size()); ++k) {
     if (k < pred.size()) order.push_back(static_cast<int>(k));
