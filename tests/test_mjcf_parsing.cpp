@@ -349,3 +349,87 @@ TEST(MjcfErrors, DocumentLevelProblems) {
   EXPECT_FALSE(isMjcfPath("a.urdf"));
   EXPECT_FALSE(isMjcfPath("dir.xml/robot"));
 }
+
+// A file in the style of MuJoCo Menagerie: assets and meshes, classes, cameras, lights, sensors,
+// keyframes, contact excludes, position actuators, visual-only geoms with explicit inertials. The
+// parts grbda does not need are skipped; the dynamics come from the inertials.
+TEST(MjcfFiles, AMenagerieStyleFileLoads) {
+  setLogLevel(LogLevel::Error);
+  const std::string text = R"(<mujoco model="arm">
+  <compiler angle="radian" meshdir="assets" autolimits="true"/>
+  <option timestep="0.002" integrator="implicitfast"/>
+  <visual><global offwidth="1920"/></visual>
+  <asset>
+    <mesh name="link_mesh" file="link.stl"/>
+    <material name="grey" rgba="0.5 0.5 0.5 1"/>
+  </asset>
+  <default>
+    <default class="arm">
+      <joint axis="0 0 1" damping="0.1" armature="0.02"/>
+      <default class="visual"><geom type="mesh" contype="0" conaffinity="0" group="2"/></default>
+      <default class="collision"><geom group="3" type="capsule"/></default>
+      <position kp="100"/>
+    </default>
+  </default>
+  <worldbody>
+    <light pos="0 0 3"/>
+    <geom name="floor" type="plane" size="0 0 0.05"/>
+    <body name="base" childclass="arm" gravcomp="0">
+      <inertial pos="0 0 0.05" mass="2" diaginertia="0.01 0.01 0.01"/>
+      <geom class="visual" mesh="link_mesh"/>
+      <body name="link1" pos="0 0 0.1">
+        <inertial pos="0 0 0.1" quat="1 0 0 0" mass="1" diaginertia="0.005 0.005 0.001"/>
+        <joint name="j1" range="-3 3"/>
+        <geom class="visual" mesh="link_mesh" material="grey"/>
+        <geom class="collision" size="0.03" fromto="0 0 0 0 0 0.2"/>
+        <camera name="wrist" pos="0 0 0.2"/>
+        <body name="link2" pos="0 0 0.2" quat="0.7071068 0.7071068 0 0">
+          <inertial pos="0.1 0 0" mass="0.5" diaginertia="0.001 0.002 0.002"/>
+          <joint name="j2"/>
+          <geom class="visual" mesh="link_mesh"/>
+          <site name="tool" pos="0.2 0 0"/>
+        </body>
+      </body>
+    </body>
+  </worldbody>
+  <contact><exclude body1="base" body2="link1"/></contact>
+  <actuator>
+    <position name="a1" joint="j1" class="arm"/>
+    <motor name="m2" joint="j2" gear="50" ctrlrange="-1 1"/>
+  </actuator>
+  <sensor><jointpos joint="j1"/></sensor>
+  <keyframe><key name="home" qpos="0 0"/></keyframe>
+</mujoco>)";
+  const MjcfDescription d = parseMjcfString(text, "arm.xml");
+  const Model m = d.builder.build();
+  EXPECT_EQ(m.nv(), 2);
+  EXPECT_EQ(d.builder.collisions().size(), 1u);  // the capsule (visual meshes and the floor plane skipped)
+  ASSERT_EQ(d.motors.size(), 1u);
+  EXPECT_EQ(d.motors[0].gear, 50.0);
+  EXPECT_EQ(d.motors[0].ctrlLower, -1.0);
+  EXPECT_EQ(jointOf(d.builder, "j1").dynamics.damping, 0.1);
+  EXPECT_NO_THROW(m.frameIndex("tool"));
+  // the base is fixed to the world (no joint): its mass is merged and does not move
+  EXPECT_EQ(linkOf(d.builder, "base").mass, 2.0);
+}
+
+// <equality connect site1 site2>: the four-bar closed at two named sites.
+TEST(MjcfEquality, ConnectBetweenSitesEqualsTheUrdfLoop) {
+  setLogLevel(LogLevel::Error);
+  const std::string text = R"(<mujoco model="four_bar"><compiler angle="radian"/>
+  <default><joint axis="0 0 1"/></default>
+  <worldbody>
+    <body name="link1"><joint name="joint1"/><inertial pos="0 0 0" mass="3.3" diaginertia="0.011253 0.036203 0.042673"/>
+      <body name="link2" pos="0.5 0 0"><joint name="joint2"/>
+        <inertial pos="0 0 0" mass="3.3" diaginertia="0.011253 0.036203 0.042673"/><site name="s2" pos="1 0 0"/></body>
+    </body>
+    <body name="link3" pos="1 0 0"><joint name="joint3"/>
+      <inertial pos="0 0 0" mass="3.3" diaginertia="0.011253 0.036203 0.042673"/><site name="s3" pos="0.5 0 0"/></body>
+  </worldbody>
+  <equality><connect site1="s2" site2="s3"/></equality></mujoco>)";
+  const Model a = loadMjcfString(text, "sites.xml");
+  Rng rng(23);
+  const Agreement ag = compareModels(a, loadUrdf(modelFile("four_bar.urdf")), rng, 10);
+  EXPECT_LT(ag.mass, 1e-10);
+  EXPECT_LT(ag.qdd, 1e-10);
+}

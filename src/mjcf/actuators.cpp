@@ -15,7 +15,7 @@ void readActuators(Reader& r, const tinyxml2::XMLElement& actuator) {
     const std::string given = c->Attribute("name") ? c->Attribute("name") : "";
     const auto at = r.at("actuator " + tag + (given.empty() ? std::string() : " '" + given + "'"));
     if (tag != "motor") {
-      detail::log().warn("{}:{}: {}: only <motor> actuators are recorded; skipped", r.file, c->GetLineNum(), at.element);
+      r.skip("<" + tag + "> actuators (only <motor> is recorded)", c->GetLineNum());
       continue;
     }
     const Attributes a{at, *c, r.defaults.classOf(at, *c, nullptr)};

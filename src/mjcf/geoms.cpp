@@ -104,8 +104,7 @@ void readGeom(Reader& r, const XMLElement& e, const Defaults::Class* cls, const 
     return;  // a ground plane: the simulator's World has its own ground
   }
   if (!hasVolume(type)) {
-    detail::log().warn("{}:{}: {}: a {} geom is skipped (grbda reads primitive shapes; its mass is not counted)",
-                       r.file, e.GetLineNum(), at.element, a.text("type", "sphere"));
+    r.skip(a.text("type", "sphere") + " geoms (grbda reads primitive shapes; their mass is not counted)", e.GetLineNum());
     return;
   }
   GeomShape shape;

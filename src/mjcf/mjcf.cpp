@@ -142,6 +142,8 @@ MjcfDescription parse(const std::string& text, const std::string& source) {
                        "tied by an <equality joint> for the exact rotor): {}",
                        source, names);
   }
+  for (const auto& [kind, s] : r.skipped)
+    detail::log().warn("{}:{}: {} {} skipped (the first here)", source, s.second, s.first, kind);
   scaleTotalMass(r);
   return MjcfDescription{toBuilder(r), r.motors};
 }

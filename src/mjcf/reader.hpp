@@ -70,6 +70,12 @@ struct Reader {
   std::map<std::string, std::pair<std::string, std::string>> parentOfLink;  ///< link -> (parent link, joint)
   std::set<std::string> linkNames;
   std::vector<std::string> armatureJoints;  ///< joints whose `armature` is ignored (one warning)
+  /// Skipped elements by kind ("mesh geoms", "position actuators"): count and first line (one warning each).
+  std::map<std::string, std::pair<int, int>> skipped;
+  void skip(const std::string& kind, int line) {
+    auto& s = skipped[kind];
+    if (s.first++ == 0) s.second = line;
+  }
   int unnamedBodies = 0;
 
   ElementContext at(const std::string& element) const { return ElementContext{file, element}; }
