@@ -433,3 +433,24 @@ TEST(MjcfEquality, ConnectBetweenSitesEqualsTheUrdfLoop) {
   EXPECT_LT(ag.mass, 1e-10);
   EXPECT_LT(ag.qdd, 1e-10);
 }
+
+// settotalmass scales every mass and inertia by one factor; geom and site poses may come from a class.
+TEST(MjcfFiles, SetTotalMassAndPosesFromClasses) {
+  setLogLevel(LogLevel::Error);
+  const std::string text = R"(<mujoco><compiler angle="radian" settotalmass="8"/>
+  <default><geom type="box" size="0.1 0.1 0.1" pos="0 0 0.5" axisangle="0 0 1 0.3"/><site pos="0.2 0 0"/></default>
+  <worldbody>
+    <body name="a"><joint/><inertial pos="0 0 0" mass="1" diaginertia="0.1 0.2 0.3"/>
+      <body name="b" pos="1 0 0"><joint/><inertial pos="0 0 0" mass="3" diaginertia="0.3 0.2 0.1"/><site name="s"/><geom/></body>
+    </body>
+  </worldbody></mujoco>)";
+  const MjcfDescription d = parseMjcfString(text, "total.xml");
+  EXPECT_DOUBLE_EQ(linkOf(d.builder, "a").mass, 2.0);
+  EXPECT_DOUBLE_EQ(linkOf(d.builder, "b").mass, 6.0);
+  EXPECT_DOUBLE_EQ(linkOf(d.builder, "b").inertia(0, 0), 0.6);
+  ASSERT_EQ(d.builder.collisions().size(), 1u);
+  const Transform expected(Eigen::AngleAxisd(0.3, Vec3::UnitZ()).toRotationMatrix().transpose(), Vec3(0, 0, 0.5));
+  EXPECT_TRUE(d.builder.collisions()[0].origin.isApprox(expected, 1e-15));
+  ASSERT_EQ(d.builder.frames().size(), 1u);
+  EXPECT_TRUE(d.builder.frames()[0].origin.r.isApprox(Vec3(0.2, 0, 0)));
+}

@@ -117,8 +117,7 @@ void readSite(Reader& r, const XMLElement& e, const Defaults::Class* cls, const 
   if (!e.Attribute("name")) return;  // only named sites can be referred to
   const std::string name = e.Attribute("name");
   const auto at = r.at("site '" + name + "'");
-  r.defaults.classOf(at, e, cls);  // an unknown class is still an error
-  const Pose inBody = readPose(at, e, r.compiler);
+  const Pose inBody = readPoseWithDefaults(Attributes{at, e, r.defaults.classOf(at, e, cls)}, r.compiler);
   r.sites[name] = SiteInfo{body, inBody};
   r.frames.push_back(FrameSpec{name, link, (bodyInLink * inBody).toTransform(), SourceLocation{r.file, e.GetLineNum()}});
 }

@@ -37,6 +37,20 @@ size_t sizesNeeded(GeomType type, bool fromto) {
   }
 }
 
+}  // namespace
+
+Pose readPoseWithDefaults(const Attributes& a, const Compiler& c) {
+  const XMLElement* orientation = nullptr;  // the element (own or default) giving the orientation
+  for (const char* k : {"quat", "axisangle", "euler", "xyaxes", "zaxis"})
+    if (a.e.Attribute(k)) orientation = &a.e;
+  if (!orientation)
+    for (const char* k : {"quat", "axisangle", "euler", "xyaxes", "zaxis"})
+      if (const XMLElement* s = a.source(k)) orientation = s;
+  return Pose{orientation ? readOrientation(a.at, *orientation, c) : Mat3::Identity(), a.vec3("pos", Vec3::Zero())};
+}
+
+namespace {
+
 // Shape and pose (in the body frame) of a primitive geom.
 void readShape(const Reader& r, const Attributes& a, GeomType type, GeomShape& shape, Pose& pose) {
   shape.type = type;
@@ -52,7 +66,7 @@ void readShape(const Reader& r, const Attributes& a, GeomType type, GeomShape& s
     if (size[k] <= 0.0) urdf_detail::fail(a.at, sizeSource, "geom size " + std::to_string(size[k]) + " must be > 0");
   for (size_t k = 0; k < n; ++k) shape.size[static_cast<Eigen::Index>(k)] = size[k];
   if (type == GeomType::Sphere) shape.size = Vec3::Constant(size[0]);
-  pose = readPose(a.at, a.e, r.compiler);
+  pose = readPoseWithDefaults(a, r.compiler);
   if (!fromto) return;
   const std::vector<double> ft = urdf_detail::numbersAttribute(a.at, *fromtoSource, "fromto", 6, 6);
   const Vec3 from(ft[0], ft[1], ft[2]), to(ft[3], ft[4], ft[5]);

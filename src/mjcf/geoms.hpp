@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "mjcf/attributes.hpp"
 #include "mjcf/reader.hpp"
 
 namespace grbda::mjcf_detail {
@@ -23,6 +24,9 @@ struct MassSum {
   /// The total mass, its centre and the inertia about it (parallel axis theorem).
   void result(double& mass, Vec3& com, Mat3& inertia) const;
 };
+
+/// pos and orientation of a geom or site, from the element or its default class.
+Pose readPoseWithDefaults(const Attributes& a, const Compiler& c);
 
 /// One `<geom>` of the body whose link is `link` (the body frame sits at bodyInLink in it): its
 /// collision shape into r.collisions, its mass into `mass` (null: not counted).
