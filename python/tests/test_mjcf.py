@@ -77,3 +77,9 @@ def test_bad_mjcf_names_file_line_and_element():
     with pytest.raises(grbda.ModelError) as error:
         grbda.load_mjcf_string(text, "bad.xml")
     assert "bad.xml:4:" in str(error.value) and "joint 'j'" in str(error.value)
+
+
+def test_an_mjcf_file_is_a_whole_robot():
+    with pytest.raises(grbda.InputError, match="give it alone"):
+        grbda.load(model_path("mjcf/four_bar.xml"), model_path("four_bar.urdf"))
+    assert grbda.is_mjcf_path("robot.XML") and not grbda.is_mjcf_path("robot.urdf")
