@@ -143,30 +143,26 @@ void readContents(Reader& r, const XMLElement& e, const std::string& body, const
   }
 }
 
-void readBody(Reader& r, const XMLElement& e, const std::string& parentLink, const Pose& parentInLink,
-              const Pose& parentWorld, const Defaults::Class* inherited) {
-  const std::string name = e.Attribute("name") ? e.Attribute("name") : "body" + std::to_string(++r.unnamedBodies);
-  const auto at = r.at("body '" + name + "'");
-  claimLink(r, at, e, name);
-  const Defaults::Class* cls = e.Attribute("childclass") ? r.defaults.named(at, e, e.Attribute("childclass")) : inherited;
-  const Pose pose = readPose(at, e, r.compiler);
-  const Pose world = parentWorld * pose;
-  const std::vector<JointDesc> joints = jointsOf(r, e, name, cls);
+// A body without joints: fixed to its parent link (the builder merges it).
+void addFixedJoint(Reader& r, const XMLElement& e, const std::string& name, const std::string& parentLink,
+                   const Pose& origin) {
+  JointSpec j;
+  j.name = name + "/fixed";
+  j.kind = JointKind::Fixed;
+  j.parent = parentLink;
+  j.child = name;
+  j.origin = origin.toTransform();
+  j.where = SourceLocation{r.file, e.GetLineNum()};
+  r.joints.push_back(j);
+  r.parentOfLink[name] = {parentLink, j.name};
+  r.linkOrigin[name] = origin;
+}
 
-  Pose bodyInLink;
+// The body's joints as a chain of links ending in the body's own link (see the top of this file).
+// `origin` is the body frame in the parent link at q = 0, `world` in the world at qpos0.
+void addJointChain(Reader& r, const std::vector<JointDesc>& joints, const std::string& name,
+                   const std::string& parentLink, const Pose& origin, const Pose& world) {
   std::string prev = parentLink;
-  if (joints.empty()) {
-    JointSpec j;
-    j.name = name + "/fixed";
-    j.kind = JointKind::Fixed;
-    j.parent = parentLink;
-    j.child = name;
-    j.origin = (parentInLink * pose).toTransform();
-    j.where = SourceLocation{r.file, e.GetLineNum()};
-    r.joints.push_back(j);
-    r.parentOfLink[name] = {parentLink, j.name};
-    r.linkOrigin[name] = parentInLink * pose;
-  }
   for (size_t k = 0; k < joints.size(); ++k) {
     const JointDesc& d = joints[k];
     const auto jat = r.at("joint '" + d.name + "'");
@@ -179,19 +175,18 @@ void readBody(Reader& r, const XMLElement& e, const std::string& parentLink, con
       // MuJoCo's free joint sets the body's world pose directly (the body's pos/quat are only its
       // initial value qpos0), so the joint has no origin; only a top-level body may have one.
       if (joints.size() != 1) fail(jat, *d.e, "a free joint must be the only joint of its body");
-      if (parentLink != "world" || !parentInLink.R.isIdentity(0.0) || !parentInLink.p.isZero(0.0))
+      if (parentLink != "world")  // only top-level bodies hang from the world link itself
         fail(jat, *d.e, "a free joint must be on a top-level body (a child of <worldbody>)");
       j.kind = JointKind::Floating;
     } else {
       readJointPhysics(r, Attributes{jat, *d.e, d.cls}, d.type, j);
-      const Pose origin = k == 0 ? parentInLink * pose * Pose::translation(d.pos) : Pose::translation(d.pos - joints[k - 1].pos);
-      j.origin = origin.toTransform();
+      j.origin = (k == 0 ? origin * Pose::translation(d.pos) : Pose::translation(d.pos - joints[k - 1].pos)).toTransform();
     }
     if (j.child != name) {
       claimLink(r, jat, *d.e, j.child);
       r.links.push_back(LinkSpec{j.child, 0.0, Vec3::Zero(), Mat3::Zero(), SourceLocation{r.file, d.e->GetLineNum()}});
+      r.linkWorld[j.child] = world * Pose::translation(d.pos);
     }
-    if (j.child != name) r.linkWorld[j.child] = world * Pose::translation(d.pos);
     r.jointInfo[d.name] = JointInfo{name, j.child, prev, j.kind, world.R * j.axis.normalized(), j.axis.normalized(),
                                     joints.size() == 1, d.e->GetLineNum()};
     r.linkOrigin[j.child] = Pose{j.origin.E.transpose(), j.origin.r};
@@ -199,23 +194,44 @@ void readBody(Reader& r, const XMLElement& e, const std::string& parentLink, con
     r.joints.push_back(j);
     prev = j.child;
   }
-  if (!joints.empty() && joints.back().type != "free") bodyInLink = Pose::translation(-joints.back().pos);
-  const Pose linkWorld = joints.empty() || joints.back().type == "free" ? world : world * Pose::translation(joints.back().pos);
-  r.bodies[name] = BodyInfo{name, bodyInLink, world, e.GetLineNum()};
-  r.linkWorld[name] = linkWorld;
+}
 
-  // mass: <inertial>, or the geoms (compiler inertiafromgeom)
+// The body's mass in its link frame: its <inertial>, or its geoms (compiler inertiafromgeom),
+// read together with its geoms, sites and child bodies.
+void readMassAndContents(Reader& r, const XMLElement& e, const std::string& name, const Pose& bodyInLink,
+                         const Pose& world, const Defaults::Class* cls) {
+  const auto at = r.at("body '" + name + "'");
   const XMLElement* inertial = urdf_detail::uniqueChild(at, e, "inertial");
   const auto mode = r.compiler.inertiaFromGeom;
   const bool fromGeoms = mode == Compiler::FromGeom::True || (mode == Compiler::FromGeom::Auto && !inertial);
   MassSum sum;
   if (inertial && !fromGeoms) readInertial(r, at, *inertial, sum);
   readContents(r, e, name, name, bodyInLink, world, cls, fromGeoms ? &sum : nullptr);
-  LinkSpec link{name, 0.0, Vec3::Zero(), Mat3::Zero(), SourceLocation{r.file, e.GetLineNum()}};
   MassSum inLink;  // the body-frame sum carried into the link frame
-  for (const MassSum::Part& p : sum.parts) inLink.parts.push_back(MassSum::Part{p.m, bodyInLink.R * p.c + bodyInLink.p, bodyInLink.R * p.I * bodyInLink.R.transpose()});
+  for (const MassSum::Part& p : sum.parts)
+    inLink.parts.push_back(MassSum::Part{p.m, bodyInLink.R * p.c + bodyInLink.p, bodyInLink.R * p.I * bodyInLink.R.transpose()});
+  LinkSpec link{name, 0.0, Vec3::Zero(), Mat3::Zero(), SourceLocation{r.file, e.GetLineNum()}};
   inLink.result(link.mass, link.com, link.inertia);
   r.links.push_back(link);
+}
+
+void readBody(Reader& r, const XMLElement& e, const std::string& parentLink, const Pose& parentInLink,
+              const Pose& parentWorld, const Defaults::Class* inherited) {
+  const std::string name = e.Attribute("name") ? e.Attribute("name") : "body" + std::to_string(++r.unnamedBodies);
+  const auto at = r.at("body '" + name + "'");
+  claimLink(r, at, e, name);
+  const Defaults::Class* cls = e.Attribute("childclass") ? r.defaults.named(at, e, e.Attribute("childclass")) : inherited;
+  const Pose pose = readPose(at, e, r.compiler);
+  const Pose world = parentWorld * pose;
+  const std::vector<JointDesc> joints = jointsOf(r, e, name, cls);
+  if (joints.empty()) addFixedJoint(r, e, name, parentLink, parentInLink * pose);
+  else addJointChain(r, joints, name, parentLink, parentInLink * pose, world);
+  // the link frame is the body frame moved to the last joint's anchor (a free joint has none)
+  const bool moved = !joints.empty() && joints.back().type != "free";
+  const Pose bodyInLink = moved ? Pose::translation(-joints.back().pos) : Pose();
+  r.bodies[name] = BodyInfo{name, bodyInLink, world, e.GetLineNum()};
+  r.linkWorld[name] = moved ? world * Pose::translation(joints.back().pos) : world;
+  readMassAndContents(r, e, name, bodyInLink, world, cls);
 }
 
 }  // namespace
