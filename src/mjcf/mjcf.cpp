@@ -120,7 +120,9 @@ MjcfDescription parse(const std::string& text, const std::string& source) {
     else if (is(*e, "option")) readOption(r, *e);
     else if (is(*e, "default")) r.defaults.read(r.at("default"), *e);
     else if (is(*e, "include"))
-      fail(r.at("include"), *e, "<include> is not supported yet; merge the files into one");
+      fail(r.at("include"), *e, std::string("<include file=\"") + (e->Attribute("file") ? e->Attribute("file") : "") +
+                                    "\"> is not supported yet: load the included robot file directly (a Menagerie "
+                                    "scene.xml includes its robot) or merge the files into one");
   }
   r.links.push_back(LinkSpec{"world", 0.0, Vec3::Zero(), Mat3::Zero(), SourceLocation{source, root->GetLineNum()}});
   r.linkNames.insert("world");
