@@ -32,4 +32,5 @@
 #include "grbda/errors.hpp"
 #include "grbda/logging.hpp"
 #include "grbda/model.hpp"
+#include "grbda/mjcf/mjcf.hpp"
 #include "grbda/urdf/urdf.hpp"

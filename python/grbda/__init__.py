@@ -27,7 +27,7 @@ except ImportError as _error:  # another interpreter than the one it was built f
         "with -DPython3_EXECUTABLE=<this interpreter>."
     ) from _error
 from ._grbda import robots, tree  # noqa: F401  (submodules)
-from ._grbda import InputError, load_urdf
+from ._grbda import InputError, is_mjcf_path, load_mjcf, load_urdf
 from .configuration import quaternion_to_rotation  # noqa: F401
 
 __all__ = [name for name in dir() if not name.startswith("_") and name != "configuration"] + ["load"]
@@ -43,7 +43,7 @@ def load(*models, loops="embed", floating_base=False):
     """load(*models, loops="embed", floating_base=False) -> Model
 
     Load a robot as the grbda command does: one URDF / URDF+ file, several files describing one
-    robot, or a built-in robot ("builtin:tello", "builtin:tello_no_arms"). Paths may be str or
+    robot, one MuJoCo MJCF file (.xml or .mjcf: load_mjcf), or a built-in robot ("builtin:tello", "builtin:tello_no_arms"). Paths may be str or
     os.PathLike. `loops` is "embed", "constrain" or "auto", as the command's --loops (see
     load_urdf). floating_base=True adds a free joint at the root of a robot written fixed-base
     (as the command's --floating). Raises ModelError (naming file and line) for a bad model, InputError for a bad
@@ -67,4 +67,9 @@ def load(*models, loops="embed", floating_base=False):
         if floating_base:
             builder.add_floating_base()
         return builder.build()
+    if any(is_mjcf_path(n) for n in names):
+        if len(names) != 1:
+            raise InputError("load: an MJCF file (%s) describes the whole robot; give it alone" % next(
+                n for n in names if is_mjcf_path(n)))
+        return load_mjcf(names[0], loops=loops, floating_base=floating_base)
     return load_urdf(names[0] if len(names) == 1 else names, loops=loops, floating_base=floating_base)

@@ -21,6 +21,7 @@ void bindCfa(pybind11::module_& m);         // CfaData, cfa_forward_dynamics, jo
 void bindSimulator(pybind11::module_& m);   // World, Simulator (contact physics, controllers)
 void bindWbc(pybind11::module_& m);         // com, centroidal momentum, Coriolis matrix, J̇ (issue #24 A)
 void bindContactDynamics(pybind11::module_& m); // contact_inverse_dynamics, impulse_dynamics, regressor
+void bindMjcf(pybind11::module_& m);        // load_mjcf, parse_mjcf_file, MjcfMotor
 void bindRollout(pybind11::module_& m);     // rollout (threads); pickling of Model, World, Simulator
 
 }  // namespace grbda::python

@@ -20,4 +20,5 @@ PYBIND11_MODULE(_grbda, m) {
   grbda::python::bindWbc(m);
   grbda::python::bindContactDynamics(m);
   grbda::python::bindRollout(m);
+  grbda::python::bindMjcf(m);
 }

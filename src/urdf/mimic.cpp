@@ -31,6 +31,10 @@ class MimicConstraint final : public ImplicitConstraint {
 
 }  // namespace
 
+std::shared_ptr<const ImplicitConstraint> linearJointConstraint(double multiplier, double offset) {
+  return std::make_shared<MimicConstraint>(multiplier, offset);
+}
+
 ConstraintSpec readMimic(const ElementContext& at, const tinyxml2::XMLElement& mimic, const std::string& follower) {
   ConstraintSpec c;
   const std::string leader = requiredAttribute(at, mimic, "joint");
@@ -39,7 +43,7 @@ ConstraintSpec readMimic(const ElementContext& at, const tinyxml2::XMLElement& m
   const double offset = numberAttribute(at, mimic, "offset", 0.0);
   c.name = "mimic:" + follower;
   c.joints = {leader, follower};
-  c.constraint = std::make_shared<MimicConstraint>(multiplier, offset);
+  c.constraint = linearJointConstraint(multiplier, offset);
   c.where = SourceLocation{at.file, mimic.GetLineNum()};
   c.typeHint = "Mimic";
   std::ostringstream d;

@@ -5,12 +5,17 @@
 // one cluster like any other constraint; the cluster's type is reported as "Mimic".
 #include <tinyxml2.h>
 
+#include <memory>
 #include <string>
 
 #include "grbda/builder.hpp"
 #include "urdf/xml_values.hpp"
 
 namespace grbda::urdf_detail {
+
+/// φ = q_follower − multiplier q_leader − offset over (q_leader, q_follower) (also MJCF's linear
+/// `<equality joint>`).
+std::shared_ptr<const ImplicitConstraint> linearJointConstraint(double multiplier, double offset);
 
 /// The constraint for joint `follower` carrying `mimic` (a <mimic> element).
 ConstraintSpec readMimic(const ElementContext& at, const tinyxml2::XMLElement& mimic, const std::string& follower);

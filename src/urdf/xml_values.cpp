@@ -95,6 +95,27 @@ Vec3 vectorAttribute(const ElementContext& at, const tinyxml2::XMLElement& e, co
   return v;
 }
 
+std::vector<double> numbersAttribute(const ElementContext& at, const tinyxml2::XMLElement& e, const char* name,
+                                     size_t minCount, size_t maxCount) {
+  const std::string text = requiredAttribute(at, e, name);
+  const auto tokens = splitWhitespace(text);
+  if (tokens.size() < minCount || tokens.size() > maxCount) {
+    const std::string expected = minCount == maxCount ? std::to_string(minCount)
+                                                      : std::to_string(minCount) + " to " + std::to_string(maxCount);
+    fail(at, e, describe(e, name, text) + ": expected " + expected + " numbers, found " + std::to_string(tokens.size()));
+  }
+  std::vector<double> values(tokens.size());
+  for (size_t k = 0; k < tokens.size(); ++k) {
+    switch (parseNumber(tokens[k], values[k])) {
+      case NumberStatus::Ok: break;
+      case NumberStatus::NotANumber: fail(at, e, describe(e, name, text) + ": component '" + tokens[k] + "' is not a number");
+      case NumberStatus::NotFinite:
+        fail(at, e, describe(e, name, text) + ": component '" + tokens[k] + "' is not a finite number");
+    }
+  }
+  return values;
+}
+
 Origin readOrigin(const ElementContext& at, const tinyxml2::XMLElement* origin) {
   Origin o;
   if (!origin) return o;

@@ -4,6 +4,7 @@
 #include <tinyxml2.h>
 
 #include <string>
+#include <vector>
 
 #include "grbda/spatial/transform.hpp"
 
@@ -24,6 +25,12 @@ std::string requiredAttribute(const ElementContext& at, const tinyxml2::XMLEleme
 double numberAttribute(const ElementContext& at, const tinyxml2::XMLElement& e, const char* name);
 double numberAttribute(const ElementContext& at, const tinyxml2::XMLElement& e, const char* name,
                        double fallback);
+
+/// Any count of finite numbers separated by whitespace (MJCF's `size`, `quat`, `polycoef`, ...);
+/// ModelError naming the attribute when the count is outside [minCount, maxCount] or a component
+/// is not a finite number.
+std::vector<double> numbersAttribute(const ElementContext& at, const tinyxml2::XMLElement& e, const char* name,
+                                     size_t minCount, size_t maxCount);
 
 /// Three finite numbers separated by whitespace; `fallback` when the attribute is absent.
 Vec3 vectorAttribute(const ElementContext& at, const tinyxml2::XMLElement& e, const char* name,

@@ -13,6 +13,7 @@
 #include "grbda/baselines/osim_baselines.hpp"
 #include "grbda/baselines/projection.hpp"
 #include "grbda/errors.hpp"
+#include "grbda/mjcf/mjcf.hpp"
 #include "grbda/robots/tello.hpp"
 #include "grbda/urdf/urdf.hpp"
 
@@ -97,12 +98,12 @@ Model loadRobot(const std::string& nameOrPath, const std::string& modelsDir) {
     if (!fs::exists(path)) throw ModelError("cannot open the model file: no such file", path);
     return loadUrdf(path);
   }
-  const bool looksLikePath = nameOrPath.find('/') != std::string::npos ||
+  const bool looksLikePath = nameOrPath.find('/') != std::string::npos || isMjcfPath(nameOrPath) ||
                              (nameOrPath.size() > 5 && nameOrPath.substr(nameOrPath.size() - 5) == ".urdf");
   if (looksLikePath) {
     std::error_code ec;
     if (!fs::is_regular_file(nameOrPath, ec)) throw ModelError("cannot open the model file: no such file", nameOrPath);
-    return loadUrdf(nameOrPath);
+    return isMjcfPath(nameOrPath) ? loadMjcf(nameOrPath) : loadUrdf(nameOrPath);
   }
   std::string known;
   for (const auto& n : defaultRobotNames()) known += (known.empty() ? "" : ", ") + n;

@@ -9,6 +9,7 @@
 
 #include "grbda/errors.hpp"
 #include "grbda/logging.hpp"
+#include "grbda/mjcf/mjcf.hpp"
 #include "grbda/robots/tello.hpp"
 #include "grbda/urdf/urdf.hpp"
 #include "numbers.hpp"
@@ -95,6 +96,11 @@ Model builtinOrUrdf(const std::vector<std::string>& positional, LoopTreatment lo
   LoadOptions options;
   options.loops = loops;
   options.floatingBase = floating;
+  for (const auto& path : positional)  // an MJCF file (.xml, .mjcf) is a whole robot
+    if (isMjcfPath(path)) {
+      if (positional.size() != 1) throw UsageError("'" + path + "' is an MJCF file (a whole robot); give it alone");
+      return loadMjcf(path, options);
+    }
   return positional.size() == 1 ? loadUrdf(positional[0], options) : loadUrdf(positional, options);
 }
 }  // namespace
