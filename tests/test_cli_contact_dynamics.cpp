@@ -20,10 +20,6 @@ using namespace grbda::testing;
 
 namespace {
 
-grbda::VecX vectorOf(const Json& j) {
-  const std::vector<double> x = j.numbers();
-  return Eigen::Map<const grbda::VecX>(x.data(), static_cast<Eigen::Index>(x.size()));
-}
 
 std::string listOf(const grbda::VecX& x) {  // every digit: the commands read back what was printed
   std::ostringstream s;

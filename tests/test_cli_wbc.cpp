@@ -15,10 +15,6 @@
 using namespace grbda::testing;
 
 namespace {
-grbda::VecX vectorOf(const Json& j) {
-  const std::vector<double> x = j.numbers();
-  return Eigen::Map<const grbda::VecX>(x.data(), static_cast<Eigen::Index>(x.size()));
-}
 const std::string kV = "0.3,-0.2,0.1,0.5,0.4,-0.6,1,-1,0.5,0.2,0.3,-0.4,0.8,-0.7,0.6,0.1,0.2,0.3";
 }  // namespace
 

@@ -35,6 +35,12 @@ inline Json grbdaJson(std::vector<std::string> args) {
   return JsonReader::parse(r.out);
 }
 
+/// A vector from a JSON array of numbers.
+inline grbda::VecX vectorOf(const Json& j) {
+  const std::vector<double> x = j.numbers();
+  return Eigen::Map<const grbda::VecX>(x.data(), static_cast<Eigen::Index>(x.size()));
+}
+
 /// A square matrix from a JSON array of rows (mass-matrix, derivatives).
 inline grbda::MatX matrixOf(const Json& rows) {
   grbda::MatX M(rows.size(), rows.size());
