@@ -15,6 +15,7 @@
 #include "grbda/grbda.hpp"
 #include "grbda/model_source.hpp"
 #include "support/model_error.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace grbda;
 using grbda::testsupport::modelErrorOf;
@@ -149,6 +150,12 @@ TEST(UrdfWildMimic, MimicOnAFixedJointIsIgnoredWithOneWarningNamingIt) {
   const auto [dH, dqdd] = dynamicsDifference(m, clean);
   EXPECT_EQ(dH, 0.0);
   EXPECT_EQ(dqdd, 0.0);
+  // and with a free-flyer root
+  LoadOptions floating;
+  floating.floatingBase = true;
+  const auto [dHf, dqddf] = dynamicsDifference(loadLogged(text, log, floating), loadLogged(reducedGripper(false), cleanLog, floating));
+  EXPECT_EQ(dHf, 0.0);
+  EXPECT_EQ(dqddf, 0.0);
 }
 
 TEST(UrdfWildMimic, OtherMimicRefusalsStay) {
@@ -190,6 +197,13 @@ TEST(UrdfWildMassless, MasslessLeafMakesMSingularAndIsNamed) {
   const MatX& H = massMatrix(m, d, VecX::Constant(2, 0.4));
   EXPECT_EQ(maxAbs(H.row(m.velocityNames()[0] == "spin" ? 0 : 1)), 0.0);
   EXPECT_THROW(forwardDynamics(m, d, VecX::Zero(2), VecX::Zero(2), VecX::Zero(2)), NumericalError);
+  // a free-flyer root changes nothing about it
+  LoadOptions floating;
+  floating.floatingBase = true;
+  loadLogged(text, log, floating);
+  EXPECT_EQ(occurrences(log, "the mass matrix is singular"), 1) << log;
+  expectMentions(log, {"link 'sensor' (joint 'spin')"});
+  EXPECT_EQ(log.find("root_joint"), std::string::npos) << log;
 }
 
 TEST(UrdfWildMassless, MasslessIntermediateLinkWithMassiveChildIsFine) {
@@ -487,4 +501,22 @@ TEST(UrdfWildTransmission, RotorOnAFixedJointIsIgnoredWithAWarning) {
   const Model m = loadLogged(text, log);
   EXPECT_EQ(m.numBodies(), 1);
   EXPECT_EQ(occurrences(log, "transmission 'tw': joint 'weld' is fixed: its rotor is ignored"), 1) << log;
+}
+
+TEST(UrdfWildTransmission, SplitFilesGetOneRotorPerJoint) {
+  // a trunk file with the arm and a second file that only adds the transmissions (and declares
+  // nothing else): the rotors are those of the one-file robot; the same rotor twice is refused
+  grbda::testing::TempDir dir;
+  const std::string trunk = dir.write("trunk.urdf", robot(kArmLinks + kArmJoints));
+  const std::string extra = dir.write("motors.urdf", robot(kTransmissions));
+  const Model split = loadUrdf(std::vector<std::string>{trunk, extra});
+  const Model whole = loadUrdfString(robot(kArmLinks + kArmJoints + kTransmissions), "probe.urdf");
+  EXPECT_EQ(split.numBodies(), 6);
+  const auto [dH, dqdd] = dynamicsDifference(split, whole);
+  EXPECT_EQ(dH, 0.0);
+  EXPECT_EQ(dqdd, 0.0);
+  const std::string again = dir.write("again.urdf", robot(kTransmissions));
+  expectMentions(modelErrorOf([&] { loadUrdf(std::vector<std::string>{trunk, extra, again}); }),
+                 {"again.urdf:" + std::to_string(lineOf(robot(kTransmissions), "<transmission name=\"t1\"")) + ":",
+                  "joint 'j1' already has a rotor (transmission at " + extra + ":"});
 }

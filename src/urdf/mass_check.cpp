@@ -48,6 +48,7 @@ std::optional<std::vector<int>> nullCoordinates(const Model& model, Data& data, 
     std::vector<int> kept;
     for (int i = 0; i < n; ++i) (d[i] > kZeroDiagonal * scale ? kept : out).push_back(i);
     const int m = static_cast<int>(kept.size());
+    if (m == 0) return out;
     MatX Hs(m, m);  // D^{-1/2} ℳ D^{-1/2} over the coordinates that move something
     for (int a = 0; a < m; ++a)
       for (int b = 0; b < m; ++b) Hs(a, b) = H(kept[a], kept[b]) / std::sqrt(d[kept[a]] * d[kept[b]]);

@@ -48,8 +48,12 @@ ModelBuilder assemble(const std::vector<UrdfFile>& files, TransmissionTreatment 
     for (auto& c : extra.couplings) builder.addCoupling(std::move(c));
     for (auto& c : extra.mimics) builder.addConstraint(std::move(c));
     requireLeaders(extra.ignoredMimics, merged);
-    if (transmissions == TransmissionTreatment::ExactRotor)
-      urdf_detail::addRotors(builder, merged, urdf_detail::readRotorTransmissions(f));
+  }
+  if (transmissions == TransmissionTreatment::ExactRotor) {  // all files at once: one rotor per joint
+    std::vector<urdf_detail::RotorTransmission> rotors;
+    for (const UrdfFile& f : files)
+      for (auto& r : urdf_detail::readRotorTransmissions(f)) rotors.push_back(std::move(r));
+    urdf_detail::addRotors(builder, merged, rotors);
   }
 
   const std::string xml = files.size() == 1 ? files.front().text : urdf_detail::mergedXml(files, merged);
