@@ -42,13 +42,13 @@ void expectMentions(const std::string& what, const std::vector<std::string>& fra
 /// Loads with the logger's warnings captured: returns the model, `log` gets stderr.
 Model loadLogged(const std::string& text, std::string& log, const LoadOptions& options = {}) {
   setLogLevel(LogLevel::Warn);
-  testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStderr();
   try {
     Model m = loadUrdfString(text, "probe.urdf", options);
-    log = testing::internal::GetCapturedStderr();
+    log = ::testing::internal::GetCapturedStderr();
     return m;
   } catch (...) {
-    log = testing::internal::GetCapturedStderr();
+    log = ::testing::internal::GetCapturedStderr();
     throw;
   }
 }
@@ -80,6 +80,13 @@ std::string sci(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3g", x);
   return buf;
+}
+
+/// The robot with a massive root link: a free-flyer root on a massless one spinning against its
+/// only revolute child moves no mass (ℳ singular, and the load warning says so).
+std::string withMassiveRoot(std::string text) {
+  const std::string bareWorld = "  <link name=\"world\"/>\n";
+  return text.replace(text.find(bareWorld), bareWorld.size(), massive("world"));
 }
 
 double maxAbs(const MatX& a) { return a.size() ? a.cwiseAbs().maxCoeff() : 0.0; }
@@ -153,7 +160,8 @@ TEST(UrdfWildMimic, MimicOnAFixedJointIsIgnoredWithOneWarningNamingIt) {
   // and with a free-flyer root
   LoadOptions floating;
   floating.floatingBase = true;
-  const auto [dHf, dqddf] = dynamicsDifference(loadLogged(text, log, floating), loadLogged(reducedGripper(false), cleanLog, floating));
+  const auto [dHf, dqddf] = dynamicsDifference(loadLogged(withMassiveRoot(text), log, floating),
+                                               loadLogged(withMassiveRoot(reducedGripper(false)), cleanLog, floating));
   EXPECT_EQ(dHf, 0.0);
   EXPECT_EQ(dqddf, 0.0);
 }
@@ -200,7 +208,7 @@ TEST(UrdfWildMassless, MasslessLeafMakesMSingularAndIsNamed) {
   // a free-flyer root changes nothing about it
   LoadOptions floating;
   floating.floatingBase = true;
-  loadLogged(text, log, floating);
+  loadLogged(withMassiveRoot(text), log, floating);
   EXPECT_EQ(occurrences(log, "the mass matrix is singular"), 1) << log;
   expectMentions(log, {"link 'sensor' (joint 'spin')"});
   EXPECT_EQ(log.find("root_joint"), std::string::npos) << log;
@@ -519,4 +527,24 @@ TEST(UrdfWildTransmission, SplitFilesGetOneRotorPerJoint) {
   expectMentions(modelErrorOf([&] { loadUrdf(std::vector<std::string>{trunk, extra, again}); }),
                  {"again.urdf:" + std::to_string(lineOf(robot(kTransmissions), "<transmission name=\"t1\"")) + ":",
                   "joint 'j1' already has a rotor (transmission at " + extra + ":"});
+}
+
+TEST(UrdfWildMassless, FreeFlyerOnAMasslessRootLinkIsReported) {
+  // Pinocchio's FreeFlyer on a file whose root link is a bare "world": the floating world can spin
+  // about the shoulder axis while the shoulder turns back, and nothing with mass moves
+  const std::string text = robot(massive("arm") + joint("shoulder", "continuous", "world", "arm"));
+  LoadOptions floating;
+  floating.floatingBase = true;
+  std::string log;
+  const Model m = loadLogged(text, log, floating);
+  EXPECT_EQ(occurrences(log, "the mass matrix is singular"), 1) << log;
+  expectMentions(log, {"link 'world' (joint 'root_joint')", "link 'arm' (joint 'shoulder')"});
+  Data d(m);
+  VecX spinBack = VecX::Zero(7);  // [ω; v] of the base in its frame, then the shoulder rate
+  spinBack[2] = 1.0;
+  spinBack[6] = -1.0;
+  EXPECT_LT((massMatrix(m, d, m.neutralConfiguration()) * spinBack).norm(), 1e-15);
+  // a massive root link floats without complaint
+  loadLogged(withMassiveRoot(text), log, floating);
+  EXPECT_EQ(log.find("singular"), std::string::npos) << log;
 }
