@@ -111,9 +111,10 @@ void warnSingularMassMatrix(const Model& model) {
   std::string list;
   for (size_t k = 0; k < names.size() && k < kShown; ++k) list += (k ? ", " : "") + names[k];
   if (names.size() > kShown) list += ", ... (" + std::to_string(names.size()) + " in all)";
-  detail::log().warn("{}: the mass matrix is singular: {} move no mass or inertia (massless, with no massive "
-                     "descendant on that degree of freedom); forward dynamics will fail. Give the link an <inertial> "
-                     "or make its joint fixed",
+  detail::log().warn("{}: the mass matrix is singular: the joints of {} can move without moving any mass (a "
+                     "massless link with no massive descendant on that degree of freedom, or a massless link turning "
+                     "against its child); forward dynamics will fail. Give the massless link an <inertial> or make "
+                     "its joint fixed",
                      model.sourceFile(), list);
 }
 
