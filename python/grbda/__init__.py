@@ -39,14 +39,16 @@ _BUILTIN = {
 }
 
 
-def load(*models, loops="embed", floating_base=False):
-    """load(*models, loops="embed", floating_base=False) -> Model
+def load(*models, loops="embed", floating_base=False, transmissions="exact"):
+    """load(*models, loops="embed", floating_base=False, transmissions="exact") -> Model
 
     Load a robot as the grbda command does: one URDF / URDF+ file, several files describing one
     robot, one MuJoCo MJCF file (.xml or .mjcf: load_mjcf), or a built-in robot ("builtin:tello", "builtin:tello_no_arms"). Paths may be str or
     os.PathLike. `loops` is "embed", "constrain" or "auto", as the command's --loops (see
     load_urdf). floating_base=True adds a free joint at the root of a robot written fixed-base
-    (as the command's --floating). Raises ModelError (naming file and line) for a bad model, InputError for a bad
+    (as the command's --floating). transmissions="exact" turns a URDF <transmission> carrying
+    drake:rotor_inertia into an exact rotor cluster, "ignore" reads no transmission (see load_urdf;
+    built-in robots have none). Raises ModelError (naming file and line) for a bad model, InputError for a bad
     argument.
     """
     if len(models) == 1 and isinstance(models[0], (list, tuple)):
@@ -72,4 +74,5 @@ def load(*models, loops="embed", floating_base=False):
             raise InputError("load: an MJCF file (%s) describes the whole robot; give it alone" % next(
                 n for n in names if is_mjcf_path(n)))
         return load_mjcf(names[0], loops=loops, floating_base=floating_base)
-    return load_urdf(names[0] if len(names) == 1 else names, loops=loops, floating_base=floating_base)
+    return load_urdf(names[0] if len(names) == 1 else names, loops=loops, floating_base=floating_base,
+                     transmissions=transmissions)

@@ -3,6 +3,7 @@
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "grbda/builder.hpp"
+#include "grbda/errors.hpp"
 #include "grbda/logging.hpp"
 #include "grbda/robots/tello.hpp"
 #include "grbda/urdf/urdf.hpp"
@@ -143,12 +144,20 @@ void bindModelBuilder(py::module_& m) {
       .def("build", &ModelBuilder::build, "Validate and compile. Raises ModelError naming file, line and element.");
 }
 
+/// "exact" (the default) or "ignore": LoadOptions::transmissions.
+TransmissionTreatment transmissionsFromName(const std::string& name) {
+  if (name == "exact") return TransmissionTreatment::ExactRotor;
+  if (name == "ignore") return TransmissionTreatment::Ignore;
+  throw InputError("unknown transmissions option '" + name + "' (valid: exact, ignore)");
+}
+
 void bindLoading(py::module_& m) {
   m.def(
       "load_urdf",
-      [](PathLike paths, const std::string& loops, bool floatingBase) {
+      [](PathLike paths, const std::string& loops, bool floatingBase, const std::string& transmissions) {
         LoadOptions options{loopTreatmentFromName(loops)};
         options.floatingBase = floatingBase;
+        options.transmissions = transmissionsFromName(transmissions);
         if (py::isinstance<py::list>(paths) || py::isinstance<py::tuple>(paths)) {
           std::vector<std::string> files;
           for (py::handle p : py::handle(paths)) files.push_back(toPath(p));
@@ -157,22 +166,28 @@ void bindLoading(py::module_& m) {
         return loadUrdf(toPath(paths), options);
       },
       py::arg("path"), py::arg("loops") = "embed", py::arg("floating_base") = false,
-      "load_urdf(path, loops='embed', floating_base=False) -> Model\n\nLoad, validate and compile a URDF / URDF+ file, or a list of files "
+      py::arg("transmissions") = "exact",
+      "load_urdf(path, loops='embed', floating_base=False, transmissions='exact') -> Model\n\nLoad, validate and compile a URDF / URDF+ file, or a list of files "
       "describing one robot (a name defined twice is an error naming both files). Raises ModelError naming file and "
       "line. loops: 'embed' (loops and couplings form clusters), 'constrain' (kept as constraint rows on the spanning "
       "tree: Model.loop_constraints, solved by constrained_forward_dynamics) or 'auto' (per cluster, by cost). "
       "floating_base=True puts a free joint between the world and the file's root link (Pinocchio's FreeFlyer root "
-      "joint), so a robot written fixed-base floats.");
+      "joint), so a robot written fixed-base floats. transmissions='exact' turns a <transmission> carrying "
+      "drake:rotor_inertia into an exact rotor cluster (a thin disc on the joint's parent, coupled by the gear ratio); "
+      "'ignore' reads no transmission (see docs/urdf-plus.md).");
   m.def(
       "load_urdf_string",
-      [](const std::string& xml, const std::string& sourceName, const std::string& loops, bool floatingBase) {
+      [](const std::string& xml, const std::string& sourceName, const std::string& loops, bool floatingBase,
+         const std::string& transmissions) {
         LoadOptions options{loopTreatmentFromName(loops)};
         options.floatingBase = floatingBase;
+        options.transmissions = transmissionsFromName(transmissions);
         return loadUrdfString(xml, sourceName, options);
       },
       py::arg("xml"), py::arg("source_name") = "<string>", py::arg("loops") = "embed", py::arg("floating_base") = false,
-      "Load a model from URDF text; `source_name` stands for the file name in error messages; `loops` and "
-      "`floating_base` as load_urdf.");
+      py::arg("transmissions") = "exact",
+      "Load a model from URDF text; `source_name` stands for the file name in error messages; `loops`, "
+      "`floating_base` and `transmissions` as load_urdf.");
   m.def(
       "parse_urdf_file", [](PathLike path) { return parseUrdfFile(toPath(path)); }, py::arg("path"),
       "Parse a URDF file into a ModelBuilder (syntax checked; graph and physics are validated by build()).");

@@ -9,7 +9,7 @@ namespace grbda {
 namespace {
 
 const char* const kMagic = "grbda-model";
-constexpr int kVersion = 1;
+constexpr int kVersion = 2;  // 2: LoadOptions::transmissions (a version-1 archive ignored transmissions)
 
 using detail::ArchiveReader;
 using detail::ArchiveWriter;
@@ -129,6 +129,7 @@ std::string serializeModel(const Model& model) {
     for (const UrdfText& t : source->urdf) { w.str(t.name); w.str(t.text); }
     w.i32(static_cast<int>(source->options.loops));
     w.flag(source->options.floatingBase);
+    w.i32(static_cast<int>(source->options.transmissions));
   } else {
     writeBuilder(w, *source->builder);
   }
@@ -138,8 +139,9 @@ std::string serializeModel(const Model& model) {
 Model deserializeModel(const std::string& bytes) {
   ArchiveReader r(bytes, "deserializeModel");
   if (r.str() != kMagic) r.fail("it does not start with '" + std::string(kMagic) + "'");
-  if (const int v = r.i32(); v != kVersion)
-    r.fail("version " + std::to_string(v) + ", this build reads version " + std::to_string(kVersion));
+  const int version = r.i32();
+  if (version != kVersion && version != 1)
+    r.fail("version " + std::to_string(version) + ", this build reads versions 1 and " + std::to_string(kVersion));
   const Vec3 gravity = r.vec3();
   Model model;
   if (r.flag()) {
@@ -148,6 +150,8 @@ Model deserializeModel(const std::string& bytes) {
     LoadOptions options;
     options.loops = readEnum<LoopTreatment>(r, 3, "loop treatment");
     options.floatingBase = r.flag();
+    options.transmissions = version == 1 ? TransmissionTreatment::Ignore
+                                         : readEnum<TransmissionTreatment>(r, 2, "transmission treatment");
     model = detail::loadUrdfTexts(texts, options);
   } else {
     model = readBuilder(r).build();

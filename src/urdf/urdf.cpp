@@ -3,7 +3,9 @@
 #include "grbda/errors.hpp"
 #include "grbda/model_source.hpp"
 #include "serialize/model_source_access.hpp"
+#include "urdf/mass_check.hpp"
 #include "urdf/merge.hpp"
+#include "urdf/transmission.hpp"
 #include "urdf/urdf_file.hpp"
 #include "urdf/urdf_plus.hpp"
 #include "urdf/urdfdom_check.hpp"
@@ -21,7 +23,18 @@ namespace {
 
 using urdf_detail::UrdfFile;
 
-ModelBuilder assemble(const std::vector<UrdfFile>& files) {
+/// A `<mimic>` set aside on a fixed joint must still name a joint of the robot.
+void requireLeaders(const std::vector<ConstraintSpec>& ignored, const urdf_detail::MergedUrdf& merged) {
+  for (const ConstraintSpec& c : ignored) {
+    bool found = false;
+    for (const auto& j : merged.joints) found = found || j.spec.name == c.joints[0];
+    if (!found)
+      throw ModelError("<mimic> names unknown joint '" + c.joints[0] + "'", c.where.file, c.where.line,
+                       "joint '" + c.joints[1] + "'");
+  }
+}
+
+ModelBuilder assemble(const std::vector<UrdfFile>& files, TransmissionTreatment transmissions) {
   const urdf_detail::MergedUrdf merged = urdf_detail::mergeUrdfFiles(files);
   ModelBuilder builder(merged.robotName, merged.sourceFile);
   for (const auto& l : merged.links) {
@@ -34,6 +47,13 @@ ModelBuilder assemble(const std::vector<UrdfFile>& files) {
     for (auto& l : extra.loops) builder.addLoop(std::move(l));
     for (auto& c : extra.couplings) builder.addCoupling(std::move(c));
     for (auto& c : extra.mimics) builder.addConstraint(std::move(c));
+    requireLeaders(extra.ignoredMimics, merged);
+  }
+  if (transmissions == TransmissionTreatment::ExactRotor) {  // all files at once: one rotor per joint
+    std::vector<urdf_detail::RotorTransmission> rotors;
+    for (const UrdfFile& f : files)
+      for (auto& r : urdf_detail::readRotorTransmissions(f)) rotors.push_back(std::move(r));
+    urdf_detail::addRotors(builder, merged, rotors);
   }
 
   const std::string xml = files.size() == 1 ? files.front().text : urdf_detail::mergedXml(files, merged);
@@ -66,13 +86,13 @@ ModelBuilder parseUrdfFile(const std::string& path) { return parseUrdfFiles({pat
 
 ModelBuilder parseUrdfFiles(const std::vector<std::string>& paths) {
   if (paths.empty()) throw ModelError("no URDF files given");
-  return assemble(readFiles(paths));
+  return assemble(readFiles(paths), TransmissionTreatment::ExactRotor);
 }
 
 ModelBuilder parseUrdfString(const std::string& xml, const std::string& sourceName) {
   std::vector<UrdfFile> files;
   files.push_back(urdf_detail::readUrdf(xml, sourceName));
-  return assemble(files);
+  return assemble(files, TransmissionTreatment::ExactRotor);
 }
 
 namespace {
@@ -85,7 +105,8 @@ Model buildWith(ModelBuilder builder, const LoadOptions& options) {
 /// Loads the files and keeps their text as the model's source (model_source.hpp): parsing the
 /// same text with the same options rebuilds the same model.
 Model loadFiles(const std::vector<UrdfFile>& files, const LoadOptions& options) {
-  Model model = buildWith(assemble(files), options);
+  Model model = buildWith(assemble(files, options.transmissions), options);
+  urdf_detail::warnSingularMassMatrix(model);
   auto source = std::make_shared<ModelSource>();
   for (const UrdfFile& f : files) source->urdf.push_back(UrdfText{f.source, f.text});
   source->options = options;

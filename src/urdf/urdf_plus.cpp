@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string>
 
+#include "log.hpp"
 #include "urdf/mimic.hpp"
 #include "urdf/xml_values.hpp"
 
@@ -63,8 +64,16 @@ UrdfConstraints readUrdfConstraints(const UrdfFile& file) {
   });
   for (const UrdfJoint& j : file.joints) {
     const ElementContext at{file.source, "joint '" + j.spec.name + "'"};
-    if (const XMLElement* mimic = uniqueChild(at, *j.element, "mimic"))
+    const XMLElement* mimic = uniqueChild(at, *j.element, "mimic");
+    if (!mimic) continue;
+    if (j.spec.kind != JointKind::Fixed) {
       out.mimics.push_back(readMimic(at, *mimic, j.spec.name));
+      continue;
+    }
+    // A fixed joint has no coordinate to follow another (Pinocchio loads such files too).
+    out.ignoredMimics.push_back(readMimic(at, *mimic, j.spec.name));
+    detail::log().warn("{}:{}: {}: the joint is fixed, so its <mimic> is ignored", file.source, mimic->GetLineNum(),
+                       at.element);
   }
   return out;
 }

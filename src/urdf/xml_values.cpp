@@ -68,6 +68,20 @@ double numberAttribute(const ElementContext& at, const tinyxml2::XMLElement& e, 
   return value;
 }
 
+double numberText(const ElementContext& at, const tinyxml2::XMLElement& e) {
+  const std::string text = e.GetText() ? e.GetText() : "";
+  const auto tokens = splitWhitespace(text);
+  const std::string shown = std::string("<") + e.Name() + ">" + text + "</" + e.Name() + ">";
+  double value = 0.0;
+  if (tokens.size() != 1) fail(at, e, shown + ": expected one number");
+  switch (parseNumber(tokens[0], value)) {
+    case NumberStatus::Ok: return value;
+    case NumberStatus::NotANumber: fail(at, e, shown + ": not a number");
+    case NumberStatus::NotFinite: fail(at, e, shown + ": not a finite number");
+  }
+  return value;
+}
+
 double numberAttribute(const ElementContext& at, const tinyxml2::XMLElement& e, const char* name,
                        double fallback) {
   return e.Attribute(name) ? numberAttribute(at, e, name) : fallback;

@@ -32,6 +32,9 @@ double numberAttribute(const ElementContext& at, const tinyxml2::XMLElement& e, 
 std::vector<double> numbersAttribute(const ElementContext& at, const tinyxml2::XMLElement& e, const char* name,
                                      size_t minCount, size_t maxCount);
 
+/// The element's text as one finite number (`<mechanicalReduction>50</mechanicalReduction>`).
+double numberText(const ElementContext& at, const tinyxml2::XMLElement& e);
+
 /// Three finite numbers separated by whitespace; `fallback` when the attribute is absent.
 Vec3 vectorAttribute(const ElementContext& at, const tinyxml2::XMLElement& e, const char* name,
                      const Vec3& fallback);

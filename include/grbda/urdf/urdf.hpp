@@ -12,11 +12,24 @@ namespace grbda {
 
 /// Parse a URDF file into a builder. Syntax is checked and urdfdom must accept the file; the
 /// graph and the physics (masses, inertias, axes) are validated by build().
+/// Transmissions with a rotor inertia become rotor links, joints and couplings
+/// (TransmissionTreatment::ExactRotor).
 ModelBuilder parseUrdfFile(const std::string& path);
 /// Parse several URDF files describing one robot into one builder (see loadUrdf below).
 ModelBuilder parseUrdfFiles(const std::vector<std::string>& paths);
 /// Parse URDF text; `sourceName` is used in error messages in place of a file name.
 ModelBuilder parseUrdfString(const std::string& xml, const std::string& sourceName = "<string>");
+
+/// What the loaders do with a `<transmission>` (ROS, ros_control, Drake; docs/urdf-plus.md).
+enum class TransmissionTreatment {
+  Ignore,      ///< read nothing from transmissions (grbda before issue #25)
+  /// A transmission that carries a rotor inertia (`drake:rotor_inertia`) becomes an exact rotor: a
+  /// thin-disc body spinning about the joint axis on the joint's parent link, coupled by the gear
+  /// ratio (the same cluster as a URDF+ rotor with `<coupling>`). Transmissions without a rotor
+  /// inertia change nothing. The reflected-inertia approximation of the same rotors is
+  /// makeApproximateModel(model, RotorApproximation::Diagonal) (baselines/approximate.hpp).
+  ExactRotor
+};
 
 /// Options of the loaders below.
 struct LoadOptions {
@@ -24,6 +37,9 @@ struct LoadOptions {
   /// Put a free joint between the world and the file's root link (Pinocchio's root_joint =
   /// FreeFlyer): a legged robot written fixed-base floats. ModelBuilder::addFloatingBase.
   bool floatingBase = false;
+  /// How `<transmission>` elements are read. The default builds exact rotors: only files whose
+  /// transmissions carry `drake:rotor_inertia` change (their rotors used to be discarded).
+  TransmissionTreatment transmissions = TransmissionTreatment::ExactRotor;
 };
 
 /// Load, validate and compile a model from one URDF file.
