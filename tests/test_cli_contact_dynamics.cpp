@@ -5,13 +5,13 @@
 // the impulse's energy change against ½ vᵀHv from `mass-matrix` before and after.
 #include <gtest/gtest.h>
 
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/mini_json.hpp"
 #include "grbda/spatial/types.hpp"
 #include "support/cli_runner.hpp"
+#include "support/exact_text.hpp"
 #include "support/random_model.hpp"
 
 #ifdef GRBDA_CLI_PATH
@@ -21,12 +21,7 @@ using namespace grbda::testing;
 namespace {
 
 
-std::string listOf(const grbda::VecX& x) {  // every digit: the commands read back what was printed
-  std::ostringstream s;
-  s.precision(17);
-  for (Eigen::Index i = 0; i < x.size(); ++i) s << (i ? "," : "") << x[i];
-  return s.str();
-}
+const auto listOf = grbda::testsupport::exactList;  // every digit: the commands read back what was printed
 
 std::string cheetah() { return std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf"; }
 

@@ -7,18 +7,14 @@
 #include <sstream>
 
 #include "mjcf_support.hpp"
+#include "support/exact_text.hpp"
 
 using namespace grbda;
 using namespace grbda::testsupport;
 
 namespace {
 
-std::string num(double x) {
-  std::ostringstream s;
-  s.precision(17);
-  s << x;
-  return s.str();
-}
+const auto num = exactNumber;
 
 }  // namespace
 

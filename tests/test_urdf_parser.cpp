@@ -19,6 +19,7 @@
 #include "grbda/grbda.hpp"
 #include "support/random_model.hpp"
 #include "support/model_error.hpp"
+#include "support/exact_text.hpp"
 
 using namespace grbda;
 using grbda::testsupport::modelErrorOf;
@@ -78,11 +79,7 @@ void expectLocatedError(const std::string& text, const std::string& what, const 
   EXPECT_CONTAINS(msg, located("probe.urdf", line));
 }
 
-std::string num(double x) {
-  std::ostringstream s;
-  s << std::setprecision(17) << x;
-  return s.str();
-}
+const auto num = grbda::testsupport::exactNumber;
 
 std::string inertiaAttributes(const Mat3& I) {
   return "ixx=\"" + num(I(0, 0)) + "\" ixy=\"" + num(I(0, 1)) + "\" ixz=\"" + num(I(0, 2)) + "\" iyy=\"" +

@@ -13,16 +13,11 @@
 #include "constraint_rows.hpp"
 #include "grbda/errors.hpp"
 
-
 namespace grbda::detail {
 
 namespace {
 
-/// The minimum-norm least-squares λ of L λ = b (L symmetric positive semi-definite, lower
-/// triangle read), from its eigen-decomposition with eigenvalues below 1e-10 of the largest
-/// diagonal entry taken as zero: λ = Σ_{σ_i > tol} v_i (v_iᵀ b) / σ_i. Sets cd.rank and returns
-/// ‖L λ − b‖∞, the part of b no force can meet (0 for consistent rows, to rounding).
-/// Eigen-decomposition of the symmetric A (lower triangle read) by cyclic Jacobi rotations, in place
+/// Eigen-decomposition of the symmetric L (lower triangle read) into A's diagonal w and V's columns by cyclic Jacobi rotations, in place
 /// in preallocated buffers (Eigen's SelfAdjointEigenSolver allocates when it forms the vectors).
 void symmetricEigen(const MatX& L, MatX& A, MatX& V, VecX& w) {
   const Eigen::Index n = L.rows();
@@ -59,6 +54,10 @@ void symmetricEigen(const MatX& L, MatX& A, MatX& V, VecX& w) {
   w = A.diagonal();
 }
 
+/// The minimum-norm least-squares λ of L λ = b (L symmetric positive semi-definite, lower
+/// triangle read), from its eigen-decomposition with eigenvalues below 1e-10 of the largest
+/// diagonal entry taken as zero: λ = Σ_{σ_i > tol} v_i (v_iᵀ b) / σ_i. Sets cd.rank and returns
+/// ‖L λ − b‖∞, the part of b no force can meet (0 for consistent rows, to rounding).
 double leastNormSolve(ConstraintData::RowSystem& sys, ConstraintData& cd, double scale) {
   symmetricEigen(sys.L, sys.eigA, sys.eigV, sys.eigW);  // buffers sized once (constraint_data.cpp)
   const VecX& sigma = sys.eigW;

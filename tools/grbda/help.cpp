@@ -50,8 +50,9 @@ void printMainHelp(std::ostream& out) {
   for (const auto& c : commandTable()) rows.push_back({c.name, c.summary});
   rows.push_back({"help", "this text, or the options of one command"});
   printTable(out, {}, rows);
-  out << "\nMODEL is a URDF (or URDF+) file; several files are loaded as one robot; builtin:tello is\n"
-         "the Tello humanoid with arms built in code (its differentials are not URDF+).\n"
+  out << "\nMODEL is a URDF (or URDF+) file; several files are loaded as one robot; a MuJoCo MJCF file\n"
+         "(.xml or .mjcf, given alone; docs/mjcf.md); builtin:tello is the Tello humanoid with arms\n"
+         "built in code (its differentials are not URDF+).\n"
       << "Every command takes --log-level, all but view --json; fd, id, mass-matrix and osim also take\n"
       << "--gravity, --repeat, --method and --q-spanning; simulate takes --gravity, --method and the\n"
       << "constraints of fd; derivatives takes --gravity, --repeat, --q-spanning and fd's hard\n"

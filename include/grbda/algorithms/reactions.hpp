@@ -31,7 +31,7 @@ std::vector<JointReaction> jointReactions(const Model& model, const Data& data);
 
 /// The reaction of body i's joint as a world-axes spatial force [moment about the joint origin;
 /// force], after inverseDynamics; allocates nothing. InputError for a body of a loop cluster or
-/// out of range.
+/// out of range, or a Data made for another model (as jointReactions).
 Vec6 jointReaction(const Model& model, const Data& data, int body);
 
 }  // namespace grbda

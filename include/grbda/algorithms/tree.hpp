@@ -5,6 +5,9 @@
 // models they give H_tree, C_tree for the projection and Lagrange baselines.
 // Inputs are spanning coordinates (model.nq(), model.nv()); they are not validated here — the
 // public entry points in dynamics.hpp check sizes and finiteness first.
+// Each call overwrites data.Xup and data.Xa (and v, c, a, f, IA, pA as it computes them) with the
+// spanning tree's state and bumps data.kinematicsVersion: what an earlier cluster pass left (the
+// force propagators of updateForcePropagators) is then invalid, and applyTestForce refuses it.
 #include "grbda/algorithms/kinematics.hpp"
 #include "grbda/data.hpp"
 
