@@ -99,6 +99,18 @@ LoopClosureConstraint::LoopClosureConstraint(std::vector<ChainJoint> predecessor
     for (Eigen::Index j = 0; j < c->cols.cols(); ++j)
       if (c->cols.col(j).head<3>().norm() > 0.5) axes.push_back(c->cols.col(j).head<3>().normalized());
   if (!fixedOrientation_) axes.push_back((P.R * axis_).normalized());
+  // The intended relative orientation is the file's: a revolute loop whose axis points the other
+  // way in one loop frame (a coupler turned by rpy="3.14159 0 0", a joint written with
+  // rpy="-1.5708 0 0" and axis="0 0 -1") is the same hinge, and a fixed loop's frames may differ
+  // by a half turn about a frame axis. Exactly planar files reached the FourBar joint, which never
+  // asked; rounded ones (Generic) were refused "cannot be closed" at every pose (issue #27, item 7).
+  if (fixedOrientation_) {
+    const Mat3 rel = P.R.transpose() * S.R;
+    for (int i = 0; i < 3; ++i) flip_[i] = rel(i, i) < -0.99 ? -1.0 : 1.0;
+    if (flip_.prod() < 0.0) flip_.setOnes();  // not a half turn (a reflection): keep the identity
+  } else {
+    axisSign_ = (P.R * axis_).dot(S.R * axis_) < -0.99 ? -1.0 : 1.0;
+  }
   axisMisalignment_ = 0.0;
   for (size_t i = 0; i < axes.size(); ++i)
     for (size_t j = i + 1; j < axes.size(); ++j)
@@ -112,8 +124,9 @@ void LoopClosureConstraint::evaluate(const Eigen::Ref<const VecX>& q, const Eige
   ChainState P, S;
   walkChain(pred_, predOrigin_, q.data(), qd ? qd->data() : nullptr, P);
   walkChain(succ_, succOrigin_, q.data() + np, qd ? qd->data() + np : nullptr, S);
-  if (aligned)  // fixed: rotation angle below 90°; revolute: axes not opposite
-    *aligned = fixedOrientation_ ? (P.R.transpose() * S.R).trace() > 1.0 : (P.R * axis_).dot(S.R * axis_) > 0.0;
+  if (aligned)  // fixed: within 90° of the file's relative rotation; revolute: axes as in the file
+    *aligned = fixedOrientation_ ? ((P.R.transpose() * S.R) * flip_.asDiagonal()).trace() > 1.0
+                                 : axisSign_ * (P.R * axis_).dot(S.R * axis_) > 0.0;
   if (K) K->setZero(6, np + ns);
   const double perLength = 1.0 / length_;  // position rows in loop lengths (dimensionless)
   if (phi) phi->head<3>() = perLength * (P.p - S.p);

@@ -38,7 +38,8 @@ class LoopClosureConstraint final : public ImplicitConstraint {
   void jacobian(const Eigen::Ref<const VecX>& q, Eigen::Ref<MatX> K) const override;
   void bias(const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd, Eigen::Ref<VecX> k) const override;
   /// The orientation rows vanish for flipped frames too (a fixed loop turned 180° about a frame
-  /// axis, a revolute loop with opposite axes): accept only frames within 90° of alignment.
+  /// axis, a revolute loop with opposite axes): accept only frames within 90° of the relative
+  /// orientation the file's pose has (aligned, or flipped as written).
   bool isIntendedRoot(const Eigen::Ref<const VecX>& q) const override;
 
   /// Number of candidate rows before redundant ones were removed (3 position + orientation).
@@ -78,6 +79,11 @@ class LoopClosureConstraint final : public ImplicitConstraint {
   double length_ = 1.0;
   double nearRedundancy_ = 0.0;
   double axisMisalignment_ = 0.0;
+  /// The loop frames' relative orientation at the file's pose (q = 0), which isIntendedRoot
+  /// accepts: revolute, −1 when the axis points the other way in the successor's frame; fixed,
+  /// the signs of a half turn about a frame axis (diag(−1, −1, 1) etc.), else ones.
+  double axisSign_ = 1.0;
+  Vec3 flip_ = Vec3::Ones();
 };
 
 }  // namespace grbda::detail
