@@ -214,7 +214,8 @@ struct EarlyElimination {
     // 4th, one pivot of 1.5e-3 m against links of ~0.3 m put 4e7 into an IA of ~30, and q̈
     // rootward of it was 1e-8…1e-6 off). Such rows go on to the parent unreduced, carrying
     // their inverse inertia L = W Wᵀ; there the parent's joint joins the elimination.
-    if (r > 0 && p <= EarlyCluster::kMaxCarried && ec.G.topRows(r).squaredNorm() > kMaxAddedInertia * IAo.trace()) {
+    if (r > 0 && std::min(p, m) <= EarlyCluster::kMaxCarried &&
+        ec.G.topRows(r).squaredNorm() > kMaxAddedInertia * IAo.trace()) {
       for (int j = r - 1; j >= 0; --j) reflectForces(ec, m, j);  // Fo again (reflections are involutions)
       defer<D>(kd, ec, T);
       return;
@@ -284,13 +285,35 @@ struct EarlyElimination {
                            " (non-finite state?)");
   }
 
-  /// Hand every entering row on unreduced: Fo (restored by the caller), b, and L's factor W.
+  /// Hand every entering row on unreduced: Fo (restored by the caller), b, and a factor of L =
+  /// W Wᵀ with at most m rows (Householder triangularisation of Wᵀ when p > m: L = Sᵀ S), so that a
+  /// run of deferrals carries no more rows than it passes.
   template <int D>
   void defer(const ClusterData& kd, EarlyCluster& ec, const Eigen::Map<Eigen::Matrix<double, D, Eigen::Dynamic>>& T) const {
     const int m = ec.m, p = ec.qin + static_cast<int>(T.rows());
     if (ec.qin == 0) jointFactor<D>(kd, ec, T);  // (stackedFactor wrote it otherwise)
-    ec.Bout.topLeftCorner(p, m) = ec.W.topLeftCorner(m, p).transpose();
-    ec.qout = p;
+    if (p <= m) {
+      ec.Bout.topLeftCorner(p, m) = ec.W.topLeftCorner(m, p).transpose();
+      ec.qout = p;
+    } else {
+      Eigen::Map<MatX> S(ec.Wqr.data(), p, m);  // Wqr is free: nothing is eliminated here
+      S = ec.W.topLeftCorner(m, p).transpose();
+      for (int j = 0; j < m; ++j) {
+        const double norm = S.col(j).tail(p - j).norm();
+        if (norm == 0.0) continue;
+        const double alpha = S(j, j) >= 0.0 ? -norm : norm;  // no cancellation in v_j
+        const double v0 = S(j, j) - alpha, vv = v0 * v0 + S.col(j).tail(p - j - 1).squaredNorm();
+        for (int c = j + 1; c < m; ++c) {  // S_c ← (1 − 2 v vᵀ / vᵀv) S_c, v = [v0; S(j+1:, j)]
+          const double f = 2.0 * (v0 * S(j, c) + S.col(j).tail(p - j - 1).dot(S.col(c).tail(p - j - 1))) / vv;
+          S(j, c) -= f * v0;
+          S.col(c).tail(p - j - 1) -= f * S.col(j).tail(p - j - 1);
+        }
+        S(j, j) = alpha;
+      }
+      for (int i = 0; i < m; ++i)
+        for (int c = 0; c < m; ++c) ec.Bout(i, c) = c >= i ? S(i, c) : 0.0;
+      ec.qout = m;
+    }
     ec.rank = 0;
     ec.passed = m;
     ec.bout.head(m) = ec.b.head(m);
