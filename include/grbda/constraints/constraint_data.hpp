@@ -145,7 +145,7 @@ class ConstraintData {
     ///@{
     VecX bout, lambda, lambdaOut;       ///< U2ᵀ b; λ of the entering rows; λ̂ of the passed ones
     ///@}
-    /// Rows of a deferred cluster's carried factor at most (a longer run of deferrals eliminates).
+    /// Rows of a deferred cluster's carried factor at most (a cluster deferring more eliminates).
     static constexpr int kMaxCarried = 6;
     ///@{
     MatX W, Wqr;                        ///< m x p: the rows' inverse-inertia factor [carried | Tᵀ C] (L = W Wᵀ), its QR
