@@ -42,6 +42,10 @@ namespace {
 
 using EarlyCluster = ConstraintData::EarlyCluster;
 
+/// An elimination may add at most this multiple of the output body's articulated inertia (by
+/// trace); stiffer ones are deferred to the parent (see EarlyElimination::eliminate).
+constexpr double kMaxAddedInertia = 1e2;
+
 /// Tᵀ Π = Q R in place on `a` (m x d, holding Tᵀ) by Householder reflections with column
 /// pivoting, stopping at the first pivot column whose remaining norm is ≤ tol. Reflector j is
 /// H_j = 1 − β_j v_j v_jᵀ with v_j = column j of `v` (zero above row j); Q = H_0 ⋯ H_{r−1}.
@@ -94,16 +98,27 @@ struct EarlyElimination {
 
   void operator()(int k, const Cluster& cl, ClusterData& kd) const {
     EarlyCluster& ec = cd.early[static_cast<size_t>(k)];
-    int m = 0;
+    int m = 0, q = 0;
+    for (int child : ec.children) {
+      const EarlyCluster& ch = cd.early[static_cast<size_t>(child)];
+      m += ch.passed;
+      q += ch.qout;
+    }
+    // a deferring child's rows bring their inverse inertia L = Boutᵀ Bout: W's first q columns
+    if (q > 0) ec.W.topLeftCorner(m, q).setZero();
+    m = q = 0;
     for (int child : ec.children) {
       const EarlyCluster& ch = cd.early[static_cast<size_t>(child)];
       const int o = model.cluster(child).output;
+      if (ch.qout > 0) ec.W.block(m, q, ch.passed, ch.qout) = ch.Bout.topLeftCorner(ch.qout, ch.passed).transpose();
+      q += ch.qout;
       for (int j = 0; j < ch.passed; ++j, ++m) {
         ec.F.col(m) = ch.Fout.col(j);
         ec.b[m] = ch.bout[j];
         ec.bodyOf[static_cast<size_t>(m)] = o;
       }
     }
+    ec.qin = q;
     for (size_t j = 0; j < ec.ownRows.size(); ++j, ++m) {
       const int r = ec.ownRows[j];
       ec.F.col(m) = cd.parts[static_cast<size_t>(cd.rowFirstPart[static_cast<size_t>(r)])].K;
@@ -111,7 +126,7 @@ struct EarlyElimination {
       ec.bodyOf[static_cast<size_t>(m)] = ec.ownBody[j];
     }
     ec.m = m;
-    ec.rank = ec.passed = 0;
+    ec.rank = ec.passed = ec.qout = 0;
     if (m > 0) withClusterDof(cl.nv, [&](auto D) { eliminate<decltype(D)::value>(cl, kd, ec); });
   }
 
@@ -136,7 +151,10 @@ struct EarlyElimination {
     double scaleS = 0.0;  // (a zero-DoF cluster has no S to measure: every row passes through it)
     for (int r = 0; d > 0 && r < cl.numBodies; ++r) scaleS = std::max(scaleS, rowsOf<D>(kd.S, r).cwiseAbs().maxCoeff());
     const double tol = 1e-10 * scaleF * std::max(scaleS, 1.0);
-    if constexpr (D == 1) {  // one reflection maps t to α e1; Σ = α² D⁻¹ (65-67)
+    const int q = ec.qin, p = q + d;
+    if (q > 0) {
+      stackedFactor<D>(kd, ec, T);
+    } else if constexpr (D == 1) {  // one reflection maps t to α e1; Σ = α² D⁻¹ (65-67)
       const double norm = T.row(0).norm();
       ec.rank = norm > tol ? 1 : 0;
       if (ec.rank == 1) {
@@ -167,13 +185,8 @@ struct EarlyElimination {
     }
     const int r = ec.rank;
     ec.passed = m - r;
-    // Qᵀ b in place: U1ᵀ b, then U2ᵀ b for the parent
-    auto qb = ec.b.head(m);
-    applyQt(ec, m, qb);
-    for (int i = 0; i < r; ++i) ec.g[i] = qb[i];
-    forwardSubstitute(ec.C, r, ec.g);
-    for (int j = 0; j < ec.passed; ++j) ec.bout[j] = qb[r + j];
     if (root) {  // the rows no force meets: consistent (redundant) or infeasible
+      applyQtToB(ec, m, r);
       for (int j = 0; j < ec.passed; ++j)
         if (!(std::abs(ec.bout[j]) <= 1e-8 * (1.0 + scaleB)))
           throw NumericalError(std::string(algorithm) + ": the constraint rows are inconsistent: " +
@@ -188,18 +201,27 @@ struct EarlyElimination {
       Fo.col(j) = data.Xout[static_cast<size_t>(ec.bodyOf[static_cast<size_t>(j)])].applyTranspose(Vec6(ec.F.col(j)));
       Fo.col(j).noalias() -= DinvXUt.transpose() * T.col(j);
     }
-    for (int j = 0; j < r; ++j) {  // fixed-size 6-vector steps: the sizes are too small for Eigen's GEMV
-      const double* vj = ec.V.col(j).data();
-      Vec6 Fv = Vec6::Zero();
-      for (int c = j; c < m; ++c) Fv += vj[c] * Fo.col(c);
-      Fv *= ec.beta[j];
-      for (int c = j; c < m; ++c) Fo.col(c) -= vj[c] * Fv;
-    }
+    for (int j = 0; j < r; ++j) reflectForces(ec, m, j);
     for (int i = 0; i < r; ++i) ec.G.row(i) = Fo.col(i).transpose();
     forwardSubstitute(ec.C, r, ec.G);
-    for (int j = 0; j < ec.passed; ++j) ec.Fout.col(j) = ec.Fout.col(r + j);
     Mat6& IAo = data.IA[static_cast<size_t>(cl.output)];
     Vec6& pAo = data.pA[static_cast<size_t>(cl.output)];
+    // Pivoting by deferral. Paired with a joint that barely moves them (|Sᵀ F u| small against
+    // |F u|: the rows' point near the joint's axis line), eliminated rows put a stiff rank-r
+    // inertia Gᵀ G = (Fo U1) Σ⁻¹ (Fo U1)ᵀ into the parent, which the next joint folds away
+    // again: each such pair cancels log10(|Gᵀ G| / |IA_o|) digits of IA and pA, and every
+    // ancestor inherits the loss (issue #27 item 2: a chain of 100 links with a contact on every
+    // 4th, one pivot of 1.5e-3 m against links of ~0.3 m put 4e7 into an IA of ~30, and q̈
+    // rootward of it was 1e-8…1e-6 off). Such rows go on to the parent unreduced, carrying
+    // their inverse inertia L = W Wᵀ; there the parent's joint joins the elimination.
+    if (r > 0 && std::min(p, m) <= EarlyCluster::kMaxCarried &&
+        ec.G.topRows(r).squaredNorm() > kMaxAddedInertia * IAo.trace()) {
+      for (int j = r - 1; j >= 0; --j) reflectForces(ec, m, j);  // Fo again (reflections are involutions)
+      defer<D>(kd, ec, T);
+      return;
+    }
+    applyQtToB(ec, m, r);
+    for (int j = 0; j < ec.passed; ++j) ec.Fout.col(j) = ec.Fout.col(r + j);
     for (int i = 0; i < r; ++i) {
       const Vec6 Gi = ec.G.row(i).transpose();
       IAo.noalias() += Gi * Gi.transpose();  // (63)
@@ -207,6 +229,95 @@ struct EarlyElimination {
     }
   }
 
+  /// Fo ← Fo H_j for the j-th reflector (fixed-size 6-vector steps: the sizes are too small for
+  /// Eigen's GEMV).
+  static void reflectForces(EarlyCluster& ec, int m, int j) {
+    auto Fo = ec.Fout.leftCols(m);
+    const double* vj = ec.V.col(j).data();
+    Vec6 Fv = Vec6::Zero();
+    for (int c = j; c < m; ++c) Fv += vj[c] * Fo.col(c);
+    Fv *= ec.beta[j];
+    for (int c = j; c < m; ++c) Fo.col(c) -= vj[c] * Fv;
+  }
+
+  /// Qᵀ b in place: g = C⁻¹ U1ᵀ b, and U2ᵀ b for the parent.
+  static void applyQtToB(EarlyCluster& ec, int m, int r) {
+    auto qb = ec.b.head(m);
+    applyQt(ec, m, qb);
+    for (int i = 0; i < r; ++i) ec.g[i] = qb[i];
+    forwardSubstitute(ec.C, r, ec.g);
+    for (int j = 0; j < m - r; ++j) ec.bout[j] = qb[r + j];
+  }
+
+  /// W's last d columns: Tᵀ C with D⁻¹ = C Cᵀ, so that L = W Wᵀ = Lin + Tᵀ D⁻¹ T.
+  template <int D>
+  static void jointFactor(const ClusterData& kd, EarlyCluster& ec, const Eigen::Map<Eigen::Matrix<double, D, Eigen::Dynamic>>& T) {
+    const int d = static_cast<int>(T.rows()), m = ec.m, q = ec.qin;
+    auto C = ec.DinvMt.topLeftCorner(d, d);
+    C.setZero();
+    choleskyLower(kd.Dinv, C, d);  // D⁻¹ is positive definite (the pass checked D)
+    for (int c = 0; c < d; ++c)  // plain loops: no product temporaries in a dynamics call
+      for (int j = 0; j < m; ++j) {
+        double s = 0.0;
+        for (int i = c; i < d; ++i) s += T(i, j) * C(i, c);
+        ec.W(j, q + c) = s;
+      }
+  }
+
+  /// Rows entering with carried inverse inertias (a child deferred them): the rank-revealing
+  /// split of L = W Wᵀ by column-pivoted Householder on W, Π-free Σ = U1ᵀ L U1 = R1 R1ᵀ.
+  template <int D>
+  void stackedFactor(const ClusterData& kd, EarlyCluster& ec, const Eigen::Map<Eigen::Matrix<double, D, Eigen::Dynamic>>& T) const {
+    const int m = ec.m, p = ec.qin + static_cast<int>(T.rows());
+    jointFactor<D>(kd, ec, T);
+    auto qr = ec.Wqr.topLeftCorner(m, p);
+    qr = ec.W.topLeftCorner(m, p);
+    double scale = 0.0;
+    for (int c = 0; c < p; ++c) scale = std::max(scale, qr.col(c).norm());
+    ec.rank = pivotedHouseholder(qr, ec.V.topLeftCorner(m, p), ec.beta.head(p), ec.perm.data(), 1e-10 * scale);
+    const int r = ec.rank;
+    auto Sigma = ec.C.topLeftCorner(r, r);
+    for (int i = 0; i < r; ++i)
+      for (int j = 0; j <= i; ++j) Sigma(i, j) = qr.row(i).tail(p - i).dot(qr.row(j).tail(p - i));  // R upper: cols ≥ i
+    if (!choleskyLower(Sigma, Sigma, r))
+      throw NumericalError(std::string(algorithm) + ": pv-early: the eliminated rows' inverse inertia is not "
+                           "positive definite at cluster " + std::to_string(&ec - cd.early.data()) +
+                           " (non-finite state?)");
+  }
+
+  /// Hand every entering row on unreduced: Fo (restored by the caller), b, and a factor of L =
+  /// W Wᵀ with at most m rows (Householder triangularisation of Wᵀ when p > m: L = Sᵀ S), so that a
+  /// run of deferrals carries no more rows than it passes.
+  template <int D>
+  void defer(const ClusterData& kd, EarlyCluster& ec, const Eigen::Map<Eigen::Matrix<double, D, Eigen::Dynamic>>& T) const {
+    const int m = ec.m, p = ec.qin + static_cast<int>(T.rows());
+    if (ec.qin == 0) jointFactor<D>(kd, ec, T);  // (stackedFactor wrote it otherwise)
+    if (p <= m) {
+      ec.Bout.topLeftCorner(p, m) = ec.W.topLeftCorner(m, p).transpose();
+      ec.qout = p;
+    } else {
+      Eigen::Map<MatX> S(ec.Wqr.data(), p, m);  // Wqr is free: nothing is eliminated here
+      S = ec.W.topLeftCorner(m, p).transpose();
+      for (int j = 0; j < m; ++j) {
+        const double norm = S.col(j).tail(p - j).norm();
+        if (norm == 0.0) continue;
+        const double alpha = S(j, j) >= 0.0 ? -norm : norm;  // no cancellation in v_j
+        const double v0 = S(j, j) - alpha, vv = v0 * v0 + S.col(j).tail(p - j - 1).squaredNorm();
+        for (int c = j + 1; c < m; ++c) {  // S_c ← (1 − 2 v vᵀ / vᵀv) S_c, v = [v0; S(j+1:, j)]
+          const double f = 2.0 * (v0 * S(j, c) + S.col(j).tail(p - j - 1).dot(S.col(c).tail(p - j - 1))) / vv;
+          S(j, c) -= f * v0;
+          S.col(c).tail(p - j - 1) -= f * S.col(j).tail(p - j - 1);
+        }
+        S(j, j) = alpha;
+      }
+      for (int i = 0; i < m; ++i)
+        for (int c = 0; c < m; ++c) ec.Bout(i, c) = c >= i ? S(i, c) : 0.0;
+      ec.qout = m;
+    }
+    ec.rank = 0;
+    ec.passed = m;
+    ec.bout.head(m) = ec.b.head(m);
+  }
 };
 
 /// The outward hook at cluster k: λ of its entering rows (62, 64), t += T λ, hand λ on.

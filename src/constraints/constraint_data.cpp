@@ -104,19 +104,24 @@ void analyseEarly(const Model& model, ConstraintData& cd) {
       cd.early[static_cast<size_t>(parent)].children.push_back(k);
     }
     const int d = model.cluster(k).nv;
+    // factor columns: each child may carry kMaxCarried rows of a deferred elimination, plus T's d
+    const int p = ConstraintData::EarlyCluster::kMaxCarried * static_cast<int>(ec.children.size()) + d;
     ec.F = MatX::Zero(6, cap);
     ec.bodyOf.assign(static_cast<size_t>(cap), -1);
     ec.b = VecX::Zero(cap);
     ec.T = MatX::Zero(d, cap);
     ec.QR = MatX::Zero(cap, d);
-    ec.V = MatX::Zero(cap, d);
-    ec.beta = VecX::Zero(d);
-    ec.perm.assign(static_cast<size_t>(d), 0);
+    ec.V = MatX::Zero(cap, p);
+    ec.beta = VecX::Zero(p);
+    ec.perm.assign(static_cast<size_t>(p), 0);
     ec.M = MatX::Zero(d, d);
     ec.DinvMt = MatX::Zero(d, d);
-    ec.C = MatX::Zero(d, d);
-    ec.G = MatX::Zero(d, 6);
-    ec.g = VecX::Zero(d);
+    ec.C = MatX::Zero(p, p);
+    ec.G = MatX::Zero(p, 6);
+    ec.g = VecX::Zero(p);
+    ec.W = MatX::Zero(cap, p);
+    ec.Wqr = MatX::Zero(cap, p);
+    ec.Bout = MatX::Zero(ConstraintData::EarlyCluster::kMaxCarried, cap);
     ec.Fout = MatX::Zero(6, cap);
     ec.bout = VecX::Zero(cap);
     ec.lambda = VecX::Zero(cap);

@@ -145,6 +145,15 @@ class ConstraintData {
     ///@{
     VecX bout, lambda, lambdaOut;       ///< U2ᵀ b; λ of the entering rows; λ̂ of the passed ones
     ///@}
+    /// Rows of a deferred cluster's carried factor at most (a cluster deferring more eliminates).
+    static constexpr int kMaxCarried = 6;
+    ///@{
+    MatX W, Wqr;                        ///< m x p: the rows' inverse-inertia factor [carried | Tᵀ C] (L = W Wᵀ), its QR
+    ///@}
+    MatX Bout;                          ///< kMaxCarried x cap: a deferred cluster's factor, L = Boutᵀ Bout
+    ///@{
+    int qin = 0, qout = 0;              ///< carried factor rows entering (columns of W before Tᵀ C), and in Bout
+    ///@}
   };
   std::vector<EarlyCluster> early;  ///< PV-early workspace per cluster
   bool earlySupported = true;       ///< false with relative rows: pv-early runs PV then
