@@ -28,6 +28,7 @@
 
 #include "../constraints/constraint_rows.hpp"
 #include "articulated_pass.hpp"
+#include "../constraints/constraint_rows.hpp"
 #include "row_propagation.hpp"
 #include "cluster_state.hpp"
 #include "grbda/errors.hpp"
@@ -94,10 +95,17 @@ struct EarlyElimination {
   Data& data;
   ConstraintData& cd;
   Vec6 a0;
+  const ConstraintSolverSettings& settings;
   const char* algorithm;
+  bool* unstable;  ///< set when an elimination would lose digits and its rows cannot be deferred
+  double* bScale;  ///< the largest |b| met so far: the scale the consistency test uses, as PV's max |b|
 
   void operator()(int k, const Cluster& cl, ClusterData& kd) const {
     EarlyCluster& ec = cd.early[static_cast<size_t>(k)];
+    if (*unstable) {  // the solve goes to PV: finish the pass as plain ABA
+      ec.m = ec.rank = ec.passed = ec.qout = 0;
+      return;
+    }
     int m = 0, q = 0;
     for (int child : ec.children) {
       const EarlyCluster& ch = cd.early[static_cast<size_t>(child)];
@@ -185,10 +193,11 @@ struct EarlyElimination {
     }
     const int r = ec.rank;
     ec.passed = m - r;
+    *bScale = std::max(*bScale, scaleB);
     if (root) {  // the rows no force meets: consistent (redundant) or infeasible
       applyQtToB(ec, m, r);
       for (int j = 0; j < ec.passed; ++j)
-        if (!(std::abs(ec.bout[j]) <= 1e-8 * (1.0 + scaleB)))
+        if (!(std::abs(ec.bout[j]) <= allowedInconsistency(*bScale, settings)))
           throw NumericalError(std::string(algorithm) + ": the constraint rows are inconsistent: " +
                                std::to_string(ec.passed) + " combination(s) of them cannot be met by any constraint "
                                "force (residual " + std::to_string(std::abs(ec.bout[j])) + ")");
@@ -214,8 +223,14 @@ struct EarlyElimination {
     // 4th, one pivot of 1.5e-3 m against links of ~0.3 m put 4e7 into an IA of ~30, and q̈
     // rootward of it was 1e-8…1e-6 off). Such rows go on to the parent unreduced, carrying
     // their inverse inertia L = W Wᵀ; there the parent's joint joins the elimination.
-    if (r > 0 && std::min(p, m) <= EarlyCluster::kMaxCarried &&
-        ec.G.topRows(r).squaredNorm() > kMaxAddedInertia * IAo.trace()) {
+    // More rows than a deferral may carry: the elimination would still lose the digits, so the
+    // whole solve goes to PV, whose rows never enter an articulated inertia (pvEarlyForwardDynamics).
+    if (r > 0 && ec.G.topRows(r).squaredNorm() > kMaxAddedInertia * IAo.trace()) {
+      if (std::min(p, m) > EarlyCluster::kMaxCarried) {
+        *unstable = true;
+        ec.m = ec.rank = ec.passed = ec.qout = 0;
+        return;
+      }
       for (int j = r - 1; j >= 0; --j) reflectForces(ec, m, j);  // Fo again (reflections are involutions)
       defer<D>(kd, ec, T);
       return;
@@ -366,8 +381,15 @@ void pvEarlyForwardDynamics(const Model& model, Data& data, ConstraintData& cd, 
   in.tau = &tau;
   in.fext = fext;
   // not a plain pass: the eliminated rows' inertias sit in the output bodies' IA
-  if (!articulatedPass<true>(model, data, in, NoLeafTerms{}, EarlyElimination{model, data, cd, a0, algorithm}, false))
-    throwArticulatedInertiaNotPositive(model, data, algorithm);
+  bool unstable = false;
+  double bScale = 0.0;
+  const bool positive =
+      articulatedPass<true>(model, data, in, NoLeafTerms{}, EarlyElimination{model, data, cd, a0, settings, algorithm, &unstable, &bScale}, false);
+  if (unstable) {  // an ill-conditioned elimination that deferral could not take (rare): PV's answer
+    pvForwardDynamics(model, data, cd, tau, fext, settings, false, algorithm);
+    return;
+  }
+  if (!positive) throwArticulatedInertiaNotPositive(model, data, algorithm);
   outwardPass(model, data, a0, EarlyRollOut{model, data, cd});
   int rank = cd.numRows;
   for (int k = 0; k < model.numClusters(); ++k)

@@ -1,6 +1,8 @@
 #pragma once
 // Internal: the pieces every constrained solver shares — the row gatherer, the residual and the
 // solve of the Delassus system L λ = b (direct, or regularised when the rows are redundant).
+#include <algorithm>
+
 #include "grbda/algorithms/constrained_dynamics.hpp"
 
 namespace grbda::detail {
@@ -23,6 +25,13 @@ double constraintResidual(const Data& data, ConstraintData& cd);
 /// Newton–Euler sweep (no H, no J formed; nothing allocated).
 double dynamicsResidual(const Model& model, Data& data, ConstraintData& cd, const VecX& tau,
                         const ExternalForces* fext);
+
+/// How far redundant rows may miss being consistent, for right-hand sides of size bNorm (max |b_i|):
+/// exactly redundant rows (four corners of a flat foot) have right-hand sides that agree only to
+/// integration drift and stabilisation (issue #27). One rule for every hard solver.
+inline double allowedInconsistency(double bNorm, const ConstraintSolverSettings& settings) {
+  return 1e-6 * (1.0 + bNorm) + std::max(settings.consistencyTolerance, 0.0) * bNorm;
+}
 
 /// λ = L⁻¹ b for the symmetric positive semi-definite L of `sys` (lower triangle read). A
 /// Cholesky factorisation when L is well conditioned; otherwise (redundant rows) the proximal

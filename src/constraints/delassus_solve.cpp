@@ -95,9 +95,7 @@ void solveDelassus(ConstraintData::RowSystem& sys, ConstraintData& cd, const Con
   for (int i = 0; i < m; ++i) scale = std::max(scale, sys.L(i, i));
   if (!(scale > 0.0)) scale = 1.0;
   const double bNorm = sys.b.cwiseAbs().maxCoeff();
-  // Exactly redundant rows (four corners of a flat foot) have right-hand sides that agree only
-  // to integration drift and stabilisation: consistent within consistencyTolerance (issue #27).
-  const double allowed = 1e-6 * (1.0 + bNorm) + std::max(settings.consistencyTolerance, 0.0) * bNorm;
+  const double allowed = allowedInconsistency(bNorm, settings);
   if (!proximal) {
     if (choleskyLower(sys.L, sys.factor, m, 1e-10 * scale)) {  // pivots C_ii² against the matrix scale
       sys.lambda = sys.b;
