@@ -23,6 +23,7 @@ struct StateCheck {
   double condition = 0;  ///< cond(H), the scale the tolerances follow
   double treeCondition = 0;  ///< cond(H_tree), for the methods on the spanning tree
   double kktCondition = 0;   ///< cond([H_tree Kᵀ; K 0]), for the Lagrange method
+  double kktSmallest = 0;    ///< its smallest singular value: ‖[q̈; λ]‖ ≤ ‖right-hand side‖ / this
   bool proximalConverged = true;  ///< false: the proximal solver had not settled (not compared)
 };
 
@@ -35,9 +36,9 @@ inline double condition(const MatX& A) {
   return ev[0] > 0.0 ? ev[ev.size() - 1] / ev[0] : std::numeric_limits<double>::infinity();
 }
 
-/// cond₂ of the Lagrange method's saddle-point matrix [H_tree Kᵀ; K 0] at (q, v) (∞ if singular);
-/// data.HTree must hold H_tree at q.
-inline double kktCondition(const Model& model, Data& data, const VecX& q, const VecX& v) {
+/// cond₂ of the Lagrange method's saddle-point matrix [H_tree Kᵀ; K 0] at (q, v) (∞ if singular),
+/// and its smallest singular value in `smallest`; data.HTree must hold H_tree at q.
+inline double kktCondition(const Model& model, Data& data, const VecX& q, const VecX& v, double& smallest) {
   ConstraintMatrices cm;
   constraintMatrices(model, data, q, v, cm);
   const Eigen::Index n = data.HTree.rows(), r = cm.K.rows();
@@ -45,8 +46,9 @@ inline double kktCondition(const Model& model, Data& data, const VecX& q, const 
   kkt.topLeftCorner(n, n) = data.HTree;
   kkt.topRightCorner(n, r) = cm.K.transpose();
   kkt.bottomLeftCorner(r, n) = cm.K;
-  if (kkt.rows() == 0) return 1.0;
+  if (kkt.rows() == 0) return smallest = 1.0;
   const VecX sv = Eigen::JacobiSVD<MatX>(kkt).singularValues();
+  smallest = sv[sv.size() - 1];
   return sv[sv.size() - 1] > 0.0 ? sv[0] / sv[sv.size() - 1] : std::numeric_limits<double>::infinity();
 }
 
@@ -87,17 +89,23 @@ inline StateCheck checkModelAtState(const Model& model, Data& data, ProximalData
     const double fdScale = qdd.norm() + (tau.norm() + C.norm()) / std::max(H.norm(), 1e-300);
     tree::crba(model, data, completeConfiguration(model, data, q));
     out.treeCondition = checks::condition(data.HTree);
-    out.kktCondition = checks::kktCondition(model, data, q, v);
+    out.kktCondition = checks::kktCondition(model, data, q, v, out.kktSmallest);
     const double treeTolerance = std::max(1e-10, 1e-13 * std::max(out.condition, out.treeCondition));
     checks::compare(out, "C-ABA vs projection", (qdd - projectionForwardDynamics(model, data, q, v, tau)).norm(),
                     fdScale, treeTolerance);
     // Lagrange solves the saddle-point system [H_tree Kᵀ; K 0]: its error follows that matrix's
     // condition, which a steep joint-to-joint constraint (a finger whose q₂ = 868 q₁) drives far
     // above cond(H_tree) (the fuzzer: 2.4e-10 at cond H = 1, cond H_tree = 3, cond KKT = 8e4).
-    // Capped at 1e-6, so that a wrong Lagrange solve is still caught.
+    // Capped at 1e-6, so that a wrong Lagrange solve is still caught. Its error is relative to the
+    // whole solution [q̈; λ], and λ can dwarf q̈ (the long run: a finger of 1.6e7 kg m² under
+    // τ = 8e4 has q̈ = 6e-3, λ ~ τ; Lagrange 5e-12 off, C-ABA exact): the scale adds the bound
+    // ‖λ‖ ≤ ‖(τ, C)‖ / σ_min([H_tree Kᵀ; K 0]), at most 1e3 × q̈'s scale (a nearly singular
+    // saddle point must not excuse any answer).
     const double lagrangeTolerance = std::max(treeTolerance, std::min(1e-13 * out.kktCondition, 1e-6));
-    checks::compare(out, "C-ABA vs Lagrange", (qdd - lagrangeForwardDynamics(model, data, q, v, tau)).norm(), fdScale,
-                    lagrangeTolerance);
+    const double lambdaBound = (tau.norm() + C.norm()) / std::max(out.kktSmallest, std::numeric_limits<double>::min());
+    const double lagrangeScale = fdScale + std::min(lambdaBound, 1e3 * fdScale);
+    checks::compare(out, "C-ABA vs Lagrange", (qdd - lagrangeForwardDynamics(model, data, q, v, tau)).norm(),
+                    lagrangeScale, lagrangeTolerance);
     ProximalSettings settings;
     settings.maxIterations = 50;
     settings.tolerance = 1e-12;
