@@ -125,7 +125,8 @@ void bindModelBuilder(py::module_& m) {
       .def_property_readonly("couplings", &ModelBuilder::couplings, "list of CouplingSpec (a copy)")
       .def_property_readonly("frames", &ModelBuilder::frames, "list of FrameSpec (a copy)")
       .def_property_readonly("num_constraints", [](const ModelBuilder& b) { return b.constraints().size(); },
-                             "number of implicit constraints added in C++ (e.g. the Tello differentials)")
+                             "number of implicit constraints added in C++ (e.g. the Tello differentials); Python has no add_constraint on "
+                             "purpose, see docs/urdf-plus.md, 'Constraints written in code'")
       .def(
           "merge",
           [](ModelBuilder& self, const ModelBuilder& other) {

@@ -64,3 +64,12 @@ def test_import_from_another_interpreter_names_the_one_it_was_built_for():
     assert out.returncode != 0
     assert "It was built for Python" in out.stderr, out.stderr
     assert sys.executable in out.stderr
+
+
+def test_python_builder_has_no_add_constraint_and_says_why():
+    # Implicit constraints run inside every kinematics call: C++ only, documented (issue #27).
+    assert not hasattr(grbda.ModelBuilder, "add_constraint")
+    doc = grbda.ModelBuilder.num_constraints.__doc__
+    assert "no add_constraint on purpose" in doc and "docs/urdf-plus.md" in doc
+    text = (MODELS.parent / "docs" / "urdf-plus.md").read_text()
+    assert "## Constraints written in code (C++ only)" in text
