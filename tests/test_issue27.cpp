@@ -656,3 +656,52 @@ TEST(Issue27Redundancy, ProximalOnInconsistentRowsReturnsTheFlaggedLeastSquaresF
   std::cout << "[ measured ] proximal on contradictory rows: λ = " << cd.lambda.transpose() << ", row residual "
             << cd.rowResidual << ", inconsistency " << cd.inconsistency << "\n";
 }
+
+// ---- a compliance sweep keeps its ConstraintData (small print) ----------------------------------
+
+TEST(Issue27Compliance, ASweepReusesOneConstraintDataAndMatchesAFreshOneBitwise) {
+  // Compliances and the Baumgarte constant are read at every solve: changing them used to refuse
+  // the ConstraintData ("the constraints changed since"), so a sweep rebuilt it every time.
+  const Model m = loadUrdf((kModels / "mini_cheetah.urdf").string());
+  ConstraintModel cm(m);
+  for (const char* foot : {"FR_foot", "FL_foot", "HR_foot", "HL_foot"}) cm.addPointContact(foot);
+  cm.setCompliance(1e-3);
+  Rng rng(2711);
+  VecX q = m.neutralConfiguration();
+  q.tail(12) += randomVector(rng, 12, -0.3, 0.3);
+  const VecX v = randomVector(rng, m.nv()), tau = randomVector(rng, m.nv());
+  for (ConstraintSolver solver : {ConstraintSolver::PVSoft, ConstraintSolver::LTLSoft}) {
+    ConstraintSolverSettings settings;
+    settings.solver = solver;
+    Data d(m);
+    ConstraintData kept(m, cm);
+    for (double R : {1e-3, 1e-5, 1e-7, 2.5e-4}) {
+      cm.setCompliance(R);
+      cm.setBaumgarte(R > 1e-6 ? 0.1 : 0.0);
+      const VecX qddKept = constrainedForwardDynamics(m, d, cm, kept, q, v, tau, settings);
+      Data fresh(m);
+      ConstraintData freshCd(m, cm);
+      const VecX qddFresh = constrainedForwardDynamics(m, fresh, cm, freshCd, q, v, tau, settings);
+      EXPECT_EQ((qddKept - qddFresh).cwiseAbs().maxCoeff(), 0.0) << "R = " << R;
+      EXPECT_EQ((kept.lambda - freshCd.lambda).cwiseAbs().maxCoeff(), 0.0) << "R = " << R;
+    }
+  }
+  // A stiffer compliance does change the answer (the sweep is not a no-op) ...
+  Data d(m);
+  ConstraintData cd(m, cm);
+  ConstraintSolverSettings soft;
+  soft.solver = ConstraintSolver::PVSoft;
+  cm.setCompliance(1e-2);
+  const VecX loose = constrainedForwardDynamics(m, d, cm, cd, q, v, tau, soft);
+  cm.setCompliance(1e-6);
+  EXPECT_GT((constrainedForwardDynamics(m, d, cm, cd, q, v, tau, soft) - loose).norm(), 1e-6);
+  // ... and a row that stops sharing its contact's compliance changes how PV-soft treats the
+  // contact (no longer a point mass): that still asks for a new ConstraintData.
+  cm.setRowCompliance(0, 2e-6);
+  try {
+    constrainedForwardDynamics(m, d, cm, cd, q, v, tau, soft);
+    ADD_FAILURE() << "a ConstraintData of another compliance pattern was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("make a new ConstraintData"), std::string::npos) << e.what();
+  }
+}

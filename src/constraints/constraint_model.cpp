@@ -148,8 +148,10 @@ void ConstraintModel::setCompliance(double R) {
   if (!(R > 0.0) || !std::isfinite(R))
     throw InputError("ConstraintModel::setCompliance: the compliance must be positive and finite, got " +
                      std::to_string(R));
+  bool patternChanges = false;  // a constraint whose rows had different compliances
+  for (const Constraint& c : constraints_) patternChanges = patternChanges || !uniformCompliance(c);
   compliance_.setConstant(R);
-  ++version_;
+  if (patternChanges) ++version_;
 }
 
 void ConstraintModel::setRowCompliance(int row, double R) {
@@ -159,16 +161,23 @@ void ConstraintModel::setRowCompliance(int row, double R) {
   if (!(R > 0.0) || !std::isfinite(R))
     throw InputError("ConstraintModel::setRowCompliance: the compliance of row " + std::to_string(row) +
                      " must be positive and finite, got " + std::to_string(R));
+  const Constraint* owner = nullptr;
+  for (const Constraint& c : constraints_)
+    if (row >= c.row && row < c.row + c.numRows) owner = &c;
+  const bool wasUniform = uniformCompliance(*owner);
   compliance_[row] = R;
-  ++version_;
+  if (uniformCompliance(*owner) != wasUniform) ++version_;
 }
 
 void ConstraintModel::setBaumgarte(double timeConstant) {
   if (!(timeConstant >= 0.0) || !std::isfinite(timeConstant))
     throw InputError("ConstraintModel::setBaumgarte: the time constant must be >= 0 and finite, got " +
                      std::to_string(timeConstant));
-  baumgarte_ = timeConstant;
-  ++version_;
+  baumgarte_ = timeConstant;  // read at every solve: a ConstraintData stays valid
+}
+
+bool ConstraintModel::uniformCompliance(const Constraint& c) const {
+  return (compliance_.segment(c.row, c.numRows).array() == compliance_[c.row]).all();
 }
 
 }  // namespace grbda

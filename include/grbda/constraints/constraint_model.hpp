@@ -96,10 +96,13 @@ class ConstraintModel {
   int addCustomRows(const std::string& link, const MatX& K, const VecX& k, const std::string& name = {});
 
   /// The same compliance R > 0 for every row (PV-soft, KKT-soft); InputError if not positive and
-  /// finite. Per-row compliances with setRowCompliance.
+  /// finite. Per-row compliances with setRowCompliance. Compliances are read at every solve, so a
+  /// sweep needs no new ConstraintData — unless a constraint's rows stop (or start) sharing one
+  /// compliance, which changes how PV-soft treats it (version() then changes).
   void setCompliance(double R);
   void setRowCompliance(int row, double R);  ///< compliance R > 0 of one row (InputError if out of range)
-  /// Baumgarte time constant T > 0 [s]; 0 turns stabilisation off (the default).
+  /// Baumgarte time constant T > 0 [s]; 0 turns stabilisation off (the default). Read at every
+  /// solve: a ConstraintData stays valid.
   void setBaumgarte(double timeConstant);
 
   std::uint64_t modelId() const { return modelId_; }  ///< Model::id() of the model it was validated against
@@ -109,12 +112,14 @@ class ConstraintModel {
   const Constraint& constraint(int i) const { return constraints_[static_cast<size_t>(i)]; }  ///< constraint i
   const VecX& compliance() const { return compliance_; }  ///< per row; 0 where none was set
   double baumgarte() const { return baumgarte_; }  ///< Baumgarte time constant [s] (0: off)
-  /// Incremented by every change; a ConstraintData made before a change is rejected.
+  /// Incremented by every change of structure (a constraint added, a constraint's rows no longer
+  /// sharing one compliance); a ConstraintData made before such a change is rejected.
   int version() const { return version_; }
 
  private:
   int add(Constraint c, const Model& model);
   void append(Constraint c);  ///< rows, compliance slots and version for a validated constraint
+  bool uniformCompliance(const Constraint& c) const;  ///< all of c's rows have one compliance
   const Model* model_;  ///< for validating additions; the ConstraintModel must not outlive it
   std::uint64_t modelId_;
   std::vector<Constraint> constraints_;
