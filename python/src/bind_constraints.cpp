@@ -123,13 +123,14 @@ void bindConstraintModel(py::module_& m) {
       "generalised force K^T lambda on the link.");
   cls.def("set_compliance", &ConstraintModel::setCompliance, py::arg("R"),
           "set_compliance(R)\n\nThe same compliance R > 0 on every row (pv-soft), in acceleration per force "
-          "(m s^-2 N^-1 for a point row): lambda = R^-1 (k - K a). InputError if not positive and finite.");
+          "(m s^-2 N^-1 for a point row): lambda = R^-1 (k - K a). InputError if not positive and finite. Read at "
+          "every solve: a ConstraintData made before stays valid (a sweep needs no new one).");
   cls.def("set_row_compliance", &ConstraintModel::setRowCompliance, py::arg("row"), py::arg("R"),
           "set_row_compliance(row, R)\n\nThe compliance of one row (0 <= row < num_rows). InputError otherwise.");
   cls.def("set_baumgarte", &ConstraintModel::setBaumgarte, py::arg("T"),
           "set_baumgarte(T)\n\nBaumgarte stabilisation with time constant T > 0 (s; e.g. 0.1), critically damped: "
           "k = -(2/T) e' - (1/T^2) e from the reference pose (ConstraintData.set_reference, default the pose of the "
-          "first solve). T = 0 turns it off.");
+          "first solve). T = 0 turns it off. Read at every solve: a ConstraintData made before stays valid.");
   cls.def_property_readonly("size", &ConstraintModel::size, "number of constraints");
   cls.def("__len__", &ConstraintModel::size, "number of constraints");
   cls.def_property_readonly("num_rows", &ConstraintModel::numRows, "number of rows (entries of lambda_)");
