@@ -94,7 +94,10 @@ void validateJoint(JointSpec& j, const std::map<std::string, size_t>& linkIndex)
   if (j.parent == j.child) fail("parent and child are the same link '" + j.child + "'", j.where, el);
   if (!finite(j.origin.E) || !finite(j.origin.r)) fail("origin is not finite", j.where, el);
   requireRotation(j.origin.E, j.where, el, "origin rotation");
-  if (j.kind == JointKind::Revolute || j.kind == JointKind::Continuous || j.kind == JointKind::Prismatic) {
+  if (j.kind == JointKind::Screw && !std::isfinite(j.pitch))
+    fail("screw pitch " + fmt(j.pitch) + " is not finite", j.where, el);
+  if (j.kind == JointKind::Revolute || j.kind == JointKind::Continuous || j.kind == JointKind::Prismatic ||
+      j.kind == JointKind::Screw) {
     if (!finite(j.axis)) fail("axis is not finite", j.where, el);
     const double n = j.axis.norm();
     if (n < 1e-9) fail("axis has zero length", j.where, el);
@@ -336,6 +339,7 @@ Model ModelBuilder::build() const {
       case JointKind::Revolute:
       case JointKind::Continuous: b.joint = Joint{JointType::Revolute, j.axis}; break;
       case JointKind::Prismatic: b.joint = Joint{JointType::Prismatic, j.axis}; break;
+      case JointKind::Screw: b.joint = Joint{JointType::Screw, j.axis, j.pitch}; break;
       case JointKind::Floating:
         if (parentBody != -1)
           fail("a floating joint must connect the root (ground) to the base; its parent '" + j.parent +

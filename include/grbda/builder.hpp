@@ -28,7 +28,8 @@ struct LinkSpec {
   SourceLocation where;  ///< where it was declared, for error messages
 };
 
-enum class JointKind { Revolute, Continuous, Prismatic, Fixed, Floating };
+/// URDF joint types (Screw: SDFormat's helical joint, URDF+ `type="screw"`; docs/urdf-plus.md).
+enum class JointKind { Revolute, Continuous, Prismatic, Fixed, Floating, Screw };
 
 /// A joint between two links as URDF describes it (plus URDF+'s `independent` flag).
 struct JointSpec {
@@ -39,6 +40,9 @@ struct JointSpec {
   ///@}
   Transform origin;                        ///< X_T: parent link frame -> joint frame
   Vec3 axis = Vec3::UnitX();               ///< in the joint frame; normalised by build()
+  /// Screw only: metres along `axis` per radian about it, positive for a right-handed thread
+  /// (the URDF reader converts SDFormat's `<thread_pitch>` / `<screw_thread_pitch>`).
+  double pitch = 0.0;
   bool independent = true;                 ///< URDF+ `independent` flag
   /// The author stated the flag (URDF+ independent="..."): build() then refuses to override it
   /// (a coupling's legacy default) and reports the conflict instead.

@@ -6,23 +6,29 @@
 
 namespace grbda {
 
-enum class JointType { Revolute, Prismatic, Free };
+/// Tree joint types. Screw (helical): rotation q about the axis with translation `pitch`·q along it.
+enum class JointType { Revolute, Prismatic, Free, Screw };
 
-/// A spanning-tree joint. Revolute/prismatic joints have one coordinate about/along an arbitrary
-/// unit axis (negative axes included); the free joint has q = [x y z qw qx qy qz] (body origin in
-/// the parent frame, unit quaternion of the body orientation) and v = [w; v] in body coordinates.
+/// A spanning-tree joint. Revolute/prismatic/screw joints have one coordinate about/along an
+/// arbitrary unit axis (negative axes included); the free joint has q = [x y z qw qx qy qz] (body
+/// origin in the parent frame, unit quaternion of the body orientation) and v = [w; v] in body
+/// coordinates.
 struct Joint {
-  JointType type = JointType::Revolute;  ///< revolute, prismatic or free
+  JointType type = JointType::Revolute;  ///< revolute, prismatic, free or screw
   Vec3 axis = Vec3::UnitX();  ///< unit axis in the joint (child) frame; unused by Free
+  /// Screw only: metres of travel along `axis` per radian of rotation about it (positive: a
+  /// right-handed thread). Featherstone's helical joint (RBDA Table 4.1, h = pitch).
+  double pitch = 0.0;
 
   int nq() const { return type == JointType::Free ? 7 : 1; }  ///< position coordinates (7 for Free)
   int nv() const { return type == JointType::Free ? 6 : 1; }  ///< velocity coordinates (6 for Free)
 
-  /// Motion subspace column of a 1-DoF joint (constant in body coordinates).
+  /// Motion subspace column of a 1-DoF joint (constant in body coordinates); a screw's is [a; p a].
   Vec6 subspace() const {
     Vec6 s = Vec6::Zero();
     if (type == JointType::Revolute) s.head<3>() = axis;
     else if (type == JointType::Prismatic) s.tail<3>() = axis;
+    else if (type == JointType::Screw) s << axis, pitch * axis;
     return s;
   }
 
@@ -35,6 +41,8 @@ struct Joint {
         const Eigen::Quaterniond quat(q[3], q[4], q[5], q[6]);
         return Transform(quat.normalized().toRotationMatrix().transpose(), Vec3(q[0], q[1], q[2]));
       }
+      // the translation is along the rotation axis, so rotation and translation commute
+      case JointType::Screw: return Transform(coordinateRotation(axis, q[0]), (pitch * q[0]) * axis);
     }
     return Transform();
   }
@@ -69,7 +77,8 @@ struct Joint {
         return Transform(E, XT.r);
       }
       case JointType::Prismatic: return Transform(XT.E, XT.r + XT.E.transpose() * (q[0] * axis));
-      case JointType::Free: return transform(q) * XT;
+      case JointType::Free:
+      case JointType::Screw: return transform(q) * XT;
     }
     return Transform();
   }

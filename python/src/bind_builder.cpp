@@ -55,7 +55,8 @@ void bindSpecs(py::module_& m) {
       .value("CONTINUOUS", JointKind::Continuous)
       .value("PRISMATIC", JointKind::Prismatic)
       .value("FIXED", JointKind::Fixed)
-      .value("FLOATING", JointKind::Floating);
+      .value("FLOATING", JointKind::Floating)
+      .value("SCREW", JointKind::Screw);
   auto joint = specClass<JointSpec>(m, "JointSpec", "A joint between two links (URDF-shaped).");
   joint.def_readwrite("name", &JointSpec::name, "unique name")
       .def_readwrite("kind", &JointSpec::kind, "JointKind")
@@ -63,6 +64,8 @@ void bindSpecs(py::module_& m) {
       .def_readwrite("child", &JointSpec::child, "child link name")
       .def_readwrite("origin", &JointSpec::origin, "Transform X_T: parent link frame -> joint frame")
       .def_readwrite("independent", &JointSpec::independent, "URDF+ `independent` flag")
+      .def_readwrite("pitch", &JointSpec::pitch,
+                     "SCREW only: metres along the axis per radian about it (positive: right-handed thread)")
       .def_readwrite("where", &JointSpec::where, "SourceLocation for error messages");
   vec3Member(joint, "axis", &JointSpec::axis, "joint axis in the joint frame (normalised by build())");
 

@@ -51,10 +51,14 @@ void bindParts(py::module_& m) {
   py::enum_<JointType>(m, "JointType", "Spanning-tree joint types.")
       .value("REVOLUTE", JointType::Revolute)
       .value("PRISMATIC", JointType::Prismatic)
-      .value("FREE", JointType::Free);
-  py::class_<Joint>(m, "Joint", "A spanning-tree joint: revolute or prismatic about a unit axis (child frame), or free.")
-      .def_readonly("type", &Joint::type, "JointType: REVOLUTE, PRISMATIC or FREE")
+      .value("FREE", JointType::Free)
+      .value("SCREW", JointType::Screw);
+  py::class_<Joint>(m, "Joint",
+                    "A spanning-tree joint: revolute, prismatic or screw about a unit axis (child frame), or free.")
+      .def_readonly("type", &Joint::type, "JointType: REVOLUTE, PRISMATIC, FREE or SCREW")
       .def_readonly("axis", &Joint::axis, "unit axis in the joint (child) frame; unused by FREE")
+      .def_readonly("pitch", &Joint::pitch,
+                    "SCREW only: metres along the axis per radian about it (positive: right-handed thread)")
       .def_property_readonly("nq", &Joint::nq, "position coordinates (7 for FREE, else 1)")
       .def_property_readonly("nv", &Joint::nv, "velocity coordinates (6 for FREE, else 1)");
 

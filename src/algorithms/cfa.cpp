@@ -61,10 +61,17 @@ std::vector<int> mainChain(const Model& model, const std::vector<int>& height) {
 }
 
 /// h^⊥ of a 1-DoF joint in body coordinates (padded to 6 columns): a basis of the forces with
-/// zero power on S. Revolute about s: moments ⊥ s and every force; prismatic: the reverse.
+/// zero power on S. Revolute about s: moments ⊥ s and every force; prismatic: the reverse; a
+/// screw's: an orthonormal complement of S = [a; p a].
 Mat6 constraintSubspaceInBody(const Joint& joint) {
   Mat6 hp = Mat6::Zero();
   if (joint.type == JointType::Free) return hp;
+  if (joint.type == JointType::Screw) {  // S = [a; p a]: any orthonormal basis of S's complement
+    const Eigen::HouseholderQR<Vec6> qr(joint.subspace());
+    const Mat6 Q = qr.householderQ();
+    hp.leftCols<5>() = Q.rightCols<5>();
+    return hp;
+  }
   const Vec3 s = joint.axis.normalized();
   const Vec3 t1 = s.unitOrthogonal(), t2 = s.cross(t1);
   const int rot = joint.type == JointType::Revolute ? 0 : 3;  // block holding the two ⊥ directions

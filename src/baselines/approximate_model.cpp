@@ -33,6 +33,7 @@ JointKind kindOf(const Joint& joint) {
     case JointType::Revolute: return JointKind::Revolute;
     case JointType::Prismatic: return JointKind::Prismatic;
     case JointType::Free: return JointKind::Floating;
+    case JointType::Screw: return JointKind::Screw;
   }
   return JointKind::Revolute;
 }
@@ -72,6 +73,7 @@ Model independentTreeModel(const Model& model) {
     j.kind = kindOf(body.joint);
     j.child = body.name;
     j.axis = body.joint.axis;
+    j.pitch = body.joint.pitch;
     // Skip removed ancestors: X_J(0) = 1 for 1-DoF joints, so only tree transforms compose.
     j.origin = body.Xtree;
     int p = body.parent;

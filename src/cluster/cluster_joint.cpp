@@ -183,6 +183,7 @@ bool GenericJoint::update(const Model& model, const Cluster& cl, Data& data, con
 RevoluteJoint::RevoluteJoint(const Body& body)
     : ClusterJoint(ConstraintSet(1, {true}, MatX(0, 1), {})),
       prismatic_(body.joint.type == JointType::Prismatic),
+      screw_(body.joint.type == JointType::Screw),
       transform_(body) {}
 
 void RevoluteJoint::initializeData(const Model& model, const Cluster& cl, ClusterData& cd) const {
@@ -201,7 +202,7 @@ bool RevoluteJoint::update(const Model& model, const Cluster& cl, Data& data, co
     data.vSpan[cl.vSpanIndex] = v[0];
     const Vec6 vJ = b.joint.subspace() * v[0];
     data.v[i] = b.parent < 0 ? vJ : Vec6(X.apply(data.v[b.parent]) + vJ);
-    data.c[i] = prismatic_ ? crossMotion(data.v[i], vJ) : crossMotionAngular(data.v[i], vJ);
+    data.c[i] = prismatic_ || screw_ ? crossMotion(data.v[i], vJ) : crossMotionAngular(data.v[i], vJ);
   }
   return true;
 }

@@ -74,17 +74,18 @@ class GenericJoint : public ClusterJoint {
   std::string typeName_;
 };
 
-/// One body, one revolute or prismatic joint (spec §5.2).
+/// One body, one revolute, prismatic or screw joint (spec §5.2).
 class RevoluteJoint final : public ClusterJoint {
  public:
-  /// `body`: the cluster's one body (its joint is revolute or prismatic).
+  /// `body`: the cluster's one body (its joint is revolute, prismatic or screw).
   explicit RevoluteJoint(const Body& body);
-  const char* typeName() const override { return prismatic_ ? "Prismatic" : "Revolute"; }
+  const char* typeName() const override { return screw_ ? "Screw" : prismatic_ ? "Prismatic" : "Revolute"; }
   void initializeData(const Model& model, const Cluster& cluster, ClusterData& cd) const override;
   bool update(const Model& model, const Cluster& cluster, Data& data, const double* v) const override;
 
  private:
   bool prismatic_;
+  bool screw_;  ///< a screw's vJ has a linear part too: the full v × vJ
   BodyJointTransform transform_;
 };
 

@@ -40,6 +40,7 @@ void writeBuilder(ArchiveWriter& w, const ModelBuilder& b) {
   w.u64(b.joints().size());
   for (const JointSpec& j : b.joints()) {
     w.str(j.name); w.i32(static_cast<int>(j.kind)); w.str(j.parent); w.str(j.child); w.transform(j.origin); w.vec3(j.axis);
+    if (j.kind == JointKind::Screw) w.f64(j.pitch);  // only screws carry it: other archives keep their bytes
     w.flag(j.independent); w.flag(j.independentGiven); writeLimits(w, j.limits);
     w.f64(j.dynamics.damping); w.f64(j.dynamics.friction); writeWhere(w, j.where);
   }
@@ -81,8 +82,10 @@ ModelBuilder readBuilder(ArchiveReader& r) {
   }
   for (size_t n = r.size(1), i = 0; i < n; ++i) {
     JointSpec j;
-    j.name = r.str(); j.kind = readEnum<JointKind>(r, 5, "joint kind"); j.parent = r.str(); j.child = r.str();
-    j.origin = r.transform(); j.axis = r.vec3(); j.independent = r.flag(); j.independentGiven = r.flag();
+    j.name = r.str(); j.kind = readEnum<JointKind>(r, 6, "joint kind"); j.parent = r.str(); j.child = r.str();
+    j.origin = r.transform(); j.axis = r.vec3();
+    if (j.kind == JointKind::Screw) j.pitch = r.f64();
+    j.independent = r.flag(); j.independentGiven = r.flag();
     j.limits = readLimits(r); j.dynamics.damping = r.f64(); j.dynamics.friction = r.f64(); j.where = readWhere(r);
     b.addJoint(j);
   }

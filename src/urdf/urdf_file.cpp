@@ -1,6 +1,8 @@
 #include "urdf/urdf_file.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -97,8 +99,39 @@ JointKind jointKind(const ElementContext& at, const XMLElement& e) {
   if (type == "prismatic") return JointKind::Prismatic;
   if (type == "fixed") return JointKind::Fixed;
   if (type == "floating") return JointKind::Floating;
+  if (type == "screw") return JointKind::Screw;
   if (type == "planar") fail(at, e, "unsupported joint type 'planar' (use two prismatic and one revolute joint)");
-  fail(at, e, "unknown joint type '" + type + "' (expected revolute, continuous, prismatic, fixed or floating)");
+  fail(at, e, "unknown joint type '" + type + "' (expected revolute, continuous, prismatic, screw, fixed or floating)");
+}
+
+// A screw joint's pitch in SDFormat's spellings (docs/urdf-plus.md), as grbda's metres per radian,
+// positive for a right-handed thread:
+//   <screw_thread_pitch> (SDFormat 1.10): metres per revolution, positive right-handed: p = s / 2π;
+//   <thread_pitch> (SDFormat before 1.10, Gazebo classic): radians per metre, positive
+//   LEFT-handed: p = −1 / t. When both are given they must agree (SDFormat prefers the first).
+constexpr double kTwoPi = 6.283185307179586476925286766559;
+
+void readScrewPitch(const ElementContext& at, const XMLElement& joint, JointSpec& j) {
+  const XMLElement* perRev = uniqueChild(at, joint, "screw_thread_pitch");
+  const XMLElement* radPerM = uniqueChild(at, joint, "thread_pitch");
+  if (!perRev && !radPerM)
+    fail(at, joint, "a screw joint needs its pitch: <thread_pitch> (radians per metre, positive for a left-handed "
+                    "thread, as SDFormat) or <screw_thread_pitch> (metres per revolution, positive right-handed)");
+  double fromRadPerM = 0.0;
+  if (radPerM) {
+    const double t = numberText(at, *radPerM);  // finite, or a located error
+    if (t == 0.0) fail(at, *radPerM, "thread_pitch 0 (radians per metre) is an infinite pitch; use a prismatic joint");
+    fromRadPerM = -1.0 / t;
+  }
+  if (!perRev) {
+    j.pitch = fromRadPerM;
+    return;
+  }
+  j.pitch = numberText(at, *perRev) / kTwoPi;
+  if (radPerM && std::abs(j.pitch - fromRadPerM) > 1e-9 * std::max(1.0, std::abs(j.pitch)))
+    fail(at, *radPerM, "thread_pitch (" + std::to_string(-1.0 / fromRadPerM) + " rad/m, left-handed positive) and "
+                       "screw_thread_pitch (" + std::to_string(j.pitch * kTwoPi) +
+                       " m/rev, right-handed positive) disagree; give one of them");
 }
 
 // urdfdom insists on <limit effort velocity> for revolute and prismatic joints and parses it
@@ -119,7 +152,7 @@ void readLimit(const ElementContext& at, const XMLElement& joint, JointSpec& j) 
   const double lower = numberAttribute(at, *limit, "lower", 0.0);
   const double upper = numberAttribute(at, *limit, "upper", 0.0);
   const bool stated = limit->Attribute("lower") || limit->Attribute("upper");
-  if ((j.kind == JointKind::Revolute || j.kind == JointKind::Prismatic) && stated) {
+  if ((j.kind == JointKind::Revolute || j.kind == JointKind::Prismatic || j.kind == JointKind::Screw) && stated) {
     if (lower > upper)
       fail(at, *limit, "limit lower (" + std::to_string(lower) + ") is greater than upper (" + std::to_string(upper) + ")");
     j.limits.hasPositionLimits = true;
@@ -170,6 +203,7 @@ UrdfJoint readJoint(const std::string& file, const XMLElement& e) {
   const Origin origin = readOrigin(at, uniqueChild(at, e, "origin"));
   j.origin = urdfOriginToTransform(origin.xyz, origin.rpy);
   if (const XMLElement* axis = uniqueChild(at, e, "axis")) j.axis = vectorAttribute(at, *axis, "xyz", Vec3::UnitX());
+  if (j.kind == JointKind::Screw) readScrewPitch(at, e, j);
   readLimit(at, e, j);
   readDynamics(at, e, j);
   readIndependent(at, e, j);

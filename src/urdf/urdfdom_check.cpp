@@ -1,6 +1,7 @@
 #include "urdf/urdfdom_check.hpp"
 
 #include <console_bridge/console.h>
+#include <tinyxml2.h>
 #include <urdf_parser/urdf_parser.h>
 
 #include <cmath>
@@ -86,6 +87,7 @@ int urdfdomType(JointKind k) {
     case JointKind::Prismatic: return urdf::Joint::PRISMATIC;
     case JointKind::Fixed: return urdf::Joint::FIXED;
     case JointKind::Floating: return urdf::Joint::FLOATING;
+    case JointKind::Screw: return urdf::Joint::CONTINUOUS;  // shown to urdfdom as one (asPlainUrdf)
   }
   return urdf::Joint::UNKNOWN;
 }
@@ -100,13 +102,35 @@ void compareJoint(const urdf::ModelInterface& model, const JointSpec& j) {
   const urdf::Pose& p = theirs->parent_to_joint_origin_transform;
   const Transform X(toRotation(p.rotation).transpose(), toVec3(p.position));
   if (!close(X.E, j.origin.E) || !close(X.r, j.origin.r)) disagree(j.where, el, "the <origin>");
-  const bool hasAxis = j.kind == JointKind::Revolute || j.kind == JointKind::Continuous || j.kind == JointKind::Prismatic;
+  const bool hasAxis = j.kind == JointKind::Revolute || j.kind == JointKind::Continuous ||
+                       j.kind == JointKind::Prismatic || j.kind == JointKind::Screw;
   if (hasAxis && !close(toVec3(theirs->axis), j.axis)) disagree(j.where, el, "the <axis>");
+}
+
+// urdfdom knows URDF's joint types only: a screw joint (URDF+, SDFormat's helical joint) is shown
+// to it as a continuous joint about the same axis, so that it still checks everything else.
+std::string asPlainUrdf(const std::string& xml) {
+  if (xml.find("screw") == std::string::npos) return xml;
+  tinyxml2::XMLDocument doc;
+  if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) return xml;  // urdfdom reports it
+  tinyxml2::XMLElement* robot = doc.FirstChildElement("robot");
+  bool changed = false;
+  for (tinyxml2::XMLElement* j = robot ? robot->FirstChildElement("joint") : nullptr; j;
+       j = j->NextSiblingElement("joint"))
+    if (const char* type = j->Attribute("type"); type && std::string(type) == "screw") {
+      j->SetAttribute("type", "continuous");
+      changed = true;
+    }
+  if (!changed) return xml;
+  tinyxml2::XMLPrinter printer;
+  doc.Print(&printer);
+  return printer.CStr();
 }
 
 }  // namespace
 
-bool checkWithUrdfdom(const std::string& xml, const MergedUrdf& merged, std::string& messages) {
+bool checkWithUrdfdom(const std::string& rawXml, const MergedUrdf& merged, std::string& messages) {
+  const std::string xml = asPlainUrdf(rawXml);
   urdf::ModelInterfaceSharedPtr model;
   {
     const std::lock_guard<std::mutex> lock(consoleMutex());

@@ -15,6 +15,7 @@ const char* jointTypeName(JointType t) {
     case JointType::Revolute: return "revolute";
     case JointType::Prismatic: return "prismatic";
     case JointType::Free: return "floating";
+    case JointType::Screw: return "screw";
   }
   return "unknown";
 }
