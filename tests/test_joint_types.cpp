@@ -260,3 +260,42 @@ TEST(ScrewJoint, BadPitchIsAModelErrorWithFileAndLine) {
   expectError("<thread_pitch>0</thread_pitch>", "infinite pitch");
   expectError("<screw_thread_pitch>0.5</screw_thread_pitch><thread_pitch>12.5</thread_pitch>", "disagree");
 }
+
+// A ball-screw actuator as a loop: the motor turns the shaft (θ, independent), the nut rides on it
+// by a screw joint (φ) and is welded (fixed <loop>) to a slider on a prismatic guide (s). The
+// loop leaves φ = −θ (the nut does not turn) and s = p φ = −p θ, so the nut and slider only
+// translate: H = I_shaft,axis + (m_nut + m_slider) p², and gravity's generalised force is
+// −(m_nut + m_slider) g p (V = M g s). H is constant: H θ̈ − M g p = τ. A Generic cluster.
+TEST(ScrewJoint, BallScrewInALoopMatchesTheClosedForm) {
+  const std::string xml =
+      "<robot name=\"ball_screw\"><link name=\"base\"/>"
+      "<link name=\"shaft\">" + inertial(0.4, "0.001 0.002 0.05", "ixx=\"0.0004\" ixy=\"0\" ixz=\"0\" iyy=\"0.0004\" iyz=\"0\" izz=\"0.0002\"") + "</link>"
+      "<link name=\"nut\">" + inertial(0.3, "0.02 0 0", "ixx=\"0.0001\" ixy=\"0\" ixz=\"0\" iyy=\"0.0001\" iyz=\"0\" izz=\"0.00015\"") + "</link>"
+      "<link name=\"slider\">" + inertial(0.2, "0 0.01 0", "ixx=\"0.0002\" ixy=\"0\" ixz=\"0\" iyy=\"0.0002\" iyz=\"0\" izz=\"0.0002\"") + "</link>"
+      "<joint name=\"motor\" type=\"continuous\"><parent link=\"base\"/><child link=\"shaft\"/><axis xyz=\"0 0 1\"/></joint>"
+      "<joint name=\"thread\" type=\"screw\" independent=\"false\"><parent link=\"shaft\"/><child link=\"nut\"/>"
+      "<origin xyz=\"0 0 0.1\"/><axis xyz=\"0 0 1\"/><screw_thread_pitch>0.005</screw_thread_pitch></joint>"
+      "<joint name=\"guide\" type=\"prismatic\" independent=\"false\"><parent link=\"base\"/><child link=\"slider\"/>"
+      "<origin xyz=\"0 0 0.1\"/><axis xyz=\"0 0 1\"/><limit lower=\"-1\" upper=\"1\" effort=\"100\" velocity=\"1\"/></joint>"
+      "<loop name=\"nut_on_slider\" type=\"fixed\"><predecessor link=\"nut\"/><successor link=\"slider\"/></loop>"
+      "</robot>";
+  const Model model = loadUrdfString(xml, "ball_screw.urdf");
+  ASSERT_EQ(model.nv(), 1);
+  const double p = 0.005 / (2 * M_PI), M = 0.3 + 0.2;
+  const double H = 0.0002 + 0.4 * (0.001 * 0.001 + 0.002 * 0.002) + M * p * p;
+  Data data(model);
+  VecX q(1), v(1), tau(1);
+  q << 0.9;
+  v << 25.0;
+  tau << 0.01;
+  EXPECT_NEAR(massMatrix(model, data, q)(0, 0), H, 1e-12 * H);
+  const double qdd = (tau[0] + M * 9.81 * p) / H;
+  EXPECT_NEAR(forwardDynamics(model, data, q, v, tau)[0], qdd, 1e-9 * std::abs(qdd));
+  VecX a(1);
+  a << qdd;
+  EXPECT_NEAR(inverseDynamics(model, data, q, v, a)[0], tau[0], 1e-9 * std::abs(tau[0]));
+  // the completed loop: the nut turned back by θ and the slider lowered by p θ
+  const VecX qs = completeConfiguration(model, data, q);
+  EXPECT_NEAR(qs[model.body(model.bodyIndex("nut")).qIndex], -0.9, 1e-9);
+  EXPECT_NEAR(qs[model.body(model.bodyIndex("slider")).qIndex], -p * 0.9, 1e-9);
+}
