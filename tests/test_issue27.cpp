@@ -705,3 +705,33 @@ TEST(Issue27Compliance, ASweepReusesOneConstraintDataAndMatchesAFreshOneBitwise)
     EXPECT_NE(std::string(e.what()).find("make a new ConstraintData"), std::string::npos) << e.what();
   }
 }
+
+TEST(Issue27Messages, ASingularFilePoseSaysTheRankThere) {
+  // A four-bar whose crank has length 0: coupler (0.5) and rocker (0.5) meet straight between
+  // pivots 1 apart at every crank angle, so the loops close but the dependent joints' Jacobian is
+  // singular everywhere. The message used to stop at "cannot drive the cluster at every pose tried".
+  const char* urdf = R"(<robot name="straight_four_bar">
+  <link name="base"/>
+  <link name="crank"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="coupler"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="rocker"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="j1" type="continuous" independent="true"><parent link="base"/><child link="crank"/><axis xyz="0 0 1"/></joint>
+  <joint name="j2" type="continuous" independent="false"><parent link="crank"/><child link="coupler"/><axis xyz="0 0 1"/></joint>
+  <joint name="j3" type="continuous" independent="false"><parent link="base"/><child link="rocker"/><origin xyz="1 0 0"/><axis xyz="0 0 1"/></joint>
+  <loop name="loop" type="revolute">
+    <predecessor link="coupler"><origin xyz="0.5 0 0"/></predecessor>
+    <successor link="rocker"><origin xyz="-0.5 0 0"/></successor>
+    <axis xyz="0 0 1"/>
+  </loop>
+</robot>)";
+  try {
+    loadUrdfString(urdf, "straight_four_bar.urdf");
+    ADD_FAILURE() << "a cluster the independent joint cannot drive was built";
+  } catch (const ModelError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("straight_four_bar.urdf:"), std::string::npos) << what;
+    EXPECT_NE(what.find("at the file's own pose (independent joints 0) the loops close"), std::string::npos) << what;
+    EXPECT_NE(what.find("rank 1 of 2"), std::string::npos) << what;
+    EXPECT_NE(what.find("mark other joints independent"), std::string::npos) << what;
+  }
+}
