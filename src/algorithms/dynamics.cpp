@@ -17,6 +17,7 @@ const VecX& forwardDynamics(const Model& model, Data& data, const VecX& q, const
 const VecX& forwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau,
                             const ExternalForces& fext) {
   constexpr const char* alg = "forwardDynamics";
+  detail::refuseKeptLoops(model, alg);
   detail::checkVector(tau, model.nv(), "tau", alg);
   detail::checkExternalForces(model, &fext, alg);
   detail::prepareState(model, data, q, &v, alg);
