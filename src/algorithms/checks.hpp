@@ -44,17 +44,6 @@ inline void checkExternalForces(const Model& m, const ExternalForces* fext, cons
                        "' is not finite");
 }
 
-/// A model that keeps loops as constraint rows (LoopTreatment::Constrain or Auto): its
-/// coordinates are those of the open tree for the kept groups, so an unconstrained forward call
-/// would silently return the open tree's motion. Refused, naming the calls that solve the rows.
-inline void refuseKeptLoops(const Model& m, const char* algorithm) {
-  if (m.loopConstraints().empty()) return;
-  throw InputError(std::string(algorithm) + ": model '" + m.name() + "' keeps its loops as constraint rows (" +
-                   std::to_string(m.loopConstraints().size()) + " group(s), first '" + m.loopConstraints().front().name +
-                   "'), which " + algorithm + " does not solve; call constrainedForwardDynamics with "
-                   "ConstraintModel(model) (the loop rows come first), or build the model with LoopTreatment::Embed");
-}
-
 /// Every entry of a result must be finite; otherwise the state was singular for this model.
 inline void checkResult(const VecX& x, const char* what, const char* algorithm) {
   if (!x.allFinite())

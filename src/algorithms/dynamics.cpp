@@ -5,6 +5,7 @@
 
 #include "articulated_pass.hpp"
 #include "checks.hpp"
+#include "kept_loops_check.hpp"
 #include "cluster_algorithms.hpp"
 #include "cluster_state.hpp"
 

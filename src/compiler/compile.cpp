@@ -26,11 +26,12 @@ Model ModelCompiler::compile(const ModelBuilder& builder) {
   placeClusters(s);
   buildConstraintSets(s);
   selectJoints(s);
+  chooseLoopTreatment(s);
   numberCoordinates(s);
   listConstraints(s);
   fixAssembly(s);
-  // loops kept as constraint rows (LoopTreatment), then what hangs on the final bodies
-  keepLoopsAsRows(s);
+  // the clusters kept as constraint rows dissolved, then what hangs on the final bodies
+  dissolveKeptClusters(s);
   placeCollisions(s);
   // its specs, so that it can be rebuilt elsewhere (model_source.hpp; the URDF loaders replace
   // this with the text they read)

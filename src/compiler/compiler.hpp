@@ -59,6 +59,7 @@ struct ClusterDraft {
   std::string typeHint;    ///< the type name its user constraints agree on (empty: none)
   std::shared_ptr<ClusterJoint> joint;  ///< the joint selectJoints made (the Model holds it const)
   bool closedForm = false;  ///< a recogniser's fixed-size joint (or a single body): not the general recursion
+  bool keepAsRows = false;  ///< its loops stay constraint rows (chooseLoopTreatment)
 };
 
 struct CompilerState {
@@ -124,10 +125,11 @@ void numberSpanningCoordinates(CompilerState& s);
 void placeClusters(CompilerState& s);         ///< Cluster records: bodies, output, parent
 void buildConstraintSets(CompilerState& s);   ///< rows, independent marks, rank (constraint_sets.cpp)
 void selectJoints(CompilerState& s);          ///< the recognisers, else Generic (select_joint.cpp)
+void chooseLoopTreatment(CompilerState& s);   ///< embed, or keep as rows (LoopTreatment; loop_treatment.cpp)
 void numberCoordinates(CompilerState& s);     ///< independent coordinates and names (coordinates.cpp)
 void listConstraints(CompilerState& s);       ///< Model::constraints() (list_constraints.cpp)
 void fixAssembly(CompilerState& s);           ///< close every loop once; neutral pose; branch (assembly.cpp)
-void keepLoopsAsRows(CompilerState& s);       ///< LoopTreatment: dissolve kept clusters (loop_treatment.cpp)
+void dissolveKeptClusters(CompilerState& s);  ///< kept clusters → 1-DoF clusters + LoopConstraint
 void placeCollisions(CompilerState& s);       ///< collision shapes on their bodies (spanning_tree.cpp)
 
 }  // namespace grbda::detail

@@ -1,7 +1,10 @@
-// Pass: hybrid loops (seed 000 conclusion, seed 001 §7). After the clusters are formed, validated
-// and closed, the clusters whose loops are to be kept as constraint rows (LoopTreatment) are split
-// back into their 1-DoF bodies. The cluster's constraint set moves to a LoopConstraint, whose rows
+// Passes: hybrid loops (seed 000 conclusion, seed 001 §7). Once each cluster's joint is chosen,
+// chooseLoopTreatment decides which clusters' loops stay constraint rows (LoopTreatment); after
+// they are validated and closed like any cluster (their constraint set and assembly branch are
+// what the rows and the coordinate maps use), dissolveKeptClusters splits them into their 1-DoF
+// bodies. The cluster's constraint set moves to a LoopConstraint, whose rows
 // K(q) q̈ = k(q, q̇) the ConstraintModel adds in front of the user's constraints.
+#include <algorithm>
 #include <string>
 
 #include "compiler.hpp"
@@ -58,20 +61,20 @@ bool keepAsConstraint(const CompilerState& s, int k) {
 
 }  // namespace
 
-void keepLoopsAsRows(CompilerState& s) {
+void chooseLoopTreatment(CompilerState& s) {
   const LoopTreatment treatment = s.builder.loopTreatment();
   if (treatment == LoopTreatment::Embed) return;
+  for (int k = 0; k < s.model.numClusters(); ++k)
+    if (s.model.cluster(k).numBodies >= 2)
+      s.drafts[static_cast<size_t>(k)].keepAsRows = treatment == LoopTreatment::Constrain || keepAsConstraint(s, k);
+}
+
+void dissolveKeptClusters(CompilerState& s) {
   Model& model = s.model;
   ModelFields& m = s.m;
-  std::vector<bool> keep(static_cast<size_t>(model.numClusters()), false);
-  bool any = false;
-  for (int k = 0; k < model.numClusters(); ++k) {
-    const Cluster& cl = model.cluster(k);
-    if (cl.numBodies < 2) continue;
-    keep[static_cast<size_t>(k)] = treatment == LoopTreatment::Constrain || keepAsConstraint(s, k);
-    any = any || keep[static_cast<size_t>(k)];
-  }
-  if (!any) return;
+  std::vector<bool> keep;
+  for (const ClusterDraft& d : s.drafts) keep.push_back(d.keepAsRows);
+  if (std::find(keep.begin(), keep.end(), true) == keep.end()) return;
 
   const VecX neutralOld = model.neutralConfiguration();
   std::vector<Cluster> clusters;

@@ -6,6 +6,7 @@
 
 #include "derivatives_internal.hpp"
 #include "../checks.hpp"
+#include "../kept_loops_check.hpp"
 #include "../cluster_algorithms.hpp"
 #include "../cluster_state.hpp"
 #include "../../cluster/cluster_joint.hpp"
