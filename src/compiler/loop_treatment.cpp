@@ -42,16 +42,21 @@ int clustersAbove(const Model& model, int k) {
 /// Whether `auto` keeps cluster k as constraint rows: an estimate, in instructions, of what
 /// embedding costs beyond keeping the rows, fitted to callgrind counts of C-ABA against PV on the
 /// locality family (seed 000 Figs. 10-11; tools/count_loops_instructions.sh, bench/RESULTS.md
-/// "Hybrid loops"). A cluster on the general recursion (GenericJoint, whatever its type name:
-/// a differential named by its constraints runs the same code) of n bodies grows as n³ (its
+/// "Hybrid loops"). A cluster on the general recursion (GenericJoint) of n bodies grows as n³ (its
 /// d x d articulated block, d ≈ n, and the generic per-body recursion); a static one (couplings:
 /// constant G) saves the Delassus work of its m rows (about 12 k instructions a row); an implicit
 /// one (<loop>s) evaluates K(q) and solves for G every call, which costs about as much as those
 /// rows. Each row also travels through every cluster above (about 400 instructions a cluster).
 /// Clusters with a closed-form joint (a recogniser's: rotor transmissions, the four-bar) are
-/// always embedded: nothing is cheaper.
+/// always embedded: nothing is cheaper. So are clusters with a user constraint (a `<mimic>`,
+/// Tello's differentials, any ImplicitConstraint): the estimate was fitted on loops and couplings
+/// only, and for these embedding measured cheaper (callgrind, grbda fd --method pv: Tello 126.9 k
+/// instructions embedded against 146.4 k with its four differentials as rows; a 7-joint chain
+/// with two mimics 25.1 k against 27.7 k) although the n³ estimate favours rows.
 bool keepAsConstraint(const CompilerState& s, int k) {
   if (s.drafts[static_cast<size_t>(k)].closedForm) return false;
+  for (size_t c : s.constraintsOfCluster[static_cast<size_t>(k)])
+    if (s.constraints[c].kind == ResolvedConstraint::User) return false;
   const Cluster& cl = s.model.cluster(k);
   const double n = cl.numBodies, m = cl.nvSpan - cl.nv;
   const bool implicit = !cl.joint->constraints().isStatic();
