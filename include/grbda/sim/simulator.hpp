@@ -93,7 +93,9 @@ struct Trajectory {
 /// Steps a model in a world: contact, limits, joint friction, controllers (see the file comment).
 class Simulator {
  public:
-  /// InputError for bad options or world; the state starts at the neutral configuration, at rest.
+  /// InputError for bad options or world, or a model that keeps loops as constraint rows
+  /// (LoopTreatment::Constrain/Auto: build it with Embed); the state starts at the neutral
+  /// configuration, at rest.
   Simulator(const Model& model, const World& world = World(), const SimulatorOptions& options = {});
   /// An independent copy: its own workspaces, the same state, controls and warm start (it steps
   /// exactly as the original would); the controller is shared, not copied.
