@@ -66,7 +66,7 @@ std::vector<CommandLineConstraint> constraintsFromArgs(const ParsedArgs& args, M
     }
     list.push_back(c);
   }
-  const bool soft = method == Method::PVSoft || method == Method::LTLSoft;
+  const bool soft = methodInfo(method).needsCompliance;
   const std::string* loops = args.value("--loops");
   const bool loopRows = loops && *loops != "embed";  // loops may be kept as constraint rows
   if (args.has("--compliance") && !soft)
