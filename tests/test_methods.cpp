@@ -282,7 +282,7 @@ TEST(MethodSolver, EveryEntryMatchesTheEmbeddedLoopDynamics) {
 TEST(MethodSolver, CfaEntriesMatchOnChains) {
   // cfa and cfa-parallel need a chain: the geared rotor chain (the cluster CFA) and the plain arm.
   Rng rng(2603);
-  for (const char* file : {"generated/revolute_rotor_chain_4.urdf", "arm_6dof.urdf"}) {
+  for (const char* file : {"revolute_rotor_chain.urdf", "arm_6dof.urdf"}) {
     const Model m = loadUrdf(modelFile(file));
     for (MethodId id : {MethodId::Cfa, MethodId::CfaParallel}) {
       SolverSettings settings;
@@ -304,7 +304,7 @@ TEST(MethodSolver, ComputeAllocatesNothing) {
   if (!allocationCounterLinked()) GTEST_SKIP() << "no allocation counter linked in (see tests/support/allocation_counter.hpp)";
   Rng rng(2604);
   const Model cheetah = loadUrdf(modelFile("mini_cheetah.urdf"));
-  const Model chain = loadUrdf(modelFile("generated/revolute_rotor_chain_4.urdf"));
+  const Model chain = loadUrdf(modelFile("revolute_rotor_chain.urdf"));
   const Model arm = loadUrdf(modelFile("arm_6dof.urdf"));
   int checked = 0;
   for (const MethodInfo* info : forwardDynamicsEntries()) {
