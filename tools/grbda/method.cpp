@@ -35,19 +35,29 @@ std::uint32_t commandBit(const std::string& command) {
   return kMethodId;
 }
 
-/// "a, b, c or d": the methods that solve constraint rows, for messages.
-std::string rowMethodList(const char* lastJoin) {
+/// "a, b, c or d": the names of the table's methods with `has`.
+template <class Predicate>
+std::string methodList(Predicate has, const char* lastJoin) {
   std::vector<std::string> names;
   for (const MethodInfo& m : methodTable())
-    if (m.solvesRows) names.push_back(m.name);
+    if (has(m)) names.push_back(m.name);
   std::string s;
   for (size_t i = 0; i < names.size(); ++i)
     s += (i == 0 ? "" : i + 1 == names.size() ? lastJoin : ", ") + names[i];
   return s;
 }
+std::string rowMethodList(const char* lastJoin) {
+  return methodList([](const MethodInfo& m) { return m.solvesRows; }, lastJoin);
+}
 }  // namespace
 
 std::string methodName(Method method) { return methodInfo(method).name; }
+
+std::string softMethodNames() {
+  return methodList([](const MethodInfo& m) { return m.needsCompliance; }, " and ");
+}
+
+std::string rowMethodNames() { return rowMethodList(" or "); }
 
 std::vector<Method> methodsOf(const std::string& command) {
   std::vector<Method> methods;
