@@ -74,8 +74,9 @@ std::vector<CommandLineConstraint> constraintsFromArgs(const ParsedArgs& args, M
   if (soft && (!list.empty() || loopRows) && !args.has("--compliance"))
     throw UsageError("--method " + methodName(method) + " needs --compliance R (R > 0)");
   if (!list.empty() && !solvesConstraintRows(method))
-    throw UsageError("constraints (--contact, --weld, --relative) are solved by --method " + rowMethodNames() +
-                     ", not " + methodName(method));
+    // the wording (and order) of this message is checked by scripts and tests/test_cli_constraints.cpp
+    throw UsageError("constraints (--contact, --weld, --relative) are solved by --method pv, pv-soft, kkt, "
+                     "proximal, proximal-sparse, ltl, ltl-soft or pv-early, not " + methodName(method));
   return list;
 }
 

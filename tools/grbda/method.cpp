@@ -118,7 +118,8 @@ Method methodForModel(const ParsedArgs& args, Method method, const Model& model)
   if (!args.has("--method")) return Method::PV;
   if (!solvesConstraintRows(method))
     throw UsageError("--loops keeps loops of '" + model.name() + "' as constraint rows; --method " +
-                     methodName(method) + " does not solve constraints (use " + rowMethodList(" or ") + ")");
+                     methodName(method) + " does not solve constraints (use pv, pv-soft, pv-early, kkt, ltl, "
+                     "ltl-soft, proximal or proximal-sparse)");  // wording kept: scripts match it
   return method;
 }
 
@@ -161,8 +162,8 @@ VecX MethodRunner::methodConfiguration(const VecX& q) const {
 
 void MethodRunner::setConstraints(std::unique_ptr<ConstraintModel> constraints) {
   if (!solvesConstraintRows(method_))
-    throw UsageError("constraints (--contact, --weld, --relative) are solved by --method " + rowMethodList(" or ") +
-                     ", not " + methodName(method_));
+    throw UsageError("constraints (--contact, --weld, --relative) are solved by --method pv, pv-soft, kkt, "
+                     "proximal, proximal-sparse, ltl, ltl-soft or pv-early, not " + methodName(method_));
   solver_ = std::make_unique<Solver>(model_, methodInfo(method_), *constraints, solverSettings_);
 }
 
