@@ -31,6 +31,8 @@
 #include "grbda/data.hpp"
 #include "grbda/errors.hpp"
 #include "grbda/logging.hpp"
+#include "grbda/methods.hpp"
 #include "grbda/model.hpp"
 #include "grbda/mjcf/mjcf.hpp"
+#include "grbda/robots/builtin.hpp"
 #include "grbda/urdf/urdf.hpp"
