@@ -1,10 +1,6 @@
 // The extension module grbda._grbda; python/grbda/__init__.py re-exports it as `grbda`.
 #include "bindings.hpp"
 
-namespace grbda::python {
-void bindMethods(pybind11::module_& m);  // methods(), Solver (the method table); bind_methods.cpp
-}  // namespace grbda::python
-
 PYBIND11_MODULE(_grbda, m) {
   m.doc() = "grbda: recursive rigid-body dynamics for robots with kinematic loops (cluster algorithms)";
   grbda::python::bindErrors(m);
