@@ -19,6 +19,8 @@
 namespace grbda {
 namespace {
 
+using namespace testsupport;
+
 /// n · p̈ = 0 for point p (link coordinates) of a link, n a unit world normal; λ is the force
 /// along n that the plane exerts on the link at p. With n_b = R_bᵀ n (body axes) and p in body
 /// coordinates: n · p̈ = [p × n_b; n_b] · a_b + n_b · (ω × v_p), so K = [p × n_b; n_b],
