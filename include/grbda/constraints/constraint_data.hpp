@@ -189,6 +189,7 @@ class ConstraintData {
   /// PV-soft: rows of one constraint on one body, one R, world axes, that sum to a point mass
   /// (plus a unit rotational inertia) at a point: K R⁻¹ Kᵀ in closed form (ConstraintType::softPointMass)
   struct SoftPointMass {
+    /// its body, first row and number of rows
     ///@{
     int body = -1, row = 0, numRows = 0;
     ///@}
