@@ -28,6 +28,7 @@
 #include "grbda/builder.hpp"
 #include "grbda/constraints/constraint_data.hpp"
 #include "grbda/constraints/constraint_model.hpp"
+#include "grbda/constraints/constraint_type.hpp"
 #include "grbda/data.hpp"
 #include "grbda/errors.hpp"
 #include "grbda/logging.hpp"

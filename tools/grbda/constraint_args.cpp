@@ -129,7 +129,7 @@ void addConstraintForces(Report& report, const ConstraintModel& constraints, con
       w.member("link", c.link);
       w.key("point");
       writeVector(w, VecX(typed.where.point), "point");
-      w.member("kind", constraintKindName(c.kind));
+      w.member("kind", c.kindName());
       if (typed.relative()) {
         w.member("link2", c.link2);
         w.key("point2");
@@ -167,7 +167,7 @@ void addConstraintForces(Report& report, const ConstraintModel& constraints, con
   if (constraints.size() > loops) text << "constraint forces (world axes; welds: moment about the point, then force):\n";
   for (int i = loops; i < constraints.size(); ++i) {
     const Constraint& c = constraints.constraint(i);
-    text << "  " << constraintKindName(c.kind) << " " << c.link;
+    text << "  " << c.kindName() << " " << c.link;
     if (!c.link2.empty()) text << "/" << c.link2;
     text << ": force";
     const int forceRow = c.row + (c.hasAngularRows() ? 3 : 0);
