@@ -10,6 +10,7 @@
 #include "contact/contact_solvers.hpp"
 #include "grbda/grbda.hpp"
 #include "grbda/sim/simulator.hpp"
+#include "support/allocation_counter.hpp"
 
 namespace grbda {
 namespace {
@@ -198,6 +199,20 @@ TEST(PyramidSolvers, AdmmAndPgsAgreeWithTheDenseModeEnumeration) {
         ++solved;
       }
   EXPECT_EQ(solved, 54);
+}
+
+TEST(PyramidSolvers, AdmmOnThePyramidAllocatesNothingOnceReserved) {
+  if (!testsupport::allocationCounterLinked()) GTEST_SKIP() << "no counting allocator in this binary";
+  std::mt19937 rng(4);
+  ContactProblem p = randomProblem(3, 0.7, rng);
+  ContactSolverSettings admm;
+  admm.pyramidal = true;
+  solveContactProblem(p, admm);
+  p.lambda.setZero();
+  testsupport::AllocationScope scope;
+  const ContactSolveStats s = solveContactProblem(p, admm);
+  EXPECT_EQ(scope.count(), 0);
+  EXPECT_TRUE(s.converged);
 }
 
 // ---- a simulated step: a box sliding along the pyramid's diagonal ----

@@ -14,6 +14,7 @@
 #include "grbda/grbda.hpp"
 #include "grbda/sim/serialize.hpp"
 #include "grbda/sim/simulator.hpp"
+#include "support/allocation_counter.hpp"
 
 namespace grbda {
 namespace {
@@ -161,6 +162,21 @@ TEST(SelfCollision, AdjacentAndSameClusterBodiesAreNeverTested) {
     touched.insert({a, b});
   }
   EXPECT_FALSE(touched.empty());
+}
+
+TEST(SelfCollision, TheBroadPhaseAllocatesNothingWhileNoPairIsWithinReach) {
+  // FCL's narrow phase allocates (libccd); the AABB pass in front of it must not, so a robot whose
+  // links are apart steps allocation-free with self-collision on
+  if (!testsupport::allocationCounterLinked()) GTEST_SKIP() << "no counting allocator in this binary";
+  World world;
+  world.selfCollision = true;
+  Simulator sim(plateAndBall(), world);
+  sim.setState(Vec3(kPlateHalfHeight, 0.0, 0.5), VecX::Zero(3));  // resting plate, ball high above
+  sim.step(5);
+  testsupport::AllocationScope scope;
+  sim.step(20);
+  EXPECT_EQ(scope.count(), 0);
+  EXPECT_GT(sim.q()[2], 0.45);  // still apart: the pair was never within reach
 }
 
 TEST(SelfCollision, TheFlagRoundTripsThroughTheSimulatorArchive) {

@@ -45,7 +45,7 @@ class SelfCollision {
  public:
   /// The candidate pairs of `model`'s shapes (filtered as the file comment says).
   explicit SelfCollision(const Model& model);
-  ~SelfCollision();
+  ~SelfCollision();  ///< releases the FCL objects
   SelfCollision(const SelfCollision&) = delete;             ///< owns FCL objects
   SelfCollision& operator=(const SelfCollision&) = delete;  ///< owns FCL objects
 
