@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -222,23 +223,31 @@ TEST(MeshInSimulator, AMeshCubesHullDropsRestsAndSlidesAsTheBoxOfTheSameSize) {
   EXPECT_EQ(meshModel.collisionGeometries()[0].shape.type, ShapeType::Mesh);
   World world;
   world.friction = 0.3;
-  Simulator a(boxModel, world), b(meshModel, world);
+  SimulatorOptions tight;  // the contacts come in another order: solve both to round-off
+  tight.solver.tolerance = 1e-12;
+  tight.solver.maxIterations = 5000;
+  Simulator a(boxModel, world, tight), b(meshModel, world, tight);
   VecX q(7);
   q << 0.0, 0.0, 0.12, std::cos(0.1), std::sin(0.1), 0.0, 0.0;  // tilted: lands on an edge first
   VecX v = VecX::Zero(6);
   v.segment<3>(3) = Vec3(0.6, 0.2, 0.0);
   a.setState(q, v);
   b.setState(q, v);
-  double worst = 0.0;
+  // the contacts come in another order (hull vertices, not corners), and an edge landing's impulses
+  // are not unique (two points leave the turn about their line free): the steps agree to the
+  // solver's reach, not to round-off (measured: q to 4e-9, the normal force sum to 5e-5 of itself at worst)
+  double worst = 0.0, worstForce = 0.0;
   for (int step = 0; step < 600; ++step) {
     a.step();
     b.step();
     worst = std::max(worst, (a.q() - b.q()).norm());
     ASSERT_EQ(a.lastStep().contacts.size(), b.lastStep().contacts.size()) << "step " << step;
-    ASSERT_NEAR(a.lastStep().normalForceSum(), b.lastStep().normalForceSum(), 1e-6 * (1.0 + a.lastStep().normalForceSum()))
-        << "step " << step;
+    worstForce = std::max(worstForce, std::abs(a.lastStep().normalForceSum() - b.lastStep().normalForceSum()) /
+                                          (1.0 + a.lastStep().normalForceSum()));
   }
-  EXPECT_LT(worst, 1e-9);
+  EXPECT_LT(worstForce, 1e-4);
+  EXPECT_LT(worst, 1e-7);
+  std::printf("mesh hull against box: worst |dq| %.3g, worst relative normal force difference %.3g\n", worst, worstForce);
   EXPECT_EQ(a.lastStep().contacts.size(), 4u);  // resting flat on four corners
   EXPECT_NEAR(b.lastStep().normalForceSum(), 2.0 * 9.81, 1e-6);
 }
