@@ -133,6 +133,12 @@ void checkCollisionShape(const CollisionSpec& c, const SourceLocation& at, const
       positive(c.shape.radius, "radius");
       positive(c.shape.length, "length");
       break;
+    case ShapeType::Mesh:
+      if (!c.shape.hull || c.shape.hull->vertices.size() < 4 || c.shape.hull->faces.size() < 4)
+        fail("mesh has no convex hull of at least 4 vertices (collision/mesh.hpp: convexHull, loadMeshHull)", at, el);
+      for (const Vec3& v : c.shape.hull->vertices)
+        if (!v.allFinite()) fail("mesh hull has a non-finite vertex", at, el);
+      break;
   }
   if (!c.origin.E.allFinite() || !c.origin.r.allFinite()) fail("origin is not finite", at, el);
 }

@@ -21,6 +21,7 @@
 
 namespace grbda {
 
+class SelfCollision;
 namespace detail {
 class RowInnovations;
 }
@@ -194,6 +195,7 @@ class Simulator {
   ContactProblem problem_;
   /// G and ℳ⁻¹Jᵀλ from the articulated pass (src/sim/row_innovations.hpp); a copy makes its own.
   std::shared_ptr<detail::RowInnovations> innovations_;
+  std::shared_ptr<SelfCollision> selfCollision_;  ///< FCL pairs (World::selfCollision on); null when off
   VecX rowFreeVelocity_;                ///< per row: its velocity under v_f (J v_f)
   std::vector<Vec6> bodyVelocity_;      ///< per body: spatial velocity under v_f
   StepResult result_;
