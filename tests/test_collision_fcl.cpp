@@ -15,10 +15,14 @@
 #include "grbda/collision/self_collision.hpp"
 #include "grbda/grbda.hpp"
 #include "grbda/sim/simulator.hpp"
+#include "support/floating_body.hpp"
 #include "support/temp_dir.hpp"
 
 namespace grbda {
 namespace {
+
+using testsupport::boxInertia;
+using testsupport::floatingBody;
 
 ShapePose at(const Vec3& centre, const Mat3& rotation = Mat3::Identity()) { return ShapePose{centre, rotation}; }
 
@@ -199,20 +203,7 @@ TEST(MeshFiles, UnreadableUnsupportedOrTruncatedFilesAreInputErrorsNamingTheFile
 // ---- a mesh cube's hull in the simulator: the same contacts and forces as the box ----
 
 Model floatingWith(const CollisionShape& shape) {
-  ModelBuilder b("body");
-  b.addLink(LinkSpec{"world", 0.0, Vec3::Zero(), Mat3::Zero(), {}});
-  b.addLink(LinkSpec{"body", 2.0, Vec3::Zero(), Vec3(0.03, 0.04, 0.05).asDiagonal(), {}});
-  JointSpec j;
-  j.name = "float";
-  j.kind = JointKind::Floating;
-  j.parent = "world";
-  j.child = "body";
-  b.addJoint(j);
-  CollisionSpec c;
-  c.link = "body";
-  c.shape = shape;
-  b.addCollision(c);
-  return b.build();
+  return floatingBody(2.0, Vec3(0.03, 0.04, 0.05).asDiagonal(), shape);
 }
 
 TEST(MeshInSimulator, AMeshCubesHullDropsRestsAndSlidesAsTheBoxOfTheSameSize) {

@@ -11,9 +11,13 @@
 #include "grbda/grbda.hpp"
 #include "grbda/sim/simulator.hpp"
 #include "support/allocation_counter.hpp"
+#include "support/floating_body.hpp"
 
 namespace grbda {
 namespace {
+
+using testsupport::boxInertia;
+using testsupport::floatingBody;
 
 /// Brute force: P = {x : a_iᵀ x ≤ 0} with a = −e_n, ±e_t1 − k e_n, ±e_t2 − k e_n. The projection of
 /// y lies in the relative interior of some face, so it is the projection of y onto the subspace
@@ -218,23 +222,8 @@ TEST(PyramidSolvers, AdmmOnThePyramidAllocatesNothingOnceReserved) {
 // ---- a simulated step: a box sliding along the pyramid's diagonal ----
 
 Model slidingBox() {
-  ModelBuilder b("box");
-  b.addLink(LinkSpec{"world", 0.0, Vec3::Zero(), Mat3::Zero(), {}});
   const Vec3 size(0.4, 0.3, 0.1);
-  const double m = 2.0;
-  const Vec3 s2 = size.cwiseProduct(size);
-  b.addLink(LinkSpec{"body", m, Vec3::Zero(), (m / 12.0 * Vec3(s2.y() + s2.z(), s2.x() + s2.z(), s2.x() + s2.y())).asDiagonal(), {}});
-  JointSpec j;
-  j.name = "float";
-  j.kind = JointKind::Floating;
-  j.parent = "world";
-  j.child = "body";
-  b.addJoint(j);
-  CollisionSpec c;
-  c.link = "body";
-  c.shape = CollisionShape::box(size);
-  b.addCollision(c);
-  return b.build();
+  return floatingBody(2.0, boxInertia(2.0, size), CollisionShape::box(size));
 }
 
 TEST(PyramidSolvers, ASlidingBoxStepsTheSameWithAdmmAndPgsAndDeceleratesAtThePyramidsRate) {

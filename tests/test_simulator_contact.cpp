@@ -11,34 +11,17 @@
 #include "grbda/sim/simulator.hpp"
 #include "sim_scenarios.hpp"
 #include "support/allocation_counter.hpp"
+#include "support/floating_body.hpp"
 
 namespace grbda {
 namespace {
 
+using testsupport::boxInertia;
+using testsupport::floatingBody;
+
 constexpr double kG = 9.81;
 
-Mat3 boxInertia(double m, const Vec3& size) {
-  const Vec3 s2 = size.cwiseProduct(size);
-  return (m / 12.0 * Vec3(s2.y() + s2.z(), s2.x() + s2.z(), s2.x() + s2.y())).asDiagonal();
-}
 
-/// A free-floating body with one collision shape centred at its origin (= its centre of mass).
-Model floatingBody(double m, const Mat3& inertia, const CollisionShape& shape) {
-  ModelBuilder b("body");
-  b.addLink(LinkSpec{"world", 0.0, Vec3::Zero(), Mat3::Zero(), {}});
-  b.addLink(LinkSpec{"body", m, Vec3::Zero(), inertia, {}});
-  JointSpec j;
-  j.name = "float";
-  j.kind = JointKind::Floating;
-  j.parent = "world";
-  j.child = "body";
-  b.addJoint(j);
-  CollisionSpec c;
-  c.link = "body";
-  c.shape = shape;
-  b.addCollision(c);
-  return b.build();
-}
 
 const Vec3 kBoxSize(0.4, 0.3, 0.1);
 constexpr double kBoxMass = 2.0;
