@@ -46,9 +46,6 @@ std::string methodList(Predicate has, const char* lastJoin) {
     s += (i == 0 ? "" : i + 1 == names.size() ? lastJoin : ", ") + names[i];
   return s;
 }
-std::string rowMethodList(const char* lastJoin) {
-  return methodList([](const MethodInfo& m) { return m.solvesRows; }, lastJoin);
-}
 }  // namespace
 
 std::string methodName(Method method) { return methodInfo(method).name; }
@@ -56,8 +53,6 @@ std::string methodName(Method method) { return methodInfo(method).name; }
 std::string softMethodNames() {
   return methodList([](const MethodInfo& m) { return m.needsCompliance; }, " and ");
 }
-
-std::string rowMethodNames() { return rowMethodList(" or "); }
 
 std::vector<Method> methodsOf(const std::string& command) {
   std::vector<Method> methods;

@@ -29,8 +29,6 @@ bool solvesConstraintRows(Method method);
 
 /// "pv-soft and ltl-soft": the methods whose rows need --compliance (from the table), for help and messages.
 std::string softMethodNames();
-/// "pv, pv-soft, ... or proximal-sparse": the methods that solve constraint rows, for messages.
-std::string rowMethodNames();
 /// The command-line name ("cluster", "projection", ...).
 std::string methodName(Method method);
 /// The methods a command accepts, default first: fd has all; id, mass-matrix, osim have no
