@@ -1,6 +1,6 @@
 #pragma once
 // Shared by the Google Benchmark programs: where the models are, and one benchmark per
-// (method, system) over a fixed set of random valid states (tools/grbda/bench_suite.hpp), so the
+// (method, system) over a fixed set of random valid states (bench/bench_suite.hpp), so the
 // numbers match `grbda bench` method for method.
 #include <benchmark/benchmark.h>
 

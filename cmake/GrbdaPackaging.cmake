@@ -23,7 +23,8 @@ set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 
 # Dependencies on Debian's libraries from dpkg-shlibdeps (libc6, libstdc++6, liburdfdom-model,
-# libtinyxml2-9, libspdlog1.10, ...). libgrbda.so.0 itself is found in the build tree and
+# libtinyxml2-9, libspdlog1.10, libfcl0.7, ...; FCL is linked privately, so libgrbda-dev and a
+# consumer's find_package(grbda) need no libfcl-dev). libgrbda.so.0 itself is found in the build tree and
 # depended on by name below, at exactly this version: 0.x releases may change the ABI.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${PROJECT_BINARY_DIR})

@@ -8,6 +8,7 @@ const char* shapeTypeName(ShapeType type) {
     case ShapeType::Box: return "box";
     case ShapeType::Cylinder: return "cylinder";
     case ShapeType::Capsule: return "capsule";
+    case ShapeType::Mesh: return "mesh";
   }
   return "?";
 }

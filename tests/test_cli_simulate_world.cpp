@@ -146,3 +146,17 @@ TEST(CliSimulateWorld, BadFlagsAreUsageErrorsNamingTheFlag) {
 }
 
 #endif  // GRBDA_CLI_PATH
+
+TEST(CliSimulateWorld, SelfCollisionFlagReachesTheWorld) {
+  // The Mini Cheetah's only shapes are its four foot spheres, on four legs: with --self-collision
+  // the filtered pairs (different legs) never come within reach while it stands, so the run is
+  // the same bit for bit — and the flag is a world option (it alone selects the world simulation).
+  const Json plain = run({kCheetah, "--ground", "--pd", "50,2", "--q0", kCrouch, "--duration", "0.2"});
+  const Json self = run({kCheetah, "--ground", "--self-collision", "--pd", "50,2", "--q0", kCrouch, "--duration", "0.2"});
+  ASSERT_EQ(plain["final_q"].items.size(), self["final_q"].items.size());
+  for (size_t i = 0; i < plain["final_q"].items.size(); ++i)
+    EXPECT_EQ(plain["final_q"][i].number, self["final_q"][i].number) << i;
+  const CommandResult r = runGrbda({"simulate", kCheetah, "--self-collision", "--duration", "0.01", "--json"});
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("final_contacts"), std::string::npos) << "--self-collision alone should run the world simulation";
+}

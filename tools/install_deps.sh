@@ -8,6 +8,7 @@ packages=(
   libeigen3-dev                       # linear algebra (public dependency)
   liburdfdom-dev libtinyxml2-dev      # URDF / URDF+ parsing
   libspdlog-dev                       # logging
+  libfcl-dev                          # collision: mesh hulls and shape–shape pairs (src/collision/)
   libgtest-dev libbenchmark-dev       # tests and benchmarks
   liborocos-kdl-dev                   # KDL's Vereshchagin solver beside ours (bench_seed003; optional in CMake)
   libmujoco-dev                       # MuJoCo 2.2.2 beside grbda (bench_mujoco, bench/RESULTS.md; optional in CMake)

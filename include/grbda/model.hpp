@@ -96,7 +96,12 @@ struct LoopFrames {
 /// coordinates include every joint of the group; the rows K(q) q̈ = k(q, q̇) over those joints
 /// (the cluster's constraint set, redundant rows left out) join every ConstraintModel made for
 /// the model, first, and are solved with multipliers like contacts (constrained_dynamics.hpp).
-/// The unconstrained algorithms (forwardDynamics, ...) see the open spanning tree.
+/// Model::nq() and nv() count every joint of the group, so a state of such a model is a state of
+/// the open tree that must also satisfy the rows (loop_coordinates.hpp maps it to and from the
+/// embedded model's coordinates). The forward calls that would ignore the rows refuse the model
+/// (forwardDynamics, computeABADerivatives, the CFA, Simulator: InputError naming
+/// constrainedForwardDynamics); massMatrix, biasForces, inverseDynamics and the kinematics give
+/// the open tree's quantities, which the constraint solvers build on.
 struct LoopConstraint {
   std::string name;        ///< names of its loops and couplings, as the cluster would be named
   ///@{
@@ -157,8 +162,13 @@ class Model {
   /// Collision shapes on the links (URDF `<collision>`, ModelBuilder::addCollision), in file order.
   const std::vector<CollisionGeometry>& collisionGeometries() const { return collisionGeometries_; }
 
-  int nq() const { return nq_; }  ///< number of independent position coordinates
-  int nv() const { return nv_; }  ///< number of independent velocities (degrees of freedom)
+  /// Number of position coordinates: each cluster's independent ones. With loops kept as rows
+  /// (loopConstraints() not empty) every joint of a kept group counts (its cluster was dissolved
+  /// into 1-DoF ones), so nq() exceeds the embedded model's by the groups' dependent joints.
+  int nq() const { return nq_; }
+  /// Number of velocity coordinates (as nq(): the degrees of freedom when no loop is kept as rows,
+  /// the degrees of freedom plus the kept rows otherwise).
+  int nv() const { return nv_; }
   int nqSpanning() const { return nqSpan_; }  ///< position coordinates of the spanning tree
   int nvSpanning() const { return nvSpan_; }  ///< velocity coordinates of the spanning tree
 

@@ -2,8 +2,11 @@
 // What a robot file says about its physics beyond the rigid bodies: joint limits, damping and dry
 // friction (URDF `<limit>`, `<dynamics>`), and collision geometry on links (URDF `<collision>`). The
 // dynamics algorithms ignore all of it; the simulator (sim/simulator.hpp) enforces it.
+#include <array>
 #include <limits>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "grbda/spatial/transform.hpp"
 
@@ -28,9 +31,17 @@ struct JointDynamics {
   double friction = 0.0;  ///< dry friction torque or force (≥ 0)
 };
 
-enum class ShapeType { Sphere, Box, Cylinder, Capsule };
-/// "sphere", "box", "cylinder", "capsule".
+enum class ShapeType { Sphere, Box, Cylinder, Capsule, Mesh };
+/// "sphere", "box", "cylinder", "capsule", "mesh".
 const char* shapeTypeName(ShapeType type);
+
+/// A convex polyhedron: the convex hull of a mesh's vertices (collision/mesh.hpp loads one from an
+/// STL or OBJ file). Its triangles are outward (counter-clockwise seen from outside).
+struct ConvexHull {
+  std::vector<Vec3> vertices;               ///< the hull's extreme points, shape frame [m]
+  std::vector<std::array<int, 3>> faces;    ///< triangles over `vertices`
+  std::string source;                       ///< the mesh file it came from (empty: built in code)
+};
 
 /// A convex primitive in its own frame, centred at the origin. Cylinders and capsules lie along
 /// their z axis (URDF's convention); `length` is the cylinder part (a capsule adds two caps).
@@ -39,6 +50,7 @@ struct CollisionShape {
   double radius = 0.0;             ///< sphere, cylinder, capsule
   double length = 0.0;             ///< cylinder, capsule
   Vec3 halfExtents = Vec3::Zero(); ///< box
+  std::shared_ptr<const ConvexHull> hull;  ///< mesh: its convex hull (shared between copies)
   /// A sphere of radius r.
   static CollisionShape sphere(double r) { CollisionShape s; s.radius = r; return s; }
   /// A box of full sizes `size` (as URDF writes it).
@@ -53,13 +65,17 @@ struct CollisionShape {
   static CollisionShape capsule(double r, double len) {
     CollisionShape s; s.type = ShapeType::Capsule; s.radius = r; s.length = len; return s;
   }
+  /// A mesh's convex hull (collision/mesh.hpp: convexHull, loadMeshHull).
+  static CollisionShape mesh(std::shared_ptr<const ConvexHull> h) {
+    CollisionShape s; s.type = ShapeType::Mesh; s.hull = std::move(h); return s;
+  }
 };
 
 /// A collision shape as a file (or code) attaches it to a link: origin is the link frame -> shape
 /// frame transform (as a URDF `<origin>`).
 struct CollisionSpec {
   std::string link;        ///< the link that carries it
-  CollisionShape shape;    ///< the primitive
+  CollisionShape shape;    ///< the primitive (or a mesh's hull)
   Transform origin;        ///< link frame -> shape frame
   std::string sourceFile;  ///< where it was written, for messages (empty: built in code)
   int sourceLine = 0;      ///< its line in sourceFile

@@ -32,11 +32,8 @@ from .configuration import quaternion_to_rotation  # noqa: F401
 
 __all__ = [name for name in dir() if not name.startswith("_") and name != "configuration"] + ["load"]
 
-# Robots built in code, by the name the grbda command knows them ("builtin:NAME").
-_BUILTIN = {
-    "builtin:tello": lambda: robots.tello(with_arms=True),
-    "builtin:tello_no_arms": lambda: robots.tello(with_arms=False),
-}
+# Robots built in code, by the name the grbda command knows them ("builtin:NAME"): the library's registry.
+_BUILTIN = ["builtin:" + _name for _name in robots.builtin_names()]
 
 
 def load(*models, loops="embed", floating_base=False, transmissions="exact"):
@@ -62,9 +59,7 @@ def load(*models, loops="embed", floating_base=False, transmissions="exact"):
     if len(names) == 1 and names[0].startswith("builtin:"):
         if names[0] not in _BUILTIN:
             raise InputError("unknown built-in robot '%s' (built-in robots: %s)" % (names[0], ", ".join(_BUILTIN)))
-        if loops == "embed" and not floating_base:
-            return _BUILTIN[names[0]]()
-        builder = robots.tello_builder(names[0] == "builtin:tello")
+        builder = robots.builtin_builder(names[0])
         builder.loop_treatment = loops
         if floating_base:
             builder.add_floating_base()

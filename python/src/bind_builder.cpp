@@ -5,6 +5,7 @@
 #include "grbda/builder.hpp"
 #include "grbda/errors.hpp"
 #include "grbda/logging.hpp"
+#include "grbda/robots/builtin.hpp"
 #include "grbda/robots/tello.hpp"
 #include "grbda/urdf/urdf.hpp"
 
@@ -207,6 +208,11 @@ void bindLoading(py::module_& m) {
              "Add the rotor gears and differentials to a builder holding the Tello tree (e.g. "
              "parse_urdf_file('models/tello_humanoid.urdf')).");
   robots.attr("TELLO_LEG_GEAR") = robots::kTelloLegGear;
+  robots.def("builtin_names", &robots::builtinNames,
+             "The robots built in code, by the name the grbda command knows them as builtin:NAME.");
+  robots.def("builtin_builder", &robots::builtinBuilder, py::arg("name"),
+             "The builder of built-in robot `name` ('builtin:' prefix optional); InputError listing them otherwise.");
+  robots.def("builtin", &robots::builtin, py::arg("name"), "Built-in robot `name`, built (see builtin_builder).");
 }
 
 void bindLogging(py::module_& m) {

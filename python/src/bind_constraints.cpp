@@ -26,19 +26,21 @@ void bindKinds(py::module_& m) {
   py::enum_<ConstraintKind>(m, "ConstraintKind",
                             "What a constraint holds: POINT_CONTACT (3 rows, p'' = 0 in world axes), WELD (6 rows, "
                             "w' = 0 then p'' = 0), RELATIVE_POINT (3 rows, p''_A = p''_B), RELATIVE_WELD (6 rows), "
-                            "CUSTOM (K a = k on the link's spatial acceleration).")
+                            "CUSTOM (K a = k on the link's spatial acceleration), LOOP (a kept loop's rows), OTHER (a kind defined in C++ "
+                            "outside the library; its kind_name is its own).")
       .value("POINT_CONTACT", ConstraintKind::PointContact)
       .value("WELD", ConstraintKind::Weld)
       .value("RELATIVE_POINT", ConstraintKind::RelativePoint)
       .value("RELATIVE_WELD", ConstraintKind::RelativeWeld)
       .value("CUSTOM", ConstraintKind::Custom)
-      .value("LOOP", ConstraintKind::Loop);
+      .value("LOOP", ConstraintKind::Loop)
+      .value("OTHER", ConstraintKind::Other);
 
   py::class_<Constraint>(m, "Constraint", "One constraint of a ConstraintModel as stated and validated (read-only).")
       .def_readonly("name", &Constraint::name, "its name (the link name unless given)")
       .def_readonly("kind", &Constraint::kind, "ConstraintKind")
       .def_property_readonly(
-          "kind_name", [](const Constraint& c) { return constraintKindName(c.kind); },
+          "kind_name", [](const Constraint& c) { return c.kindName(); },
           "the kind as the grbda command spells it: 'contact', 'weld', 'relative', 'relative-weld', 'custom'")
       .def_readonly("link", &Constraint::link, "the (first) link")
       .def_readonly("link2", &Constraint::link2, "the second link of a relative constraint (else empty)")
@@ -54,7 +56,7 @@ void bindKinds(py::module_& m) {
       .def_readonly("num_rows", &Constraint::numRows, "its number of rows (3, 6 or m)")
       .def_readonly("loop", &Constraint::loop, "LOOP: index into Model.loop_constraints (-1 otherwise)")
       .def("__repr__", [](const Constraint& c) {
-        return "<grbda.Constraint " + std::string(constraintKindName(c.kind)) + " '" + c.name + "' rows " +
+        return "<grbda.Constraint " + std::string(c.kindName()) + " '" + c.name + "' rows " +
                std::to_string(c.row) + ".." + std::to_string(c.row + c.numRows - 1) + ">";
       });
 }

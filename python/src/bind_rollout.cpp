@@ -61,11 +61,12 @@ py::tuple worldState(const World& w) {
   py::list boxes;
   for (const StaticBox& b : w.boxes)
     boxes.append(py::make_tuple(Vec3(b.center), Mat3(b.rotation), Vec3(b.halfExtents), b.friction, b.restitution));
-  return py::make_tuple(w.hasGround, w.groundHeight, Vec3(w.groundNormal), boxes, w.friction, w.restitution, w.margin);
+  return py::make_tuple(w.hasGround, w.groundHeight, Vec3(w.groundNormal), boxes, w.friction, w.restitution, w.margin,
+                        w.selfCollision);
 }
 
 World worldFromState(const py::tuple& t) {
-  if (t.size() != 7) throw InputError("World.__setstate__: expected 7 fields, got " + std::to_string(t.size()));
+  if (t.size() != 8) throw InputError("World.__setstate__: expected 8 fields, got " + std::to_string(t.size()));
   World w;
   w.hasGround = t[0].cast<bool>();
   w.groundHeight = t[1].cast<double>();
@@ -83,6 +84,7 @@ World worldFromState(const py::tuple& t) {
   w.friction = t[4].cast<double>();
   w.restitution = t[5].cast<double>();
   w.margin = t[6].cast<double>();
+  w.selfCollision = t[7].cast<bool>();
   w.validate();
   return w;
 }

@@ -5,6 +5,7 @@
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "bound_simulator.hpp"
+#include "grbda/collision/mesh.hpp"
 #include "grbda/sim/simulator.hpp"
 
 namespace grbda::python {
@@ -20,6 +21,10 @@ namespace {
 py::dict contactDict(const Model& model, const ContactForce& f) {
   py::dict d;
   d["link"] = model.collisionGeometries()[static_cast<size_t>(f.contact.geometry)].link;
+  // self-collision: the other link of the pair (it feels the opposite force); None for the world
+  d["other_link"] = f.contact.geometry2 >= 0
+                        ? py::cast(model.collisionGeometries()[static_cast<size_t>(f.contact.geometry2)].link)
+                        : py::none();
   d["point"] = Vec3(f.contact.point);
   d["normal"] = Vec3(f.contact.normal);
   d["distance"] = f.contact.distance;
@@ -39,22 +44,43 @@ const char* jointRowName(JointRowKind kind) {
   return "?";
 }
 
+void bindMeshHull(py::module_& m) {
+  m.def(
+      "mesh_hull",
+      [](const std::string& path, ArrayLike scale) {
+        const auto hull = loadMeshHull(path, toVec3(scale, "scale"));
+        MatX vertices(static_cast<Eigen::Index>(hull->vertices.size()), 3);
+        for (size_t i = 0; i < hull->vertices.size(); ++i) vertices.row(static_cast<Eigen::Index>(i)) = hull->vertices[i].transpose();
+        Eigen::Matrix<int, Eigen::Dynamic, 3, Eigen::RowMajor> faces(static_cast<Eigen::Index>(hull->faces.size()), 3);
+        for (size_t i = 0; i < hull->faces.size(); ++i)
+          for (int k = 0; k < 3; ++k) faces(static_cast<Eigen::Index>(i), k) = hull->faces[i][static_cast<size_t>(k)];
+        return py::make_tuple(vertices, faces);
+      },
+      py::arg("path"), py::arg("scale") = py::make_tuple(1.0, 1.0, 1.0),
+      "The convex hull a URDF <mesh> collision becomes: (vertices n x 3, faces f x 3, outward) of the STL "
+      "(binary or ASCII) or OBJ file at `path`, scaled per axis. InputError for an unreadable, unsupported or flat mesh.");
+}
+
 void bindWorld(py::module_& m) {
   py::class_<World>(m, "World",
                     "The world of a simulation: a ground half-space (height, normal; default z = 0, +z up), static "
                     "boxes, friction mu (default 1) and restitution e (default 0) of the contacts, and the margin "
                     "from which a contact row is active.")
-      .def(py::init([](bool ground, double height, double friction, double restitution) {
+      .def(py::init([](bool ground, double height, double friction, double restitution, bool selfCollision) {
              World w;
              w.hasGround = ground;
              w.groundHeight = height;
              w.friction = friction;
              w.restitution = restitution;
+             w.selfCollision = selfCollision;
              w.validate();
              return w;
            }),
            py::arg("ground") = true, py::arg("ground_height") = 0.0, py::arg("friction") = 1.0,
-           py::arg("restitution") = 0.0, "World(ground=True, ground_height=0, friction=1, restitution=0)")
+           py::arg("restitution") = 0.0, py::arg("self_collision") = false,
+           "World(ground=True, ground_height=0, friction=1, restitution=0, self_collision=False)")
+      .def_readwrite("self_collision", &World::selfCollision,
+                     "contacts between the robot's own links (FCL); adjacent and same-cluster links are never tested")
       .def_readwrite("has_ground", &World::hasGround, "whether the ground half-space is there")
       .def_readwrite("ground_height", &World::groundHeight, "ground height along its normal [m]")
       .def_property(
@@ -109,6 +135,7 @@ SimulatorOptions makeOptions(double dt, const std::string& integrator, const std
 
 void bindSimulator(py::module_& m) {
   bindWorld(m);
+  bindMeshHull(m);
   py::class_<BoundSimulator>(m, "Simulator",
                              "Time stepping with frictional contact (exact Coulomb cone), joint limits, damping and dry "
                              "friction on the cluster tree: rotors and loops exact. The model's URDF <collision>, "

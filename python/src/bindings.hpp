@@ -23,5 +23,6 @@ void bindWbc(pybind11::module_& m);         // com, centroidal momentum, Corioli
 void bindContactDynamics(pybind11::module_& m); // contact_inverse_dynamics, impulse_dynamics, regressor
 void bindMjcf(pybind11::module_& m);        // load_mjcf, parse_mjcf_file, MjcfMotor
 void bindRollout(pybind11::module_& m);     // rollout (threads); pickling of Model, World, Simulator
+void bindMethods(pybind11::module_& m);     // methods(), Solver (the method table)
 
 }  // namespace grbda::python

@@ -21,4 +21,5 @@ PYBIND11_MODULE(_grbda, m) {
   grbda::python::bindContactDynamics(m);
   grbda::python::bindRollout(m);
   grbda::python::bindMjcf(m);
+  grbda::python::bindMethods(m);
 }

@@ -85,6 +85,9 @@ Mat6 constraintSubspaceInBody(const Joint& joint) {
 }  // namespace
 
 std::string cfaUnsupportedReason(const Model& model, int maxBranchDepth) {
+  if (!model.loopConstraints().empty())
+    return "it keeps loops as constraint rows ('" + model.loopConstraints().front().name +
+           "'), which the CFA does not solve (build it with LoopTreatment::Embed)";
   if (model.numBodies() == 0) return "the model has no bodies";
   for (const Cluster& cl : model.clusters())
     if (cl.numBodies > 1)

@@ -5,6 +5,7 @@
 
 #include "articulated_pass.hpp"
 #include "checks.hpp"
+#include "kept_loops_check.hpp"
 #include "cluster_algorithms.hpp"
 #include "cluster_state.hpp"
 
@@ -17,6 +18,7 @@ const VecX& forwardDynamics(const Model& model, Data& data, const VecX& q, const
 const VecX& forwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau,
                             const ExternalForces& fext) {
   constexpr const char* alg = "forwardDynamics";
+  detail::refuseKeptLoops(model, alg);
   detail::checkVector(tau, model.nv(), "tau", alg);
   detail::checkExternalForces(model, &fext, alg);
   detail::prepareState(model, data, q, &v, alg);

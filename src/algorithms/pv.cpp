@@ -22,18 +22,17 @@ struct SoftLeafTerms {
   const ConstraintModel& constraints;
   const ConstraintData& cd;
   void operator()(Data& data) const {
-    for (int ci : cd.softPointMasses) {
-      const Constraint& c = constraints.constraint(ci);
-      const double w = 1.0 / constraints.compliance()[c.row];
-      const Mat3 S = skew(c.bodyPoint);
-      Mat6& IA = data.IA[static_cast<size_t>(c.body)];
+    for (const ConstraintData::SoftPointMass& pm : cd.softPointMasses) {
+      const double w = 1.0 / constraints.compliance()[pm.row];
+      const Mat3 S = skew(pm.point);
+      Mat6& IA = data.IA[static_cast<size_t>(pm.body)];
       IA.topLeftCorner<3, 3>().noalias() -= w * (S * S);
-      if (c.hasAngularRows()) IA.topLeftCorner<3, 3>().diagonal().array() += w;
+      if (pm.angular) IA.topLeftCorner<3, 3>().diagonal().array() += w;
       IA.topRightCorner<3, 3>() += w * S;
       IA.bottomLeftCorner<3, 3>() -= w * S;
       IA.bottomRightCorner<3, 3>().diagonal().array() += w;
-      Vec6& pA = data.pA[static_cast<size_t>(c.body)];
-      for (int r = c.row; r < c.row + c.numRows; ++r)
+      Vec6& pA = data.pA[static_cast<size_t>(pm.body)];
+      for (int r = pm.row; r < pm.row + pm.numRows; ++r)
         pA.noalias() -= (w * cd.kBiased[r]) * cd.parts[static_cast<size_t>(cd.rowFirstPart[static_cast<size_t>(r)])].K;
     }
     for (int r : cd.softRowTerms) {

@@ -326,7 +326,7 @@ bool FourBarJoint::update(const Model& model, const Cluster& cl, Data& data, con
 
 // ----- recognition --------------------------------------------------------------------------
 
-std::shared_ptr<const ClusterJoint> recogniseFourBar(const Model& model, const Cluster& cl, const ConstraintSet& set) {
+std::shared_ptr<ClusterJoint> recogniseFourBar(const Model& model, const Cluster& cl, const ConstraintSet& set) {
   if (cl.numBodies != 3 || set.numSpanning() != 3 || set.numIndependent() != 1 || set.isStatic() ||
       set.numRows() != 2 || set.couplingRows().rows() != 0)
     return nullptr;

@@ -107,7 +107,7 @@ class FourBarJoint final : public ClusterJoint {
 /// parallel axes: A and B on the output body, C on A; one revolute loop joining C and B in the
 /// plane of the axes; one independent coordinate); nullptr otherwise (the caller falls back to
 /// Generic). `set` is the cluster's general constraint set, used for its independent flags.
-std::shared_ptr<const ClusterJoint> recogniseFourBar(const Model& model, const Cluster& cluster,
+std::shared_ptr<ClusterJoint> recogniseFourBar(const Model& model, const Cluster& cluster,
                                                      const ConstraintSet& set);
 
 }  // namespace grbda::detail

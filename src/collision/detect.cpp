@@ -71,8 +71,24 @@ int features(const CollisionShape& s, const Pose& p, const Vec3& down, Feature* 
       }
       return n;
     }
+    case ShapeType::Mesh: break;  // forEachFeature walks its vertices
   }
   return 0;
+}
+
+/// Calls visit(feature, index) for each point feature of a shape facing `down`: the primitives'
+/// features above, or a mesh hull's vertices (as a box's corners: exact for a convex polyhedron
+/// resting or sliding on a face).
+template <class Visit>
+void forEachFeature(const CollisionShape& s, const Pose& p, const Vec3& down, Visit&& visit) {
+  if (s.type == ShapeType::Mesh) {
+    const std::vector<Vec3>& v = s.hull->vertices;
+    for (int i = 0; i < static_cast<int>(v.size()); ++i) visit(Feature{p.center + p.rotation * v[static_cast<size_t>(i)], 0.0}, i);
+    return;
+  }
+  Feature f[2 * kRimPoints];
+  const int count = features(s, p, down, f);
+  for (int i = 0; i < count; ++i) visit(f[i], i);
 }
 
 int maxFeatures(const CollisionShape& s) {
@@ -81,6 +97,7 @@ int maxFeatures(const CollisionShape& s) {
     case ShapeType::Box: return kBoxCorners;
     case ShapeType::Capsule: return 2;
     case ShapeType::Cylinder: return 2 * kRimPoints;
+    case ShapeType::Mesh: return static_cast<int>(s.hull->vertices.size());
   }
   return 0;
 }
@@ -119,34 +136,30 @@ void emit(std::vector<ContactPoint>& out, const Pair& pair, int feature, const V
 
 void againstGround(const World& w, const CollisionGeometry& g, const Pose& p, const Pair& pair,
                    std::vector<ContactPoint>& out) {
-  Feature f[2 * kRimPoints];
   const Vec3& n = w.groundNormal;
-  const int count = features(g.shape, p, -n, f);
-  for (int i = 0; i < count; ++i) {
-    const double height = n.dot(f[i].center) - w.groundHeight;  // of the feature's centre
-    const double distance = height - f[i].radius;
+  forEachFeature(g.shape, p, -n, [&](const Feature& f, int i) {
+    const double height = n.dot(f.center) - w.groundHeight;  // of the feature's centre
+    const double distance = height - f.radius;
     // midway between the shape's lowest point and the ground below it
-    const Vec3 point = f[i].center - (f[i].radius + 0.5 * distance) * n;
+    const Vec3 point = f.center - (f.radius + 0.5 * distance) * n;
     emit(out, pair, i, point, n, distance, w.margin);
-  }
+  });
 }
 
 void againstBox(const World& w, const CollisionGeometry& g, const Pose& p, const StaticBox& box, const Pair& pair,
                 std::vector<ContactPoint>& out) {
-  Feature f[2 * kRimPoints];
   // features facing the box: "down" is from the shape towards the box centre
   Vec3 towards = box.center - p.center;
   towards = towards.norm() > 0.0 ? Vec3(towards.normalized()) : Vec3(-Vec3::UnitZ());
-  const int count = features(g.shape, p, towards, f);
-  for (int i = 0; i < count; ++i) {
+  forEachFeature(g.shape, p, towards, [&](const Feature& f, int i) {
     Vec3 surface, normal;
-    const double centre = boxDistance(box.rotation.transpose() * (f[i].center - box.center), box.halfExtents, surface, normal);
+    const double centre = boxDistance(box.rotation.transpose() * (f.center - box.center), box.halfExtents, surface, normal);
     const Vec3 n = box.rotation * normal;
-    const double distance = centre - f[i].radius;
+    const double distance = centre - f.radius;
     const Vec3 onBox = box.center + box.rotation * surface;
-    const Vec3 onShape = f[i].center - f[i].radius * n;
+    const Vec3 onShape = f.center - f.radius * n;
     emit(out, pair, i, 0.5 * (onBox + onShape), n, distance, w.margin);
-  }
+  });
   if (g.shape.type != ShapeType::Box) return;
   // the static box's corners against the robot box (a box resting on an edge of a step)
   for (int i = 0; i < kBoxCorners; ++i) {

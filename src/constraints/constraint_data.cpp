@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <string>
 
-#include "../cluster/cluster_joint.hpp"
+#include "grbda/constraints/constraint_type.hpp"
 #include "grbda/errors.hpp"
 
 namespace grbda {
@@ -142,43 +142,41 @@ ConstraintData::ConstraintData(const Model& model, const ConstraintModel& constr
   LambdaInv = MatX::Zero(m, m);
   Lambda = MatX::Zero(m, m);
   softBody.assign(static_cast<size_t>(model.numBodies()), 0);
-  for (const Constraint& c : constraints.constraints())
+  std::vector<int> bodies;
+  for (const Constraint& c : constraints.constraints())  // each row's parts: the bodies its kind names
     for (int r = 0; r < c.numRows; ++r) {
       rowFirstPart.push_back(static_cast<int>(parts.size()));
+      bodies.clear();
+      c.type->rowBodies(model, c, r, bodies);
+      if (bodies.empty() || *std::min_element(bodies.begin(), bodies.end()) < 0)
+        throw InputError("ConstraintData: " + describeConstraint(c) + ": row " + std::to_string(r) +
+                         " acts on no body (or on the world)");
       RowPart part;
       part.row = c.row + r;
-      part.body = c.body;
-      if (c.kind == ConstraintKind::Loop) {  // a generalised force on each joint of the group
-        const LoopConstraint& lc = model.loopConstraints()[static_cast<size_t>(c.loop)];
-        for (int b = lc.firstBody; b < lc.firstBody + lc.numBodies; ++b) {
-          part.body = b;
-          parts.push_back(part);
-        }
-        part.body = lc.embedded.output;  // the reaction on the group's support
-        if (part.body >= 0) parts.push_back(part);
-        continue;
-      }
-      parts.push_back(part);
-      if (c.isRelative() && c.body2 >= 0) {
-        part.body = c.body2;
+      for (int b : bodies) {
+        part.body = b;
         parts.push_back(part);
       }
     }
-  loopWork.resize(model.loopConstraints().size());
-  for (size_t l = 0; l < loopWork.size(); ++l)  // K: rows x the group's joints
-    detail::sizeClusterData(model, model.loopConstraints()[l].embedded, loopWork[l]);
   rowFirstPart.push_back(static_cast<int>(parts.size()));
   F.assign(parts.size(), Vec6::Zero());
   residualForce.assign(static_cast<size_t>(model.numBodies()), Vec6::Zero());
+  for (const Constraint& c : constraints.constraints()) typeData.push_back(c.type->createData(model, c));
 
   for (int ci = 0; ci < constraints.size(); ++ci) {
     const Constraint& c = constraints.constraint(ci);
     const VecX& R = constraints.compliance();
-    // a contact's (weld's) rows in world axes with one compliance sum to a point mass (plus a
-    // rotational inertia) at the point: its body's IA stays a rigid-body inertia
-    const bool pointMass = (c.kind == ConstraintKind::PointContact || c.kind == ConstraintKind::Weld) &&
+    // rows that sum to a point mass (plus a rotational inertia) with one compliance: their body's
+    // IA stays a rigid-body inertia
+    SoftPointMass pm;
+    const bool pointMass = c.type->softPointMass(c, pm.point, pm.angular) &&
                            (R.segment(c.row, c.numRows).array() == R[c.row]).all();
-    if (pointMass) softPointMasses.push_back(ci);
+    if (pointMass) {
+      pm.body = c.body;
+      pm.row = c.row;
+      pm.numRows = c.numRows;
+      softPointMasses.push_back(pm);
+    }
     for (int r = c.row; r < c.row + c.numRows; ++r) {
       hard.rowOf.push_back(r);
       const bool oneBody = rowFirstPart[static_cast<size_t>(r) + 1] - rowFirstPart[static_cast<size_t>(r)] == 1;
@@ -204,11 +202,10 @@ ConstraintData::ConstraintData(const Model& model, const ConstraintModel& constr
   rhs = VecX::Zero(nv);
   Hinvrhs = VecX::Zero(nv);
   lltH.compute(MatX::Identity(nv, nv));
-  const auto nk = static_cast<size_t>(constraints.size());
-  refPoint.assign(nk, Vec3::Zero());
-  refPoint2.assign(nk, Vec3::Zero());
-  refRotation.assign(nk, Mat3::Identity());
-  refRotation2.assign(nk, Mat3::Identity());
 }
+
+ConstraintData::~ConstraintData() = default;
+ConstraintData::ConstraintData(ConstraintData&&) noexcept = default;
+ConstraintData& ConstraintData::operator=(ConstraintData&&) noexcept = default;
 
 }  // namespace grbda

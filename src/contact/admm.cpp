@@ -52,12 +52,16 @@ void solveFactored(const MatX& L, int m, VecX& x) {
   }
 }
 
-/// De Saxcé's correction at the velocities c: s_n = μ ‖c_t‖ on each cone's normal row.
+/// De Saxcé's correction at the velocities c on each cone's normal row: the support function of
+/// the friction set at −c_t, s_n = μ ‖c_t‖ on the exact cone's disk, s_n = μ/√2 (|c_t1| + |c_t2|) on
+/// the pyramid's square — so that λ·(c + s) = 0 is the maximal-dissipation law of either set.
 void deSaxce(const ContactProblem& p, VecX& s) {
   s.head(p.m).setZero();
   for (int r = 0; r < p.m; ++r)
     if (p.set[static_cast<size_t>(r)] == RowSet::Cone) {
-      s[r] = p.mu[static_cast<size_t>(r)] * norm2(p.c[r + 1], p.c[r + 2]);
+      const double mu = p.mu[static_cast<size_t>(r)];
+      s[r] = p.pyramidal ? mu / std::sqrt(2.0) * (std::abs(p.c[r + 1]) + std::abs(p.c[r + 2]))
+                         : mu * norm2(p.c[r + 1], p.c[r + 2]);
       r += 2;
     }
 }
@@ -92,7 +96,7 @@ void solveAdmm(ContactProblem& p, const ContactSolverSettings& settings, Contact
     solveFactored(p.factor, m, p.rhs);  // λ
     p.zPrev.head(m) = p.z.head(m);
     p.z.head(m) = p.rhs.head(m) + p.y.head(m) / rho;
-    projectOntoSets(p, p.z, false);
+    projectOntoSets(p, p.z, p.pyramidal);
     p.y.head(m) += rho * (p.rhs.head(m) - p.z.head(m));
     // residuals in velocity units: the primal one through A's scale, the dual one through ρ
     const double primal = meanDiag * (p.rhs.head(m) - p.z.head(m)).cwiseAbs().maxCoeff();

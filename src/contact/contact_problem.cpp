@@ -30,8 +30,6 @@ void ContactSolverSettings::validate() const {
   if (!(std::isfinite(erp) && erp >= 0.0 && erp <= 1.0)) throw InputError("contact solver: erp must be in [0, 1]");
   if (!(std::isfinite(timeConstant) && timeConstant > 0.0)) throw InputError("contact solver: timeConstant must be > 0");
   if (!(std::isfinite(dampingRatio) && dampingRatio > 0.0)) throw InputError("contact solver: dampingRatio must be > 0");
-  if (pyramidal && type == ContactSolverType::ADMM)
-    throw InputError("contact solver: the pyramidal cone is available with pgs and compliant (admm solves the exact cone)");
 }
 
 void ContactProblem::reserve(int maxRows) {
@@ -72,6 +70,7 @@ ContactSolveStats solveContactProblem(ContactProblem& p, const ContactSolverSett
   if (p.m == 0) return stats;
   if (!p.G.topLeftCorner(p.m, p.m).allFinite() || !p.b.head(p.m).allFinite() || !p.R.head(p.m).allFinite())
     throw NumericalError("contact solver: the Delassus matrix or the free velocities are not finite");
+  p.pyramidal = settings.pyramidal;
   if (!settings.warmStart) p.lambda.head(p.m).setZero();
   detail::projectOntoSets(p, p.lambda, settings.pyramidal);  // a warm start from another contact set may lie outside
   if (settings.type == ContactSolverType::ADMM) {

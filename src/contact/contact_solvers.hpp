@@ -16,10 +16,13 @@ void residualsAt(const ContactProblem& p, const VecX& lambda, const VecX& c, Con
 /// λ solves the problem to `tolerance` [m/s]: no row velocity violates its law by more, and the
 /// complementarity gap is within tolerance times the largest impulse.
 bool solvedWithin(const ContactProblem& p, const VecX& lambda, const VecX& c, double tolerance);
-/// Euclidean projection of λ onto the rows' sets (the exact cone, or the pyramid's clamp).
+/// Euclidean projection of λ onto the rows' sets (the exact cone, or the inscribed pyramid).
 void projectOntoSets(const ContactProblem& p, VecX& lambda, bool pyramidal);
 /// The exact second-order cone ‖t‖ ≤ μ n, Euclidean projection.
 void projectOntoCone(double mu, double& n, double& t1, double& t2);
+/// The inscribed four-sided pyramid n ≥ 0, |t1|, |t2| ≤ μ n / √2, Euclidean projection (ADMM's
+/// z-step needs the true projection; a clamp of the tangents is not one).
+void projectOntoPyramid(double mu, double& n, double& t1, double& t2);
 
 /// ADMM on the exact cone with De Saxcé's correction (Carpentier et al., RSS 2024).
 void solveAdmm(ContactProblem& p, const ContactSolverSettings& settings, ContactSolveStats& stats);

@@ -26,22 +26,37 @@ void projectOntoCone(double mu, double& n, double& t1, double& t2) {
   t2 *= scale;
 }
 
-namespace {
-/// The inscribed pyramid: λ_n ≥ 0, each tangent within ±μ λ_n / √2 (a clamp, not a Euclidean
-/// projection; PGS's per-contact step uses it so).
-void clampToPyramid(double mu, double& n, double& t1, double& t2) {
-  n = std::max(n, 0.0);
-  const double limit = mu * n / std::sqrt(2.0);
-  t1 = std::clamp(t1, -limit, limit);
-  t2 = std::clamp(t2, -limit, limit);
+// The pyramid P = {n ≥ 0, |t_i| ≤ k n}, k = μ/√2, is symmetric in each tangent's sign and in
+// swapping the tangents, so project (n, a1, a2) with a1 = max|t_i| ≥ a2 = min|t_i| ≥ 0 and put signs
+// and order back. In that chamber the nearest point lies, in order of the active faces' count:
+//   inside (a1 ≤ k n); on the face t1 = k n alone: n' = (n + k a1) / (1 + k²), t1' = k n', t2' = a2,
+//   valid while a2 ≤ k n'; on the edge t1 = t2 = k n: n' = (n + k (a1 + a2)) / (1 + 2k²), valid
+//   while n' > 0 (its multipliers a_i − k n' ≥ 0 hold once the face was refused); else the apex.
+void projectOntoPyramid(double mu, double& n, double& t1, double& t2) {
+  const double k = mu / std::sqrt(2.0);
+  const bool swapped = std::abs(t2) > std::abs(t1);
+  const double a1 = swapped ? std::abs(t2) : std::abs(t1), a2 = swapped ? std::abs(t1) : std::abs(t2);
+  if (a1 <= k * n && n >= 0.0) return;  // inside (n ≥ 0 matters only when μ = 0)
+  double np, x1, x2;
+  const double face = (n + k * a1) / (1.0 + k * k);
+  if (face >= 0.0 && a2 <= k * face) {
+    np = face; x1 = k * face; x2 = a2;
+  } else {
+    const double edge = (n + k * (a1 + a2)) / (1.0 + 2.0 * k * k);
+    if (edge > 0.0) { np = edge; x1 = x2 = k * edge; }
+    else { np = x1 = x2 = 0.0; }
+  }
+  const double s1 = std::copysign(1.0, swapped ? t2 : t1), s2 = std::copysign(1.0, swapped ? t1 : t2);
+  n = np;
+  t1 = swapped ? s2 * x2 : s1 * x1;
+  t2 = swapped ? s1 * x1 : s2 * x2;
 }
-}  // namespace
 
 void projectOntoSets(const ContactProblem& p, VecX& lambda, bool pyramidal) {
   for (int r = 0; r < p.m;) {
     switch (p.set[static_cast<size_t>(r)]) {
       case RowSet::Cone:
-        if (pyramidal) clampToPyramid(p.mu[static_cast<size_t>(r)], lambda[r], lambda[r + 1], lambda[r + 2]);
+        if (pyramidal) projectOntoPyramid(p.mu[static_cast<size_t>(r)], lambda[r], lambda[r + 1], lambda[r + 2]);
         else projectOntoCone(p.mu[static_cast<size_t>(r)], lambda[r], lambda[r + 1], lambda[r + 2]);
         r += 3;
         continue;
@@ -65,8 +80,11 @@ void residualsAt(const ContactProblem& p, const VecX& lambda, const VecX& veloci
     const double l = lambda[r], c = velocity[r];
     switch (p.set[static_cast<size_t>(r)]) {
       case RowSet::Cone: {
-        const double mu = p.mu[static_cast<size_t>(r)];
-        const double lt = norm2(lambda[r + 1], lambda[r + 2]), ct = norm2(velocity[r + 1], velocity[r + 2]);
+        // the exact cone's disk, or the pyramid's square: its extent (the friction's size measured
+        // as the set bounds it) and its support function at −c_t (the dissipation it allows)
+        const double mu = p.pyramidal ? p.mu[static_cast<size_t>(r)] / std::sqrt(2.0) : p.mu[static_cast<size_t>(r)];
+        const double lt = p.pyramidal ? std::max(std::abs(lambda[r + 1]), std::abs(lambda[r + 2])) : norm2(lambda[r + 1], lambda[r + 2]);
+        const double ct = p.pyramidal ? std::abs(velocity[r + 1]) + std::abs(velocity[r + 2]) : norm2(velocity[r + 1], velocity[r + 2]);
         stats.coneResidual = std::max({stats.coneResidual, lt - mu * l, -l});
         stats.velocityResidual = std::max(stats.velocityResidual, -c);
         // λ · (c + s), s = (μ‖c_t‖, 0, 0): zero exactly when the normal and the friction laws hold

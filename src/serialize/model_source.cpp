@@ -17,6 +17,27 @@ using detail::ArchiveWriter;
 void writeWhere(ArchiveWriter& w, const SourceLocation& at) { w.str(at.file); w.i32(at.line); }
 SourceLocation readWhere(ArchiveReader& r) { SourceLocation at; at.file = r.str(); at.line = r.i32(); return at; }
 
+/// A mesh's hull: its vertices and triangles (the mesh file need not exist where it is read back).
+void writeHull(ArchiveWriter& w, const ConvexHull& h) {
+  w.u64(h.vertices.size());
+  for (const Vec3& v : h.vertices) w.vec3(v);
+  w.u64(h.faces.size());
+  for (const auto& f : h.faces) { w.i32(f[0]); w.i32(f[1]); w.i32(f[2]); }
+  w.str(h.source);
+}
+std::shared_ptr<const ConvexHull> readHull(ArchiveReader& r) {
+  auto h = std::make_shared<ConvexHull>();
+  for (size_t n = r.size(24), i = 0; i < n; ++i) h->vertices.push_back(r.vec3());
+  for (size_t n = r.size(12), i = 0; i < n; ++i) {
+    std::array<int, 3> f{r.i32(), r.i32(), r.i32()};
+    for (int v : f)
+      if (v < 0 || v >= static_cast<int>(h->vertices.size())) r.fail("a hull face names vertex " + std::to_string(v));
+    h->faces.push_back(f);
+  }
+  h->source = r.str();
+  return h;
+}
+
 void writeLimits(ArchiveWriter& w, const JointLimits& l) {
   w.flag(l.hasPositionLimits); w.f64(l.lower); w.f64(l.upper); w.f64(l.effort); w.f64(l.velocity);
 }
@@ -57,6 +78,7 @@ void writeBuilder(ArchiveWriter& w, const ModelBuilder& b) {
   for (const CollisionSpec& c : b.collisions()) {
     w.str(c.link); w.i32(static_cast<int>(c.shape.type)); w.f64(c.shape.radius); w.f64(c.shape.length);
     w.vec3(c.shape.halfExtents); w.transform(c.origin); w.str(c.sourceFile); w.i32(c.sourceLine);
+    if (c.shape.type == ShapeType::Mesh) writeHull(w, *c.shape.hull);
   }
 }
 
@@ -107,9 +129,10 @@ ModelBuilder readBuilder(ArchiveReader& r) {
   }
   for (size_t n = r.size(1), i = 0; i < n; ++i) {
     CollisionSpec c;
-    c.link = r.str(); c.shape.type = readEnum<ShapeType>(r, 4, "shape type"); c.shape.radius = r.f64();
+    c.link = r.str(); c.shape.type = readEnum<ShapeType>(r, 5, "shape type"); c.shape.radius = r.f64();
     c.shape.length = r.f64(); c.shape.halfExtents = r.vec3(); c.origin = r.transform(); c.sourceFile = r.str();
     c.sourceLine = r.i32();
+    if (c.shape.type == ShapeType::Mesh) c.shape.hull = readHull(r);
     b.addCollision(c);
   }
   return b;

@@ -80,6 +80,70 @@ void RowInnovations::addBodyForceRows(const Model& model, Data& data, int body, 
   if (body >= 0) inward<3>(model, data, body, P);
 }
 
+template <int D>
+bool RowInnovations::stepThroughBoth(const Model& model, Data& data, int j1, Mat63& P1, int j2, const Mat63& P2) {
+  using MatD3 = Eigen::Matrix<double, D, 3>;
+  const int k = model.body(j1).cluster;
+  const Cluster& cl = model.cluster(k);
+  const ClusterData& cd = data.clusters[static_cast<size_t>(k)];
+  const int d = cl.nv;
+  beginEntry(k);
+  Eigen::Map<MatD3> T(t_.data() + used_, d, 3), Z(z_.data() + used_, d, 3);
+  used_ += 3 * d;
+  T.noalias() = rowsOf<D>(cd.S, j1 - cl.firstBody).transpose() * P1;
+  T.noalias() += rowsOf<D>(cd.S, j2 - cl.firstBody).transpose() * P2;
+  Z.noalias() = Eigen::Map<const typename Sizes<D>::MatD>(cd.Dinv.data(), d, d) * T;
+  if (cl.output < 0) return false;
+  // P ← Σ_i Xout_iᵀ P_i − XU D⁻¹ t (the stacked form of stepThrough's update)
+  const auto passOn = [&](const Transform& X, const Mat63& P) {
+    Mat63 out;
+    const Eigen::Matrix<double, 3, 3> f = X.E.transpose() * P.bottomRows<3>();
+    out.topRows<3>() = X.E.transpose() * P.topRows<3>();
+    for (int c = 0; c < 3; ++c) out.col(c).head<3>() += X.r.cross(f.col(c));
+    out.bottomRows<3>() = f;
+    return out;
+  };
+  P1 = passOn(data.Xout[j1], P1) + passOn(data.Xout[j2], P2);
+  P1.noalias() -= Eigen::Map<const Eigen::Matrix<double, D, 6>>(cd.DinvXUt.data(), d, 6).transpose() * T;
+  return true;
+}
+
+void RowInnovations::addBodyPairForceRows(const Model& model, Data& data, int body1, const Mat63& P1, int body2,
+                                          const Mat63& P2) {
+  groups_.push_back(Group{rows_, 3, entries_, 0});
+  rows_ += 3;
+  Mat63 A = P1, B = P2;
+  int j1 = body1, j2 = body2;
+  // walk both paths leaf to root, the deeper cluster first (clusters are numbered parent first),
+  // so the group's entries stay in the descending cluster order pairBlock merges on
+  while (j1 >= 0 && j2 >= 0) {
+    if (j1 == j2) {  // the paths met on a body: one path from here
+      A += B;
+      inward<3>(model, data, j1, A);
+      return;
+    }
+    const int k1 = model.body(j1).cluster, k2 = model.body(j2).cluster;
+    const auto step = [&](int j, Mat63& P) {
+      return withClusterDof(model.cluster(model.body(j).cluster).nv,
+                            [&](auto D) { return stepThrough<decltype(D)::value, 3>(model, data, j, P); });
+    };
+    if (k1 > k2) {
+      j1 = step(j1, A) ? model.body(j1).output : -1;
+    } else if (k2 > k1) {
+      j2 = step(j2, B) ? model.body(j2).output : -1;
+    } else {  // two bodies of one cluster: one entry, both forces
+      const bool on = withClusterDof(model.cluster(k1).nv, [&](auto D) {
+        return stepThroughBoth<decltype(D)::value>(model, data, j1, A, j2, B);
+      });
+      if (!on) return;
+      j1 = j2 = model.cluster(k1).output;
+      B.setZero();
+    }
+  }
+  if (j1 >= 0) inward<3>(model, data, j1, A);
+  if (j2 >= 0) inward<3>(model, data, j2, B);
+}
+
 void RowInnovations::addClusterForceRow(const Model& model, Data& data, int k, const Eigen::Ref<const VecX>& t) {
   groups_.push_back(Group{rows_, 1, entries_, 0});
   ++rows_;

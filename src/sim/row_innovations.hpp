@@ -31,6 +31,11 @@ class RowInnovations {
 
   /// A group of three rows whose unit forces are the columns of P on `body`.
   void addBodyForceRows(const Model& model, Data& data, int body, const Mat63& P);
+  /// A group of three rows acting on two bodies (a contact between two of the robot's shapes):
+  /// unit forces P1 on body1 and P2 on body2 (body coordinates; P2 carries the reaction's sign).
+  /// The two inward sweeps are merged: a cluster both paths reach holds one entry with both
+  /// forces' innovations summed, so G and ℳ⁻¹Jᵀλ see the relative row.
+  void addBodyPairForceRows(const Model& model, Data& data, int body1, const Mat63& P1, int body2, const Mat63& P2);
   /// One row whose unit force is the generalised force t (d_k entries) on cluster k's coordinates.
   void addClusterForceRow(const Model& model, Data& data, int k, const Eigen::Ref<const VecX>& t);
 
@@ -46,6 +51,10 @@ class RowInnovations {
   };
   template <int Gc>
   void inward(const Model& model, Data& data, int body, Eigen::Matrix<double, 6, Gc> P);
+  /// One cluster reached by both paths of a pair (bodies j1 ≠ j2 in it): the summed innovation,
+  /// and both forces passed on to the cluster's output body (into P1; false at the root).
+  template <int D>
+  bool stepThroughBoth(const Model& model, Data& data, int j1, Mat63& P1, int j2, const Mat63& P2);
   template <int D, int Gc>
   bool stepThrough(const Model& model, Data& data, int j, Eigen::Matrix<double, 6, Gc>& P);
   /// Stores T (d_k x g) and D_k⁻¹ T for cluster k as the group's next entry.

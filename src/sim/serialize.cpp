@@ -9,7 +9,7 @@ namespace grbda {
 namespace {
 
 const char* const kMagic = "grbda-simulator";
-constexpr int kVersion = 2;  // 2: the passive-energy watch's baseline
+constexpr int kVersion = 3;  // 2: the passive-energy watch's baseline; 3: self-collision (World, ContactPoint)
 
 using Access = detail::SimulatorAccess;
 using detail::ArchiveReader;
@@ -28,7 +28,7 @@ void writeWorld(ArchiveWriter& w, const World& world) {
   for (const StaticBox& b : world.boxes) {
     w.vec3(b.center); w.mat3(b.rotation); w.vec3(b.halfExtents); w.f64(b.friction); w.f64(b.restitution);
   }
-  w.f64(world.friction); w.f64(world.restitution); w.f64(world.margin);
+  w.f64(world.friction); w.f64(world.restitution); w.f64(world.margin); w.flag(world.selfCollision);
 }
 
 World readWorld(ArchiveReader& r) {
@@ -38,7 +38,7 @@ World readWorld(ArchiveReader& r) {
   for (StaticBox& b : world.boxes) {
     b.center = r.vec3(); b.rotation = r.mat3(); b.halfExtents = r.vec3(); b.friction = r.f64(); b.restitution = r.f64();
   }
-  world.friction = r.f64(); world.restitution = r.f64(); world.margin = r.f64();
+  world.friction = r.f64(); world.restitution = r.f64(); world.margin = r.f64(); world.selfCollision = r.flag();
   return world;
 }
 
@@ -62,13 +62,14 @@ SimulatorOptions readOptions(ArchiveReader& r) {
 
 void writeContact(ArchiveWriter& w, const ContactPoint& c) {
   w.i32(c.geometry); w.i32(c.body); w.i32(c.obstacle); w.i32(c.feature); w.vec3(c.point); w.vec3(c.normal);
-  w.f64(c.distance); w.f64(c.friction); w.f64(c.restitution);
+  w.f64(c.distance); w.f64(c.friction); w.f64(c.restitution); w.i32(c.geometry2); w.i32(c.body2);
 }
 
 ContactPoint readContact(ArchiveReader& r) {
   ContactPoint c;
   c.geometry = r.i32(); c.body = r.i32(); c.obstacle = r.i32(); c.feature = r.i32(); c.point = r.vec3();
-  c.normal = r.vec3(); c.distance = r.f64(); c.friction = r.f64(); c.restitution = r.f64();
+  c.normal = r.vec3(); c.distance = r.f64(); c.friction = r.f64(); c.restitution = r.f64(); c.geometry2 = r.i32();
+  c.body2 = r.i32();
   return c;
 }
 

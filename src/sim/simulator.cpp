@@ -9,6 +9,7 @@
 #include "grbda/algorithms/dynamics.hpp"
 #include "grbda/algorithms/integration.hpp"
 #include "grbda/algorithms/kinematics.hpp"
+#include "grbda/collision/self_collision.hpp"
 #include "grbda/errors.hpp"
 #include "grbda/spatial/inertia.hpp"
 #include "row_innovations.hpp"
@@ -31,6 +32,22 @@ void tangents(const Vec3& n, Vec3& t1, Vec3& t2) {
 }
 
 std::string at(double t) { return "t = " + std::to_string(t) + " s"; }
+
+/// A contact's three unit forces (`directions`, world) at `worldPoint` as forces on `body` (its
+/// coordinates, times `sign`), and the point's world velocity under v_f (V_f: bodyVelocity) and v.
+inline void bodyPointRows(const Data& data, const std::vector<Vec6>& bodyVelocity, int body, const Vec3& worldPoint,
+                          const Vec3 (&directions)[3], double sign, detail::Mat63& P, Vec3& pointVf, Vec3& pointV) {
+  const Transform& Xa = data.Xa[static_cast<size_t>(body)];  // ^b X_0
+  const Vec3 point = Xa.transformPoint(worldPoint);           // body coordinates
+  const Vec6& Vf = bodyVelocity[static_cast<size_t>(body)];   // under v_f
+  const Vec6& V = data.v[static_cast<size_t>(body)];          // under v (before the step)
+  pointVf = Xa.E.transpose() * (Vf.tail<3>() + Vf.head<3>().cross(point));  // world
+  pointV = Xa.E.transpose() * (V.tail<3>() + V.head<3>().cross(point));
+  for (int k = 0; k < 3; ++k) {
+    const Vec3 f = sign * (Xa.E * directions[k]);
+    P.col(k) << point.cross(f), f;
+  }
+}
 
 constexpr double kSlidingSpeed = 1e-6;  ///< [m/s]: a contact point slower than this sticks
 
@@ -61,6 +78,10 @@ Simulator::Simulator(const Model& model, const World& world, const SimulatorOpti
     : model_(model), world_(world), options_(options), data_(model_) {
   options_.validate();
   world_.validate();
+  if (!model_.loopConstraints().empty())  // its steps would integrate the open tree
+    throw InputError("Simulator: model '" + model_.name() + "' keeps its loops as constraint rows ('" +
+                     model_.loopConstraints().front().name + "'), which the simulator does not solve; build it with "
+                     "LoopTreatment::Embed");
   const int nv = model_.nv();
   q_ = model_.neutralConfiguration();
   v_ = VecX::Zero(nv);
@@ -88,7 +109,11 @@ Simulator::Simulator(const Model& model, const World& world, const SimulatorOpti
     jointRowCapacity += 2 * limits + friction + damping;
   }
   rowScratch_.setZero(maxClusterDof);
-  const int contactCapacity = maxContacts(model_, world_);
+  int contactCapacity = maxContacts(model_, world_);
+  if (world_.selfCollision) {
+    selfCollision_ = std::make_shared<SelfCollision>(model_);
+    contactCapacity += static_cast<int>(selfCollision_->pairs().size());
+  }
   contacts_.reserve(static_cast<size_t>(contactCapacity));
   previousContacts_.reserve(static_cast<size_t>(contactCapacity));
   previousLambda_.reserve(3 * static_cast<size_t>(contactCapacity));
@@ -300,6 +325,7 @@ void Simulator::gatherRows() {
   detail::bodyVelocities(model_, data_, vFree_, bodyVelocity_);
   if (!model_.collisionGeometries().empty()) detectContacts(model_, data_, world_, contacts_);
   else contacts_.clear();
+  if (selfCollision_) selfCollision_->detect(model_, data_, world_, contacts_);
   addContactRows();
   addJointRows();
 }
@@ -311,20 +337,22 @@ void Simulator::addContactRows() {
     contactRow_.push_back(row);
     Vec3 t1, t2;
     tangents(c.normal, t1, t2);
-    const Transform& Xa = data_.Xa[static_cast<size_t>(c.body)];  // ^b X_0
-    const Vec3 point = Xa.transformPoint(c.point);                 // body coordinates
-    const Vec6& Vf = bodyVelocity_[static_cast<size_t>(c.body)];    // under v_f
-    const Vec6& V = data_.v[static_cast<size_t>(c.body)];           // under v (before the step)
-    const Vec3 pointVf = Xa.E.transpose() * (Vf.tail<3>() + Vf.head<3>().cross(point));  // world
-    const Vec3 pointV = Xa.E.transpose() * (V.tail<3>() + V.head<3>().cross(point));
     const Vec3 directions[3] = {c.normal, t1, t2};
-    detail::Mat63 P;  // the rows' unit forces, body coordinates
-    for (int k = 0; k < 3; ++k) {
-      const Vec3 f = Xa.E * directions[k];
-      P.col(k) << point.cross(f), f;
-      rowFreeVelocity_[row + k] = directions[k].dot(pointVf);
+    // the rows' unit forces on the body (+) and, for two of the robot's shapes, on body2 (−), and
+    // the point's velocity relative to body2 under v_f and under v
+    detail::Mat63 P, P2;
+    Vec3 pointVf, pointV;
+    bodyPointRows(data_, bodyVelocity_, c.body, c.point, directions, 1.0, P, pointVf, pointV);
+    if (c.body2 >= 0) {
+      Vec3 vf2, v2;
+      bodyPointRows(data_, bodyVelocity_, c.body2, c.point, directions, -1.0, P2, vf2, v2);
+      pointVf -= vf2;
+      pointV -= v2;
+      innovations_->addBodyPairForceRows(model_, data_, c.body, P, c.body2, P2);
+    } else {
+      innovations_->addBodyForceRows(model_, data_, c.body, P);
     }
-    innovations_->addBodyForceRows(model_, data_, c.body, P);
+    for (int k = 0; k < 3; ++k) rowFreeVelocity_[row + k] = directions[k].dot(pointVf);
     // the smallest normal velocity the step may end with: close the gap at most (d > 0), push a
     // penetration out at erp (d ≤ 0), and bounce with restitution e from the approach speed
     double target = c.distance > 0.0 ? -c.distance / dt : -options_.solver.erp * c.distance / dt;
@@ -377,7 +405,9 @@ void Simulator::warmStart() {
   for (size_t c = 0; c < contacts_.size(); ++c)
     for (size_t p = 0; p < previousContacts_.size(); ++p) {
       const ContactPoint &now = contacts_[c], &before = previousContacts_[p];
-      if (now.geometry != before.geometry || now.obstacle != before.obstacle || now.feature != before.feature) continue;
+      if (now.geometry != before.geometry || now.obstacle != before.obstacle || now.feature != before.feature ||
+          now.geometry2 != before.geometry2)
+        continue;
       for (int k = 0; k < 3; ++k) problem_.lambda[contactRow_[c] + k] = previousLambda_[3 * p + static_cast<size_t>(k)];
       break;
     }

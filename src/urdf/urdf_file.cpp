@@ -4,10 +4,12 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 
+#include "grbda/collision/mesh.hpp"
 #include "grbda/errors.hpp"
 #include "log.hpp"
 #include "urdf/xml_values.hpp"
@@ -48,9 +50,54 @@ void readInertial(const ElementContext& at, const XMLElement& inertial, LinkSpec
   link.inertia = R * I * R.transpose();
 }
 
+// Where a `<mesh filename>` is: package://PKG/REST as PKG/REST in the URDF's folder or any folder
+// above it (or REST below a folder named PKG), file://PATH as PATH, anything else relative to the
+// URDF's folder. Empty when no candidate is a file.
+std::string findMesh(const std::string& filename, const std::string& urdfPath) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path dir = fs::absolute(fs::path(urdfPath), ec).parent_path();
+  std::vector<fs::path> candidates;
+  const std::string package = "package://", fileUrl = "file://";
+  if (filename.rfind(package, 0) == 0) {
+    const fs::path rest(filename.substr(package.size()));
+    const fs::path pkg = *rest.begin();
+    for (fs::path up = dir;; up = up.parent_path()) {
+      candidates.push_back(up / rest);
+      if (up.filename() == pkg) candidates.push_back(up / rest.lexically_relative(pkg));
+      if (up == up.parent_path()) break;
+    }
+  } else if (filename.rfind(fileUrl, 0) == 0) {
+    candidates.emplace_back(filename.substr(fileUrl.size()));
+  } else {
+    candidates.push_back(dir / filename);
+  }
+  for (const fs::path& c : candidates)
+    if (fs::is_regular_file(c, ec)) return c.string();
+  return {};
+}
+
+// A `<mesh>` collision as the convex hull of its vertices (STL or OBJ), or nothing with one
+// warning naming the link when the file is not found or cannot be read as a closed volume.
+bool readMeshCollision(const ElementContext& at, const XMLElement& mesh, CollisionShape& shape) {
+  const char* filename = mesh.Attribute("filename");
+  if (!filename) fail(at, mesh, "<mesh> needs a filename");
+  const Vec3 scale = vectorAttribute(at, mesh, "scale", Vec3::Ones());
+  if (!(scale.allFinite() && scale.minCoeff() > 0.0)) fail(at, mesh, "<mesh> scale must be positive and finite");
+  const std::string path = findMesh(filename, at.file);
+  try {
+    if (path.empty()) throw InputError(std::string("file '") + filename + "' not found");
+    shape = CollisionShape::mesh(loadMeshHull(path, scale));
+    return true;
+  } catch (const InputError& e) {
+    detail::log().warn("{}:{}: {}: the <mesh> collision is skipped: {}", at.file, mesh.GetLineNum(), at.element, e.what());
+    return false;
+  }
+}
+
 // One <collision>: <origin> and a <geometry> primitive. URDF's box gives full sizes; cylinders
-// and capsules (as ROS tools write them) lie along z. A <mesh> is skipped with a warning naming
-// the link: the simulator needs convex primitives.
+// and capsules (as ROS tools write them) lie along z. A <mesh> becomes its convex hull, or is
+// skipped with a warning naming the link when its file is not found or not readable.
 void readCollision(const ElementContext& at, const XMLElement& collision, UrdfLink& link) {
   const Origin origin = readOrigin(at, uniqueChild(at, collision, "origin"));
   const XMLElement& geometry = requiredChild(at, collision, "geometry");
@@ -69,9 +116,7 @@ void readCollision(const ElementContext& at, const XMLElement& collision, UrdfLi
   else if (type == "capsule")
     c.shape = CollisionShape::capsule(numberAttribute(at, *shape, "radius"), numberAttribute(at, *shape, "length"));
   else if (type == "mesh") {
-    detail::log().warn("{}:{}: {}: a <mesh> collision is skipped (the simulator takes sphere, box, cylinder and "
-                       "capsule shapes)", at.file, shape->GetLineNum(), at.element);
-    return;
+    if (!readMeshCollision(at, *shape, c.shape)) return;
   } else
     fail(at, *shape, "unknown collision shape <" + type + "> (expected sphere, box, cylinder, capsule or mesh)");
   link.collisions.push_back(c);

@@ -31,9 +31,8 @@ std::vector<OptionSpec> simulateOptions() {
       {"--dt", "H", "time step in seconds (default 0.001)"},
       {"--integrator", "NAME", "semi-implicit-euler (default) or rk4"},
       {"--method", "NAME",
-       "cluster (default without constraints: C-ABA), pv (default with --contact/--weld or loops kept as rows), pv-soft "
-       "(with --compliance), kkt, pv-early, proximal, proximal-sparse, ltl or ltl-soft (with --compliance); "
-       "see grbda help fd"},
+       methodNames(kMethodSimulate) + " (default cluster without constraints: C-ABA; pv with --contact/--weld or "
+       "loops kept as rows; " + softMethodNames() + " need --compliance); see grbda help fd"},
       {"--out", "FILE",
        "write the trajectory as CSV: t, q:NAME..., v:NAME..., constraint_residual, energy (with a world also "
        "normal_force_sum, fn:LINK..., ground_height, cp:LINK:x,y,z, cf:LINK:x,y,z; grbda view --trajectory plays it)"},

@@ -26,6 +26,8 @@ std::vector<OptionSpec> worldOptions() {
       {"--friction", "MU", "Coulomb friction of the contacts (default 1)"},
       {"--restitution", "E", "normal restitution of the contacts, 0..1 (default 0)"},
       {"--contact-solver", "NAME", "admm (default: the exact Coulomb cone), pgs or compliant"},
+      {"--self-collision", "", "the model's collision shapes also touch each other (parent-child and same-cluster "
+                               "pairs excluded; off by default)"},
       {"--pd", "KP,KD", "a joint PD on every actuated independent joint (not a floating base) toward --q-target"},
       {"--q-target", "VALUES", "the PD's target positions, nq values like --q0 (default: the initial positions)"},
   };
@@ -47,6 +49,7 @@ double numberOption(const ParsedArgs& args, const std::string& option, double fa
 World worldFromArgs(const ParsedArgs& args) {
   World world = World::empty();
   world.hasGround = args.has("--ground") || args.has("--ground-height");
+  world.selfCollision = args.has("--self-collision");
   world.groundHeight = numberOption(args, "--ground-height", 0.0);
   world.friction = numberOption(args, "--friction", 1.0);
   world.restitution = numberOption(args, "--restitution", 0.0);

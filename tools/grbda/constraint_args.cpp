@@ -23,7 +23,7 @@ std::vector<OptionSpec> constraintOptions() {
        "force on A",
        true},
       {"--compliance", "R",
-       "pv-soft, ltl-soft: compliance of every constraint row (m s^-2 N^-1 for a point row; "
+       softMethodNames() + ": compliance of every constraint row (m s^-2 N^-1 for a point row; "
        "lambda = -(J qdd + J' qd)/R)"},
       {"--baumgarte", "T", "Baumgarte stabilisation of the constraints with time constant T > 0 [s] (e.g. 0.1)"},
   };
@@ -66,14 +66,15 @@ std::vector<CommandLineConstraint> constraintsFromArgs(const ParsedArgs& args, M
     }
     list.push_back(c);
   }
-  const bool soft = method == Method::PVSoft || method == Method::LTLSoft;
+  const bool soft = methodInfo(method).needsCompliance;
   const std::string* loops = args.value("--loops");
   const bool loopRows = loops && *loops != "embed";  // loops may be kept as constraint rows
   if (args.has("--compliance") && !soft)
-    throw UsageError("--compliance applies to --method pv-soft and ltl-soft only");
+    throw UsageError("--compliance applies to --method " + softMethodNames() + " only");
   if (soft && (!list.empty() || loopRows) && !args.has("--compliance"))
     throw UsageError("--method " + methodName(method) + " needs --compliance R (R > 0)");
   if (!list.empty() && !solvesConstraintRows(method))
+    // the wording (and order) of this message is checked by scripts and tests/test_cli_constraints.cpp
     throw UsageError("constraints (--contact, --weld, --relative) are solved by --method pv, pv-soft, kkt, "
                      "proximal, proximal-sparse, ltl, ltl-soft or pv-early, not " + methodName(method));
   return list;
@@ -128,7 +129,7 @@ void addConstraintForces(Report& report, const ConstraintModel& constraints, con
       w.member("link", c.link);
       w.key("point");
       writeVector(w, VecX(typed.where.point), "point");
-      w.member("kind", constraintKindName(c.kind));
+      w.member("kind", c.kindName());
       if (typed.relative()) {
         w.member("link2", c.link2);
         w.key("point2");
@@ -166,7 +167,7 @@ void addConstraintForces(Report& report, const ConstraintModel& constraints, con
   if (constraints.size() > loops) text << "constraint forces (world axes; welds: moment about the point, then force):\n";
   for (int i = loops; i < constraints.size(); ++i) {
     const Constraint& c = constraints.constraint(i);
-    text << "  " << constraintKindName(c.kind) << " " << c.link;
+    text << "  " << c.kindName() << " " << c.link;
     if (!c.link2.empty()) text << "/" << c.link2;
     text << ": force";
     const int forceRow = c.row + (c.hasAngularRows() ? 3 : 0);

@@ -10,7 +10,7 @@
 #include "grbda/errors.hpp"
 #include "grbda/logging.hpp"
 #include "grbda/mjcf/mjcf.hpp"
-#include "grbda/robots/tello.hpp"
+#include "grbda/robots/builtin.hpp"
 #include "grbda/urdf/urdf.hpp"
 #include "numbers.hpp"
 
@@ -84,13 +84,18 @@ Model builtinOrUrdf(const std::vector<std::string>& positional, LoopTreatment lo
   const std::string prefix = "builtin:";
   if (positional.size() == 1 && positional[0].rfind(prefix, 0) == 0) {
     const std::string name = positional[0].substr(prefix.size());
-    if (name == "tello" || name == "tello_no_arms") {
-      ModelBuilder builder = robots::telloBuilder(name == "tello");
+    std::string known;
+    for (const std::string& n : robots::builtinNames()) {
+      if (n != name) {
+        known += (known.empty() ? "" : ", ") + prefix + n;
+        continue;
+      }
+      ModelBuilder builder = robots::builtinBuilder(name);
       builder.setLoopTreatment(loops);
       if (floating) builder.addFloatingBase();
       return builder.build();
     }
-    throw UsageError("unknown built-in robot '" + positional[0] + "' (built-in robots: builtin:tello, builtin:tello_no_arms)");
+    throw UsageError("unknown built-in robot '" + positional[0] + "' (built-in robots: " + known + ")");
   }
   for (const auto& path : positional) checkReadable(path);
   LoadOptions options;

@@ -14,108 +14,68 @@
 namespace grbda::cli {
 
 namespace {
-constexpr Method kAllMethods[] = {Method::Cluster,     Method::Projection,    Method::Lagrange,
-                                  Method::Proximal,    Method::Approximate,   Method::Unconstrained,
-                                  Method::PV,          Method::PVSoft,        Method::KKT,
-                                  Method::PVEarly,     Method::Cfa,           Method::CfaParallel,
-                                  Method::LTL,         Method::LTLSoft,       Method::ProximalSparse};
-
 std::string joinMethodNames(const std::vector<Method>& methods, const std::string& separator) {
   std::string s;
   for (Method m : methods) s += (s.empty() ? "" : separator) + methodName(m);
   return s;
 }
 
-bool isApproximate(Method m) { return m == Method::Approximate || m == Method::Unconstrained; }
+bool isApproximate(Method m) { return methodInfo(m).approximate; }
 
 std::string unsupported(Method m, const char* what) {
   return "--method " + methodName(m) + " does not compute " + what;
 }
+
+/// The table's bit for a command; the other dynamics commands take id's methods.
+std::uint32_t commandBit(const std::string& command) {
+  if (command == "fd") return kMethodFd;
+  if (command == "simulate") return kMethodSimulate;
+  if (command == "osim") return kMethodOsim;
+  if (command == "mass-matrix") return kMethodMassMatrix;
+  return kMethodId;
+}
+
+/// "a, b, c or d": the names of the table's methods with `has`.
+template <class Predicate>
+std::string methodList(Predicate has, const char* lastJoin) {
+  std::vector<std::string> names;
+  for (const MethodInfo& m : methodTable())
+    if (has(m)) names.push_back(m.name);
+  std::string s;
+  for (size_t i = 0; i < names.size(); ++i)
+    s += (i == 0 ? "" : i + 1 == names.size() ? lastJoin : ", ") + names[i];
+  return s;
+}
 }  // namespace
 
-std::string methodName(Method method) {
-  switch (method) {
-    case Method::Cluster: return "cluster";
-    case Method::Projection: return "projection";
-    case Method::Lagrange: return "lagrange";
-    case Method::Proximal: return "proximal";
-    case Method::Approximate: return "approximate";
-    case Method::Unconstrained: return "unconstrained";
-    case Method::PV: return "pv";
-    case Method::PVSoft: return "pv-soft";
-    case Method::KKT: return "kkt";
-    case Method::PVEarly: return "pv-early";
-    case Method::ProximalSparse: return "proximal-sparse";
-    case Method::Cfa: return "cfa";
-    case Method::CfaParallel: return "cfa-parallel";
-    case Method::LTL: return "ltl";
-    case Method::LTLSoft: return "ltl-soft";
-    case Method::Efpa: return "efpa";
-    case Method::PVFast: return "pv-fast";
-    case Method::Dense: return "dense";
-  }
-  return "?";
+std::string methodName(Method method) { return methodInfo(method).name; }
+
+std::string softMethodNames() {
+  return methodList([](const MethodInfo& m) { return m.needsCompliance; }, " and ");
 }
 
 std::vector<Method> methodsOf(const std::string& command) {
-  if (command == "fd") return {std::begin(kAllMethods), std::end(kAllMethods)};
-  if (command == "simulate")
-    return {Method::Cluster, Method::PV,  Method::PVSoft,  Method::KKT,
-            Method::Proximal, Method::LTL, Method::LTLSoft, Method::PVEarly, Method::ProximalSparse};
-  if (command == "osim")
-    return {Method::Cluster, Method::Efpa,       Method::PV,          Method::PVFast,       Method::LTL,
-            Method::Dense,   Method::Projection, Method::Approximate, Method::Unconstrained};
-  return {Method::Cluster, Method::Projection, Method::Approximate, Method::Unconstrained};
+  std::vector<Method> methods;
+  for (const MethodInfo& m : methodTable())
+    if (m.accepts(commandBit(command))) methods.push_back(m.id);
+  return methods;
 }
 
 OptionSpec methodOption(const std::string& command) {
-  const std::vector<Method> methods = methodsOf(command);
-  std::string help = "algorithm: " + joinMethodNames(methods, ", ") +
-                     " (default cluster). cluster: the cluster-tree algorithm; projection: "
-                     "the spanning tree projected onto the independent coordinates";
-  if (command == "fd")
-    help += "; lagrange: spanning tree with Lagrange multipliers (dense KKT); proximal: proximal "
-            "and sparse KKT solver (see --prox-iters, --prox-mu), with --contact/--weld the proximal "
-            "method on the contact forces (on PV's Delassus matrix); proximal-sparse: the same spanning-tree solver with the rows of "
-            "--contact, --weld, --relative and kept loops in its sparse KKT factorisation (each row eliminated after its "
-            "support path: Pinocchio's contact Cholesky), the baseline PV is measured against; pv, pv-soft, kkt, pv-early: the constrained solvers of --contact "
-            "and --weld (pv is the default when constraints are given): Popov-Vereshchagin hard, soft "
-            "(--compliance), the dense KKT reference, and PV with early elimination of the rows (O(n + m)); cfa: the Constraint Force Algorithm "
-            "(Featherstone & Fijany) for a chain with short side branches, and for a model with loops whose "
-            "clusters hang one per body (a chain of clusters: the cluster CFA, serial); cfa-parallel: "
-            "the same by block cyclic reduction on --threads threads, models without loops; ltl, ltl-soft: Featherstone's LTL "
-            "factorisation H = L^T L (no fill-in) with Y = J L^-1 and Y Y^T lambda = ..., hard and soft "
-            "(--compliance): the Pinocchio- and MuJoCo-style baselines";
-  if (command == "osim")
-    help += "; efpa: the same as cluster (C-EFPA, the extended force propagators); pv: PV-OSIM, the points as "
-            "constraint rows propagated through one articulated pass (Popov-Vereshchagin without bias terms); "
-            "pv-fast: PV-OSIM-fast, the floating-base operator of seed 003 eq. 54 (branch blocks and a 6x6 base "
-            "solve, dense fallback when a branch block is singular; the printed matrix is the operator applied "
-            "to the unit vectors, formed after the timed calls); ltl: LTL-OSIM, Featherstone's H = L^T L and "
-            "Lambda^-1 = Y Y^T with Y = J L^-1; dense: J H^-1 J^T from the cluster CRBA and the body Jacobians";
-  help += "; approximate: the tree of independent bodies, the dependent bodies (rotors and belts, also "
-          "four-bar links and feet driven through loops) dropped and the transmissions' reflected inertia "
-          "added as joint armature; unconstrained: that tree without the dropped bodies";
+  const std::uint32_t bit = commandBit(command);
+  std::string help = "algorithm: " + joinMethodNames(methodsOf(command), ", ") + " (default cluster)";
+  for (const MethodInfo& m : methodTable()) {
+    if (!m.accepts(bit)) continue;
+    const char* what = bit == kMethodOsim && m.osimSummary ? m.osimSummary : m.summary;
+    help += std::string(m.id == Method::Cluster ? ". " : "; ") + m.name + ": " + what;
+  }
   return {"--method", "NAME", help};
 }
 
-namespace {
-/// Some cluster has several bodies (a loop or coupling embedded).
-bool hasLoopClusters(const Model& model) {
-  for (const Cluster& cl : model.clusters())
-    if (cl.numBodies > 1) return true;
-  return false;
-}
-}  // namespace
 
-bool solvesConstraintRows(Method method) {
-  return isConstraintMethod(method) || method == Method::Proximal || method == Method::ProximalSparse;
-}
+bool solvesConstraintRows(Method method) { return methodInfo(method).solvesRows; }
 
-bool isConstraintMethod(Method method) {
-  return method == Method::PV || method == Method::PVSoft || method == Method::KKT || method == Method::LTL ||
-         method == Method::LTLSoft || method == Method::PVEarly;
-}
+bool isConstraintMethod(Method method) { return methodInfo(method).constrained; }
 
 NamedPoint parseNamedPoint(const std::string& text, const std::string& option) {
   const size_t colon = text.rfind(':');
@@ -139,16 +99,13 @@ Method methodFromArgs(const ParsedArgs& args, const std::string& command) {
   const bool constrained = hasConstraintArgs(args) || (loops && *loops != "embed");
   if (!text) return constrained ? Method::PV : Method::Cluster;
   const std::vector<Method> valid = methodsOf(command);
-  for (Method m : valid)
-    if (methodName(m) == *text) return m;
+  if (const MethodInfo* m = lookupMethod(*text); m && m->accepts(commandBit(command))) return m->id;
   throw UsageError("--method '" + *text + "' is not available for " + command + "; valid methods: " +
                    joinMethodNames(valid, ", "));
 }
 
 LoopTreatment defaultLoopTreatment(const ParsedArgs& args, Method method) {
-  const bool exactRows = method == Method::PV || method == Method::PVEarly || method == Method::KKT ||
-                         method == Method::LTL;
-  return !args.has("--method") || exactRows ? LoopTreatment::Auto : LoopTreatment::Embed;
+  return !args.has("--method") || methodInfo(method).exactRows ? LoopTreatment::Auto : LoopTreatment::Embed;
 }
 
 Method methodForModel(const ParsedArgs& args, Method method, const Model& model) {
@@ -157,7 +114,7 @@ Method methodForModel(const ParsedArgs& args, Method method, const Model& model)
   if (!solvesConstraintRows(method))
     throw UsageError("--loops keeps loops of '" + model.name() + "' as constraint rows; --method " +
                      methodName(method) + " does not solve constraints (use pv, pv-soft, pv-early, kkt, ltl, "
-                     "ltl-soft, proximal or proximal-sparse)");
+                     "ltl-soft, proximal or proximal-sparse)");  // wording kept: scripts match it
   return method;
 }
 
@@ -175,7 +132,7 @@ int threadsFromArgs(const ParsedArgs& args, Method method) {
 }
 
 MethodRunner::MethodRunner(const Model& model, Method method, const ProximalSettings& proximal, int threads)
-    : model_(model), method_(method), proximalSettings_(proximal) {
+    : model_(model), method_(method), solverSettings_{proximal, threads} {
   if (isApproximate(method)) {
     approx_ = std::make_unique<ApproximateModel>(makeApproximateModel(
         model, method == Method::Approximate ? RotorApproximation::Diagonal : RotorApproximation::None));
@@ -183,12 +140,10 @@ MethodRunner::MethodRunner(const Model& model, Method method, const ProximalSett
   } else {
     data_ = std::make_unique<Data>(model);
   }
-  if (method == Method::Proximal || method == Method::ProximalSparse) proximal_ = std::make_unique<ProximalData>(model);
-  if (method == Method::Cfa) {  // loops: the cluster CFA (serial; spec §3.6 C5)
-    if (hasLoopClusters(model)) clusterCfa_ = std::make_unique<ClusterCfaData>(model);
-    else cfa_ = std::make_unique<CfaData>(model);
-  }
-  if (method == Method::CfaParallel) cfa_ = std::make_unique<CfaData>(model, CfaOptions{threads});
+  // A method without rows is prepared now (cfa's refusal of a model comes before any input is
+  // read); one with rows once they are known (setConstraints, or the first forwardDynamics).
+  const MethodInfo& info = methodInfo(method);
+  if (info.accepts(kMethodFd) && !info.solvesRows) solver_ = std::make_unique<Solver>(model, info, solverSettings_);
   if (method == Method::LTL) ltlOsim_ = std::make_unique<LtlOsimData>(model);
 }
 
@@ -204,47 +159,13 @@ void MethodRunner::setConstraints(std::unique_ptr<ConstraintModel> constraints) 
   if (!solvesConstraintRows(method_))
     throw UsageError("constraints (--contact, --weld, --relative) are solved by --method pv, pv-soft, kkt, "
                      "proximal, proximal-sparse, ltl, ltl-soft or pv-early, not " + methodName(method_));
-  constraints_ = std::move(constraints);
-  if (method_ == Method::ProximalSparse) {  // the rows join the spanning tree's sparse KKT system
-    proximal_ = std::make_unique<ProximalData>(model_, *constraints_);
-    return;
-  }
-  constraintData_ = std::make_unique<ConstraintData>(model_, *constraints_);
-  constraintSettings_.solver = method_ == Method::PVSoft  ? ConstraintSolver::PVSoft
-                               : method_ == Method::KKT    ? ConstraintSolver::KKT
-                               : method_ == Method::PVEarly ? ConstraintSolver::PVEarly
-                               : method_ == Method::Proximal ? ConstraintSolver::Proximal
-                               : method_ == Method::LTL      ? ConstraintSolver::LTL
-                               : method_ == Method::LTLSoft  ? ConstraintSolver::LTLSoft
-                                                             : ConstraintSolver::PV;
-  if (method_ == Method::Proximal) {
-    constraintSettings_.maxIterations = proximalSettings_.maxIterations;
-    constraintSettings_.mu = std::max(proximalSettings_.mu, 1e-14);
-  }
+  solver_ = std::make_unique<Solver>(model_, methodInfo(method_), *constraints, solverSettings_);
 }
 
 const VecX& MethodRunner::forwardDynamics(const VecX& q, const VecX& v, const VecX& tau) {
-  Data& data = *data_;
-  if (isConstraintMethod(method_) && !constraints_) setConstraints(std::make_unique<ConstraintModel>(model_));
-  if (constraints_ && method_ != Method::ProximalSparse)
-    return constrainedForwardDynamics(model_, data, *constraints_, *constraintData_, q, v, tau, constraintSettings_);
-  switch (method_) {
-    case Method::Cluster: return grbda::forwardDynamics(model_, data, q, v, tau);
-    case Method::Projection: return vector_ = projectionForwardDynamics(model_, data, q, v, tau);
-    case Method::Lagrange: return vector_ = lagrangeForwardDynamics(model_, data, q, v, tau);
-    case Method::Proximal:
-    case Method::ProximalSparse:
-      proximalResult_ = &forwardDynamicsProximal(model_, data, *proximal_, q, v, tau, proximalSettings_);
-      return proximalResult_->qdd;
-    case Method::Approximate:
-    case Method::Unconstrained: return approximateForwardDynamics(*approx_, data, q, v, tau);
-    case Method::Cfa:
-      return clusterCfa_ ? clusterCfaForwardDynamics(model_, *clusterCfa_, q, v, tau)
-                         : cfaForwardDynamics(model_, *cfa_, q, v, tau);
-    case Method::CfaParallel: return cfaParallelForwardDynamics(model_, *cfa_, q, v, tau);
-    default: break;
-  }
-  throw UsageError(unsupported(method_, "forward dynamics"));
+  if (!methodInfo(method_).accepts(kMethodFd)) throw UsageError(unsupported(method_, "forward dynamics"));
+  if (!solver_) solver_ = std::make_unique<Solver>(model_, methodInfo(method_), solverSettings_);
+  return solver_->compute(q, v, tau);
 }
 
 const VecX& MethodRunner::inverseDynamics(const VecX& q, const VecX& v, const VecX& qdd) {

@@ -15,21 +15,20 @@
 #include "grbda/baselines/approximate.hpp"
 #include "grbda/baselines/ltl.hpp"
 #include "grbda/baselines/proximal.hpp"
+#include "grbda/methods.hpp"
 
 namespace grbda::cli {
 
-enum class Method {
-  Cluster, Projection, Lagrange, Proximal, Approximate, Unconstrained, PV, PVSoft, KKT, Cfa, CfaParallel,
-  LTL, LTLSoft, PVEarly, ProximalSparse,
-  // osim only: C-EFPA under its own name (the same as cluster), PV-OSIM-fast, dense J H⁻¹ Jᵀ
-  Efpa, PVFast, Dense
-};
+/// The methods of the library's table (grbda/methods.hpp): names, predicates and help come from it.
+using Method = MethodId;
 
 /// fd's constrained solvers (with --contact / --weld; without constraints they equal cluster).
 bool isConstraintMethod(Method method);
 /// Those and the proximal solvers: every method that takes --contact, --weld, kept loops.
 bool solvesConstraintRows(Method method);
 
+/// "pv-soft and ltl-soft": the methods whose rows need --compliance (from the table), for help and messages.
+std::string softMethodNames();
 /// The command-line name ("cluster", "projection", ...).
 std::string methodName(Method method);
 /// The methods a command accepts, default first: fd has all; id, mass-matrix, osim have no
@@ -92,32 +91,24 @@ class MethodRunner {
   /// pv-fast: the operator of the last inverseOsim (nullptr for other methods).
   const PvOsimFast* pvOsimFast() const { return pvFast_.get(); }
   /// The last proximal solve (nullptr for other methods).
-  const ProximalResult* proximalResult() const { return proximalResult_; }
+  const ProximalResult* proximalResult() const { return solver_ ? solver_->proximalResult() : nullptr; }
   /// Contacts and welds for forwardDynamics (pv, pv-soft, kkt, proximal, ltl, ltl-soft; UsageError
   /// otherwise).
   void setConstraints(std::unique_ptr<ConstraintModel> constraints);
-  const ConstraintModel* constraints() const { return constraints_.get(); }
-  const ConstraintData* constraintData() const {
-    return method_ == Method::ProximalSparse && proximal_ ? proximal_->constraintData.get() : constraintData_.get();
-  }
+  const ConstraintModel* constraints() const { return solver_ ? solver_->constraints() : nullptr; }
+  const ConstraintData* constraintData() const { return solver_ ? solver_->constraintData() : nullptr; }
   /// The workspace of the last computation (for joint reactions after --method cluster's id).
   const Data& data() const { return *data_; }
   /// The CFA workspace (nullptr for other methods).
-  const CfaData* cfaData() const { return cfa_.get(); }
+  const CfaData* cfaData() const { return solver_ ? solver_->cfaData() : nullptr; }
 
  private:
   const Model& model_;
   Method method_;
-  ProximalSettings proximalSettings_;
+  SolverSettings solverSettings_;
+  std::unique_ptr<Solver> solver_;  ///< forward dynamics: the library's Solver (with the rows once set)
   std::unique_ptr<ApproximateModel> approx_;
-  std::unique_ptr<Data> data_;  ///< of model_, or of approx_->tree
-  std::unique_ptr<ProximalData> proximal_;
-  std::unique_ptr<CfaData> cfa_;
-  std::unique_ptr<ClusterCfaData> clusterCfa_;  ///< cfa on a model with loops
-  const ProximalResult* proximalResult_ = nullptr;
-  std::unique_ptr<ConstraintModel> constraints_;
-  std::unique_ptr<ConstraintData> constraintData_;
-  ConstraintSolverSettings constraintSettings_;
+  std::unique_ptr<Data> data_;  ///< id, mass matrix, osim: of model_, or of approx_->tree
   std::vector<EndEffector> endEffectors_;
   std::unique_ptr<OsimSet> osimSet_;
   std::unique_ptr<LtlOsimData> ltlOsim_;  ///< osim --method ltl

@@ -11,7 +11,10 @@
 
 namespace grbda {
 
-/// Forward dynamics: qdd = H^{-1}(tau - C + J^T fext).
+/// Forward dynamics: qdd = H^{-1}(tau - C + J^T fext). InputError for a model that keeps loops as
+/// constraint rows (Model::loopConstraints(): this call would ignore them; solve them with
+/// constrainedForwardDynamics and ConstraintModel(model)). massMatrix, biasForces and
+/// inverseDynamics of such a model are the open tree's H, C and τ, which those solvers build on.
 const VecX& forwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau);
 const VecX& forwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau,
                             const ExternalForces& fext);

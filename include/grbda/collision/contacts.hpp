@@ -15,14 +15,19 @@ namespace grbda {
 struct ContactPoint {
   int geometry = -1;        ///< index into model.collisionGeometries()
   int body = -1;            ///< the body carrying the shape
-  int obstacle = -1;        ///< -1: the ground; k ≥ 0: world.boxes[k]
+  int obstacle = -1;        ///< -1: the ground; k ≥ 0: world.boxes[k]; kSelfObstacle: the robot's shape geometry2
   int feature = 0;          ///< which point of the shape (corner, end, rim point): with geometry and obstacle, the contact's identity across steps (warm start)
   Vec3 point = Vec3::Zero();   ///< world, midway between the two surfaces
-  Vec3 normal = Vec3::UnitZ(); ///< world, unit: from the obstacle into the robot (the normal force's direction)
+  Vec3 normal = Vec3::UnitZ(); ///< world, unit: from the obstacle (or body2) into the robot's body (the normal force's direction on it)
   double distance = 0.0;    ///< signed gap [m]; negative when penetrating
   double friction = 1.0;    ///< μ of the pair
   double restitution = 0.0; ///< e of the pair
+  int geometry2 = -1;       ///< self-collision: the other shape (index into model.collisionGeometries()); -1 otherwise
+  int body2 = -1;           ///< self-collision: the body carrying geometry2 (it feels −λ); -1: a static obstacle
 };
+
+/// ContactPoint::obstacle of a contact between two of the robot's own shapes.
+constexpr int kSelfObstacle = -2;
 
 /// Upper bound on the contacts detectContacts can report for `model` in `world` (to size buffers).
 int maxContacts(const Model& model, const World& world);

@@ -28,6 +28,10 @@ struct World {
   /// A shape closer than this to an obstacle [m] has a contact row in the step; the row pushes only
   /// once the gap would close within the step, so a body resting flush does not fall for a step.
   double margin = 1e-3;
+  /// Contacts between the robot's own shapes (off by default). Pairs on the same body, on a
+  /// parent and its child, or in the same cluster (a rotor and its link, a four-bar's links) are
+  /// never tested; the others meet through FCL (collision/self_collision.hpp), one contact a pair.
+  bool selfCollision = false;
 
   /// A world without ground or boxes (a robot in the air, or a model without geometry).
   static World empty() { World w; w.hasGround = false; return w; }

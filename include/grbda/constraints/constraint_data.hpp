@@ -3,6 +3,7 @@
 // RigidConstraintData, RBDL's ConstraintSet buffers). Sized once; after that no solve allocates.
 // The results of the last solve are the public fields at the top.
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include <Eigen/Cholesky>
@@ -13,6 +14,8 @@
 #include "grbda/data.hpp"
 
 namespace grbda {
+
+class ConstraintTypeData;
 
 /// Results and workspace of computeConstrainedDynamicsDerivatives
 /// (algorithms/constrained_derivatives.hpp), sized by its first call. nv = model.nv(), m = rows;
@@ -47,6 +50,14 @@ class ConstraintData {
  public:
   /// Sized for these constraints on this model (InputError if they were made for another model).
   ConstraintData(const Model& model, const ConstraintModel& constraints);
+  ~ConstraintData();
+  ///@{
+  /// Move-only: each constraint kind's data is owned here.
+  ConstraintData(ConstraintData&&) noexcept;
+  ConstraintData& operator=(ConstraintData&&) noexcept;
+  ConstraintData(const ConstraintData&) = delete;
+  ConstraintData& operator=(const ConstraintData&) = delete;
+  ///@}
 
   // ---- results of the last constrainedForwardDynamics call ----
   VecX lambda;              ///< constraint forces, rows in the order of the ConstraintModel
@@ -162,7 +173,8 @@ class ConstraintData {
   int numRows = 0;  ///< constraint rows
   std::vector<RowPart> parts;        ///< gathered at the current state, row order: 1 part a row, 2 for relative rows,
                                      ///< a loop row one per joint of its group and one on the group's support
-  std::vector<ClusterData> loopWork; ///< per Model::loopConstraints group: its K, k, φ
+  /// per constraint: its kind's data (ConstraintType::createData; null if it needs none)
+  std::vector<std::unique_ptr<ConstraintTypeData>> typeData;
   std::vector<int> rowFirstPart;     ///< parts of row r: [rowFirstPart[r], rowFirstPart[r+1])
   std::vector<Vec6> F;               ///< parts propagated towards the root (PV)
   std::vector<Vec6> residualForce;   ///< per body: the force of the dynamics residual's sweep
@@ -174,7 +186,17 @@ class ConstraintData {
   ///@}
   std::vector<char> softBody;        ///< PV-soft: body carries rows of softRowTerms (its IA is not rigid)
   std::vector<int> leafRows;         ///< PV-soft: rows added as leaf terms (one body each)
-  std::vector<int> softPointMasses;  ///< PV-soft: contacts and welds whose rows share one R: K R⁻¹ Kᵀ in closed form
+  /// PV-soft: rows of one constraint on one body, one R, world axes, that sum to a point mass
+  /// (plus a unit rotational inertia) at a point: K R⁻¹ Kᵀ in closed form (ConstraintType::softPointMass)
+  struct SoftPointMass {
+    /// its body, first row and number of rows
+    ///@{
+    int body = -1, row = 0, numRows = 0;
+    ///@}
+    Vec3 point = Vec3::Zero();  ///< body coordinates
+    bool angular = false;       ///< three angular rows first (a weld)
+  };
+  std::vector<SoftPointMass> softPointMasses;  ///< PV-soft: the point-mass row groups
   std::vector<int> softRowTerms;     ///< PV-soft: the other leaf rows, added one by one
   // KKT baseline
   /// KKT baseline: J, H⁻¹ Jᵀ, and J H⁻¹ Jᵀ (Λ⁻¹ for the LTL baselines)
@@ -189,15 +211,7 @@ class ConstraintData {
   // LTL baselines (ltl, ltl-soft, ltlConstraintDelassus): H = LᵀL, Yᵀ = L⁻ᵀ Jᵀ; A holds Λ⁻¹
   LtlFactor ltl;  ///< LTL baselines: H = LᵀL
   MatX Yt;  ///< LTL baselines: Yᵀ = L⁻ᵀ Jᵀ
-  // Baumgarte reference (per constraint): point and rotation of the first side, and of the second
-  /// Baumgarte reference: each constraint's point on the first and second side (world)
-  ///@{
-  std::vector<Vec3> refPoint, refPoint2;
-  ///@}
-  /// Baumgarte reference: the links' orientations on the first and second side
-  ///@{
-  std::vector<Mat3> refRotation, refRotation2;
-  ///@}
+  // Baumgarte reference: each kind keeps its own (typeData), set by setReference
   bool hasReference = false;  ///< the reference above is set
   bool warnedRedundant = false;  ///< the redundant-rows warning was logged once
 };

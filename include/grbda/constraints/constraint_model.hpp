@@ -26,6 +26,7 @@
 //  * Baumgarte stabilisation with time constant T (seed 003 uses 0.1 s), critically damped:
 //    k = −(2/T) ė − (1/T²) e, the position error e measured from the reference pose captured by
 //    ConstraintData::setReference (default: the pose at the first solve).
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,11 +34,15 @@
 
 namespace grbda {
 
-enum class ConstraintKind { PointContact, Weld, RelativePoint, RelativeWeld, Custom, Loop };
+/// The library's kinds, each one class in src/constraints/kinds/; Other: a kind defined outside
+/// the library (a ConstraintType subclass, constraint_type.hpp).
+enum class ConstraintKind { PointContact, Weld, RelativePoint, RelativeWeld, Custom, Loop, Other };
 
 /// The name of a kind as the command line and JSON spell it: "contact", "weld", "relative",
-/// "relative-weld", "custom", "loop".
+/// "relative-weld", "custom", "loop" ("other" for Other; Constraint::kindName gives its own).
 const char* constraintKindName(ConstraintKind kind);
+
+class ConstraintType;
 
 /// One constraint as the user stated it, plus what validation derived from it.
 struct Constraint {
@@ -65,6 +70,11 @@ struct Constraint {
   int row = 0, numRows = 0;     ///< its rows in λ
   ///@}
   int loop = -1;                ///< Loop: index into Model::loopConstraints()
+  /// The class that validates it and writes its rows (constraint_type.hpp); shared by copies.
+  std::shared_ptr<const ConstraintType> type;
+
+  /// The kind's name as its class spells it ("contact", ..., or a user kind's own).
+  const char* kindName() const;
 
   /// Between two links (RelativePoint, RelativeWeld) rather than a link and the world.
   bool isRelative() const { return kind == ConstraintKind::RelativePoint || kind == ConstraintKind::RelativeWeld; }
@@ -94,6 +104,10 @@ class ConstraintModel {
                       const std::string& name = {});
   /// K a = k on the spatial acceleration of `link` (link coordinates); K is m x 6, k has m rows.
   int addCustomRows(const std::string& link, const MatX& K, const VecX& k, const std::string& name = {});
+  /// A constraint of any kind: `type` validates `stated` (its link, point, ... as the kind reads
+  /// them) against the model and writes its rows. Returns the constraint's index. This is how a
+  /// kind defined outside the library is added (constraint_type.hpp).
+  int add(std::shared_ptr<const ConstraintType> type, Constraint stated = {});
 
   /// The same compliance R > 0 for every row (PV-soft, KKT-soft); InputError if not positive and
   /// finite. Per-row compliances with setRowCompliance. Compliances are read at every solve, so a
@@ -117,7 +131,6 @@ class ConstraintModel {
   int version() const { return version_; }
 
  private:
-  int add(Constraint c, const Model& model);
   void append(Constraint c);  ///< rows, compliance slots and version for a validated constraint
   bool uniformCompliance(const Constraint& c) const;  ///< all of c's rows have one compliance
   const Model* model_;  ///< for validating additions; the ConstraintModel must not outlive it

@@ -8,7 +8,7 @@
 // after a free step plus their stabilisation targets, R ≥ 0 per-row compliance and K the product of
 // the rows' sets:
 //   Cone        3 rows [normal, t1, t2] of a frictional contact: ‖λ_t‖ ≤ μ λ_n (the exact Coulomb
-//               cone), or with `pyramidal` |λ_t1|, |λ_t2| ≤ μ λ_n / √2 (PGS and compliant only)
+//               cone), or with `pyramidal` |λ_t1|, |λ_t2| ≤ μ λ_n / √2 (the inscribed pyramid)
 //   Unilateral  λ ≥ 0 (a joint at its limit)
 //   Box         |λ| ≤ bound (dry joint friction: bound = friction · dt)
 //   Free        λ ∈ ℝ with R > 0 (a viscous damper integrated implicitly: R = 1 / (damping · dt))
@@ -31,7 +31,7 @@ struct ContactSolverSettings {
   ContactSolverType type = ContactSolverType::ADMM;  ///< the algorithm
   int maxIterations = 500;      ///< cap of the iterative solvers (≥ 1); reaching it is reported, not hidden
   double tolerance = 1e-9;      ///< on the residuals, velocity units [m/s]
-  bool pyramidal = false;       ///< PGS / compliant: the inscribed four-sided friction pyramid
+  bool pyramidal = false;       ///< the inscribed four-sided friction pyramid instead of the exact cone (every solver)
   /// Position correction: a penetration d < 0 is pushed out at the velocity −erp · d / dt (0: off).
   double erp = 0.2;
   /// Compliant contacts (MuJoCo's solref): time constant [s] and damping ratio of the normal
@@ -71,6 +71,9 @@ struct ContactProblem {
 
   int m = 0;                 ///< active rows
   int numCones = 0;          ///< frictional contacts among the rows
+  /// Cone rows live in the inscribed pyramid |λ_t1|, |λ_t2| ≤ μ λ_n / √2 (set by
+  /// solveContactProblem from its settings; residuals and De Saxcé's correction follow it).
+  bool pyramidal = false;
   MatX G;                    ///< Delassus J ℳ⁻¹ Jᵀ (capacity x capacity, top-left m x m used)
   VecX b;                    ///< per row: velocity after a free step minus its stabilisation target
   VecX R;                    ///< per row: compliance (0: hard)

@@ -21,6 +21,7 @@
 
 namespace grbda {
 
+class SelfCollision;
 namespace detail {
 class RowInnovations;
 }
@@ -93,7 +94,9 @@ struct Trajectory {
 /// Steps a model in a world: contact, limits, joint friction, controllers (see the file comment).
 class Simulator {
  public:
-  /// InputError for bad options or world; the state starts at the neutral configuration, at rest.
+  /// InputError for bad options or world, or a model that keeps loops as constraint rows
+  /// (LoopTreatment::Constrain/Auto: build it with Embed); the state starts at the neutral
+  /// configuration, at rest.
   Simulator(const Model& model, const World& world = World(), const SimulatorOptions& options = {});
   /// An independent copy: its own workspaces, the same state, controls and warm start (it steps
   /// exactly as the original would); the controller is shared, not copied.
@@ -192,6 +195,7 @@ class Simulator {
   ContactProblem problem_;
   /// G and ℳ⁻¹Jᵀλ from the articulated pass (src/sim/row_innovations.hpp); a copy makes its own.
   std::shared_ptr<detail::RowInnovations> innovations_;
+  std::shared_ptr<SelfCollision> selfCollision_;  ///< FCL pairs (World::selfCollision on); null when off
   VecX rowFreeVelocity_;                ///< per row: its velocity under v_f (J v_f)
   std::vector<Vec6> bodyVelocity_;      ///< per body: spatial velocity under v_f
   StepResult result_;

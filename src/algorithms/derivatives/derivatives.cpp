@@ -6,6 +6,7 @@
 
 #include "derivatives_internal.hpp"
 #include "../checks.hpp"
+#include "../kept_loops_check.hpp"
 #include "../cluster_algorithms.hpp"
 #include "../cluster_state.hpp"
 #include "../../cluster/cluster_joint.hpp"
@@ -220,6 +221,7 @@ void computeRNEADerivatives(const Model& model, Data& data, const VecX& q, const
 
 void computeABADerivatives(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau) {
   constexpr const char* alg = "computeABADerivatives";
+  detail::refuseKeptLoops(model, alg);
   detail::checkVector(tau, model.nv(), "tau", alg);
   detail::prepareState(model, data, q, &v, alg);
   if (!detail::clusterAba(model, data, tau, nullptr))

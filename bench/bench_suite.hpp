@@ -1,8 +1,9 @@
 #pragma once
 // What the benchmarks time, shared by `grbda bench` and the Google Benchmark programs in bench/:
 // the benchmark robots and where their files are, random valid states, and every compared method
-// as a closure over one prepared model (Data, approximate model, proximal workspace, end-effector
-// set built once, so a timed call does only the algorithm's own work).
+// as a closure over one prepared model (Data, approximate model, end-effector set built once, so a
+// timed call does only the algorithm's own work). The forward-dynamics methods are those of the
+// library's method table (grbda/methods.hpp) that carry a bench key, each a prepared Solver.
 #include <functional>
 #include <memory>
 #include <random>
@@ -13,6 +14,7 @@
 #include "grbda/baselines/approximate.hpp"
 #include "grbda/baselines/proximal.hpp"
 #include "grbda/data.hpp"
+#include "grbda/methods.hpp"
 
 namespace grbda::bench {
 
@@ -75,12 +77,13 @@ class RobotBench {
 
  private:
   void addMethods();
+  void addForwardDynamicsMethods();
   std::string name_;
   Model model_;
   Data data_;
   std::unique_ptr<ApproximateModel> approx_;
   std::unique_ptr<Data> approxData_;
-  std::unique_ptr<ProximalData> proximal_;
+  std::vector<std::unique_ptr<Solver>> solvers_;  ///< the table's forward-dynamics methods
   std::unique_ptr<OsimSet> osim_;
   std::unique_ptr<OsimSet> approxOsim_;  ///< the same links on the approximate tree (if it keeps them)
   std::vector<EndEffector> endEffectors_;

@@ -13,8 +13,9 @@
 #include "grbda/baselines/osim_baselines.hpp"
 #include "grbda/baselines/projection.hpp"
 #include "grbda/errors.hpp"
+#include "grbda/methods.hpp"
 #include "grbda/mjcf/mjcf.hpp"
-#include "grbda/robots/tello.hpp"
+#include "grbda/robots/builtin.hpp"
 #include "grbda/urdf/urdf.hpp"
 
 namespace grbda::bench {
@@ -56,7 +57,7 @@ VecX uniformVector(std::mt19937& rng, int n) {
 VecX randomIndependentPositions(const Model& model, std::mt19937& rng) {
   VecX q = uniformVector(rng, model.nq());
   for (const auto& cl : model.clusters()) {
-    if (std::string(cl.typeName()) != "Free") continue;
+    if (cl.numBodies != 1 || model.body(cl.firstBody).joint.type != JointType::Free) continue;
     std::normal_distribution<double> normal;
     Eigen::Vector4d quat;
     do {
@@ -89,7 +90,7 @@ std::string findModelsDir(const std::string& explicitDir) {
 }
 
 Model loadRobot(const std::string& nameOrPath, const std::string& modelsDir) {
-  if (nameOrPath == "tello") return robots::tello(true);
+  if (nameOrPath == "tello") return robots::builtin("tello");
   if (robotFiles().count(nameOrPath)) {
     if (modelsDir.empty())
       throw ModelError("cannot find the models directory for robot '" + nameOrPath +
@@ -175,7 +176,6 @@ RobotBench::RobotBench(std::string name, Model model)
     endEffectorLinks_.push_back(model_.body(body).name);
   }
   osim_ = std::make_unique<OsimSet>(model_, endEffectors_);
-  proximal_ = std::make_unique<ProximalData>(model_);
   try {
     approx_ = std::make_unique<ApproximateModel>(makeApproximateModel(model_, RotorApproximation::Diagonal));
     approxData_ = std::make_unique<Data>(approx_->tree);
@@ -207,17 +207,42 @@ const Method* RobotBench::method(const std::string& key) const {
   return nullptr;
 }
 
+/// The forward-dynamics methods of the library's table that carry a bench key, each as a Solver
+/// prepared here; the proximal method twice, at 1 and 5 iterations run to the end (tolerance 0,
+/// the papers' fixed-iteration runs). A method the model does not admit (no independent tree for
+/// the approximate ones) is left out.
+void RobotBench::addForwardDynamicsMethods() {
+  for (const MethodInfo& info : methodTable()) {
+    if (!info.benchKey || !info.accepts(kMethodFd)) continue;
+    std::vector<int> iterations = {0};
+    if (info.id == MethodId::Proximal) iterations = {1, 5};
+    for (int n : iterations) {
+      SolverSettings settings;
+      std::string key = info.benchKey, label = info.benchLabel;
+      if (n > 0) {
+        settings.proximal.maxIterations = n;
+        settings.proximal.tolerance = 0.0;
+        key += "_" + std::to_string(n);
+        label += " (" + std::to_string(n) + (n == 1 ? " iteration)" : " iterations)");
+      }
+      try {
+        solvers_.push_back(std::make_unique<Solver>(model_, info, settings));
+      } catch (const ModelError&) {
+        continue;  // e.g. no independent tree for the approximate model
+      }
+      Solver* solver = solvers_.back().get();
+      const bool independent = info.approximate;  // the approximate tree takes independent positions
+      methods_.push_back({key, label, Group::ForwardDynamics, info.id == MethodId::Cluster,
+                          [solver, independent](const State& s) {
+                            solver->compute(independent ? s.q : s.qSpan, s.v, s.tau);
+                          }});
+    }
+  }
+}
+
 void RobotBench::addMethods() {
   const Model& m = model_;
   Data& d = data_;
-  auto proximal = [this](int iterations) {
-    ProximalSettings settings;
-    settings.maxIterations = iterations;
-    settings.tolerance = 0.0;  // run exactly `iterations` iterations, as the papers' fixed-iteration runs
-    return [this, settings](const State& s) {
-      forwardDynamicsProximal(model_, data_, *proximal_, s.qSpan, s.v, s.tau, settings);
-    };
-  };
   using G = Group;
   methods_ = {
       {"cluster_rnea", "C-RNEA", G::InverseDynamics, true,
@@ -226,16 +251,9 @@ void RobotBench::addMethods() {
        [&m, &d](const State& s) { projectedInverseDynamics(m, d, s.qSpan, s.v, s.qdd); }},
       {"approximate_rnea", "Approximate RNEA", G::InverseDynamics, false,
        [this](const State& s) { approximateInverseDynamics(*approx_, *approxData_, s.q, s.v, s.qdd); }},
-      {"cluster_aba", "C-ABA", G::ForwardDynamics, true,
-       [&m, &d](const State& s) { forwardDynamics(m, d, s.qSpan, s.v, s.tau); }},
-      {"projection_fd", "Projection method", G::ForwardDynamics, false,
-       [&m, &d](const State& s) { projectionForwardDynamics(m, d, s.qSpan, s.v, s.tau); }},
-      {"lagrange_fd", "Lagrange multipliers", G::ForwardDynamics, false,
-       [&m, &d](const State& s) { lagrangeForwardDynamics(m, d, s.qSpan, s.v, s.tau); }},
-      {"proximal_fd_1", "Proximal (1 iteration)", G::ForwardDynamics, false, proximal(1)},
-      {"proximal_fd_5", "Proximal (5 iterations)", G::ForwardDynamics, false, proximal(5)},
-      {"approximate_aba", "Approximate ABA", G::ForwardDynamics, false,
-       [this](const State& s) { approximateForwardDynamics(*approx_, *approxData_, s.q, s.v, s.tau); }},
+  };
+  addForwardDynamicsMethods();
+  const std::vector<Method> rest = {
       // Reference, not a method for the robot: ABA over the same bodies with the loops ignored
       // (rotors as free bodies), the computation Pinocchio's plain ABA does on these robots.
       {"tree_aba_loops_ignored", "Tree ABA, loops ignored", G::ForwardDynamics, false,
@@ -255,6 +273,7 @@ void RobotBench::addMethods() {
       {"approximate_mass_matrix", "Approximate mass matrix", G::MassMatrix, false,
        [this](const State& s) { approximateMassMatrix(*approx_, *approxData_, s.q); }},
   };
+  methods_.insert(methods_.end(), rest.begin(), rest.end());
 }
 
 }  // namespace grbda::bench
