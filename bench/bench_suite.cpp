@@ -57,13 +57,13 @@ VecX uniformVector(std::mt19937& rng, int n) {
 VecX randomIndependentPositions(const Model& model, std::mt19937& rng) {
   VecX q = uniformVector(rng, model.nq());
   for (const auto& cl : model.clusters()) {
-    if (cl.numBodies != 1 || model.body(cl.firstBody).joint.type != JointType::Free) continue;
+    if (cl.numBodies != 1 || !model.body(cl.firstBody).joint.hasQuaternion()) continue;
     std::normal_distribution<double> normal;
     Eigen::Vector4d quat;
     do {
       for (int i = 0; i < 4; ++i) quat[i] = normal(rng);
     } while (quat.norm() < 1e-3);
-    q.segment<4>(cl.qIndex + 3) = quat.normalized();  // qw qx qy qz: uniform on the sphere either way
+    q.segment<4>(cl.qIndex + model.body(cl.firstBody).joint.quaternionOffset()) = quat.normalized();  // qw qx qy qz: uniform on the sphere either way
   }
   return q;
 }

@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
     std::uniform_real_distribution<double> u(-0.5, 0.5);
     VecX q = model.neutralConfiguration(), v(model.nv()), a(model.nv());
     for (const Cluster& cl : model.clusters())
-      if (model.body(cl.firstBody).joint.type != JointType::Free)  // the base keeps its unit quaternion
+      if (!model.body(cl.firstBody).joint.hasQuaternion())  // the base keeps its unit quaternion
         for (int i = 0; i < cl.nq; ++i) q[cl.qIndex + i] += u(rng);
     for (int i = 0; i < model.nv(); ++i) v[i] = u(rng), a[i] = u(rng);
     const VecX qs = completeConfiguration(model, data, q);

@@ -27,7 +27,7 @@ VecX Model::neutralConfiguration() const {
   if (neutral_.size() == nq_) return neutral_;
   VecX q = VecX::Zero(nq_);
   for (const auto& b : bodies_)
-    if (b.joint.type == JointType::Free) q[b.qIndex + 3] = 1.0;
+    if (b.joint.hasQuaternion()) q[b.qIndex + b.joint.quaternionOffset()] = 1.0;
   return q;
 }
 
@@ -37,7 +37,7 @@ namespace grbda {
 VecX Model::neutralSpanningConfiguration() const {
   VecX q = VecX::Zero(nqSpan_);
   for (const auto& b : bodies_)
-    if (b.joint.type == JointType::Free) q[b.qIndex + 3] = 1.0;
+    if (b.joint.hasQuaternion()) q[b.qIndex + b.joint.quaternionOffset()] = 1.0;
   return q;
 }
 }  // namespace grbda

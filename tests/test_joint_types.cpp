@@ -5,16 +5,25 @@
 // simulation; the geometry of a right-handed thread; the URDF spellings and their errors.
 #include <gtest/gtest.h>
 
+#include <Eigen/Geometry>
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <memory>
 #include <string>
 
 #include "grbda/algorithms/cfa.hpp"
 #include "grbda/algorithms/derivatives.hpp"
+#include "grbda/algorithms/osim.hpp"
 #include "grbda/algorithms/tree.hpp"
+#include "grbda/baselines/projection.hpp"
 #include "grbda/grbda.hpp"
 #include "grbda/model_source.hpp"
 #include "grbda/sim/simulator.hpp"
+#include "support/cli_runner.hpp"
 
 using namespace grbda;
 
@@ -299,3 +308,333 @@ TEST(ScrewJoint, BallScrewInALoopMatchesTheClosedForm) {
   EXPECT_NEAR(qs[model.body(model.bodyIndex("nut")).qIndex], -0.9, 1e-9);
   EXPECT_NEAR(qs[model.body(model.bodyIndex("slider")).qIndex], -p * 0.9, 1e-9);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The spherical (ball) joint: q = unit quaternion (w, x, y, z) of the child in the joint frame,
+// v = ω in child coordinates, as the free joint's rotational part.
+
+namespace {
+
+using Vec4 = Eigen::Vector4d;
+const char* kBobInertia = "ixx=\"0.021\" ixy=\"0.002\" ixz=\"-0.001\" iyy=\"0.034\" iyz=\"0.003\" izz=\"0.015\"";
+
+/// A bob on a ball joint at the origin of `base`, centre of mass below and off the pivot.
+std::string sphericalPendulumUrdf(const std::string& jointExtra = "") {
+  return "<robot name=\"ball_pendulum\"><link name=\"base\"/><link name=\"bob\">" +
+         inertial(1.7, "0.05 -0.03 -0.45", kBobInertia) +
+         "</link>\n<joint name=\"ball\" type=\"spherical\"><parent link=\"base\"/><child link=\"bob\"/>"
+         "<origin xyz=\"0 0 1\" rpy=\"0.2 -0.1 0.3\"/>" + jointExtra + "</joint></robot>";
+}
+
+Vec4 unitQuaternion(const Vec4& raw) { return raw.normalized(); }
+
+/// The spherical joint's state block (quaternion) at `iq` filled with a unit quaternion.
+VecX withQuaternion(VecX q, int iq, const Vec4& raw) {
+  q.segment<4>(iq) = unitQuaternion(raw);
+  return q;
+}
+
+/// Euler's equations of a rigid body about a fixed pivot, in body coordinates, written out by
+/// hand (no spatial algebra): I_o ω̇ + ω × I_o ω = τ + c × (m Rᵀ g), with I_o the rotational
+/// inertia about the pivot, c the centre of mass (both body frame), R body -> world.
+Vec3 eulerAboutPivot(double m, const Vec3& c, const Mat3& Icom, const Mat3& R, const Vec3& w, const Vec3& tau) {
+  const Mat3 Io = Icom + m * (c.squaredNorm() * Mat3::Identity() - c * c.transpose());
+  const Vec3 g = R.transpose() * Vec3(0, 0, -9.81);
+  return Io.ldlt().solve(tau + c.cross(m * g) - w.cross(Io * w));
+}
+
+}  // namespace
+
+// C-ABA q̈ = Euler's equations about the pivot (written here by hand); C-RNEA of that q̈ gives τ
+// back; the dense H⁻¹(τ − C) from CRBA and the bias; ℳ⁻¹; the tree algorithms; ½ vᵀ H v equals
+// the kinetic energy summed body by body.
+TEST(SphericalJoint, PendulumMatchesEulerAboutThePivot) {
+  const Model model = loadUrdfString(sphericalPendulumUrdf(), "ball_pendulum.urdf");
+  ASSERT_EQ(model.nq(), 4);
+  ASSERT_EQ(model.nv(), 3);
+  ASSERT_EQ(model.body(0).joint.type, JointType::Spherical);
+  EXPECT_STREQ(model.cluster(0).typeName(), "Spherical");
+  EXPECT_EQ(model.positionNames(), (std::vector<std::string>{"ball:qw", "ball:qx", "ball:qy", "ball:qz"}));
+  EXPECT_EQ(model.velocityNames(), (std::vector<std::string>{"ball:wx", "ball:wy", "ball:wz"}));
+  EXPECT_EQ(model.neutralConfiguration(), (VecX(4) << 1, 0, 0, 0).finished());
+  Data data(model);
+  Mat3 Icom;
+  Icom << 0.021, 0.002, -0.001, 0.002, 0.034, 0.003, -0.001, 0.003, 0.015;
+  const Vec3 c(0.05, -0.03, -0.45);
+  const Mat3 Ejoint = urdfOriginToTransform(Vec3(0, 0, 1), Vec3(0.2, -0.1, 0.3)).E;  // parent -> joint coordinates
+  double worst = 0.0;
+  for (int trial = 0; trial < 6; ++trial) {
+    const VecX q = withQuaternion(VecX(4), 0, Vec4::Random() + Vec4(0.1, 0, 0, 0));
+    const VecX v = Vec3::Random() * 3.0, tau = Vec3::Random() * 2.0;
+    const Eigen::Quaterniond quat(q[0], q[1], q[2], q[3]);
+    const Mat3 R = Ejoint.transpose() * quat.toRotationMatrix();  // bob -> world
+    const Vec3 ref = eulerAboutPivot(1.7, c, Icom, R, v, tau);
+    const VecX qdd = forwardDynamics(model, data, q, v, tau);
+    const auto rel = [](const VecX& a, const VecX& b) { return (a - b).cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff()); };
+    worst = std::max(worst, rel(qdd, ref));
+    EXPECT_LT(rel(qdd, ref), 1e-12) << "C-ABA vs Euler, trial " << trial;
+    EXPECT_LT(rel(inverseDynamics(model, data, q, v, qdd), tau), 1e-12) << "C-RNEA(C-ABA) = tau";
+    const MatX H = massMatrix(model, data, q);
+    const VecX C = biasForces(model, data, q, v);
+    EXPECT_LT(rel(H.ldlt().solve(tau - C), ref), 1e-12) << "CRBA";
+    EXPECT_LT(maxAbs(inverseMassMatrix(model, data, q) - H.inverse()), 1e-10) << "Minv";
+    EXPECT_LT(rel(tree::aba(model, data, q, v, tau), ref), 1e-12) << "tree ABA";
+    EXPECT_LT(rel(tree::rnea(model, data, q, v, ref), tau), 1e-12) << "tree RNEA";
+    EXPECT_LT(maxAbs(tree::crba(model, data, q) - H), 1e-13) << "tree CRBA";
+    EXPECT_NEAR(0.5 * v.dot(H * v), kineticEnergy(model, data, q, v), 1e-12);
+  }
+  std::cout << "[ measured ] spherical pendulum, C-ABA vs Euler's equations about the pivot: " << worst << "\n";
+}
+
+// integrate/difference on the quaternion (the exponential map, body-frame ω, as the free joint);
+// a zero quaternion is refused by name.
+TEST(SphericalJoint, IntegrateAndDifferenceAreInverse) {
+  const Model model = loadUrdfString(sphericalPendulumUrdf(), "ball_pendulum.urdf");
+  const VecX q = withQuaternion(VecX(4), 0, Vec4(0.3, -0.5, 0.2, 0.7));
+  const VecX v = Vec3(0.4, -1.2, 0.9);
+  const VecX q1 = integrate(model, q, v, 0.5);
+  EXPECT_NEAR(q1.norm(), 1.0, 1e-15);
+  EXPECT_LT((difference(model, q, q1) - 0.5 * v).norm(), 1e-12);
+  // the turn is about the body axis: R1 = R0 exp(0.5 ω×)
+  const Mat3 R0 = Eigen::Quaterniond(q[0], q[1], q[2], q[3]).toRotationMatrix();
+  const Mat3 R1 = Eigen::Quaterniond(q1[0], q1[1], q1[2], q1[3]).toRotationMatrix();
+  const Mat3 turn = Eigen::AngleAxisd(0.5 * v.norm(), v.normalized()).toRotationMatrix();
+  EXPECT_LT((R1 - R0 * turn).norm(), 1e-12);
+  // positionRate: d/dt of the quaternion is ½ q ⊗ (0, ω), compared with a central difference
+  const double h = 1e-6;
+  const VecX rate = positionRate(model, q, v);
+  EXPECT_LT((rate - (integrate(model, q, v, h) - integrate(model, q, v, -h)) / (2 * h)).norm(), 1e-8);
+  try {
+    forwardDynamics(model, *std::make_unique<Data>(model), VecX::Zero(4), VecX(v), VecX::Zero(3));
+    ADD_FAILURE() << "zero quaternion accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("quaternion of joint 'ball'"), std::string::npos) << e.what();
+  }
+}
+
+// Energy in simulation (RK4, no rows): the drift is small and shrinks with dt (RK4: ~dt⁴).
+TEST(SphericalJoint, PendulumConservesEnergyAndDriftShrinksWithDt) {
+  const Model model = loadUrdfString(sphericalPendulumUrdf(), "ball_pendulum.urdf");
+  const VecX q0 = withQuaternion(VecX(4), 0, Vec4(0.9, 0.3, -0.4, 0.2));
+  const VecX v0 = Vec3(2.0, -1.0, 3.0);
+  double drift[2];
+  const double dts[2] = {4e-3, 2e-3};
+  for (int k = 0; k < 2; ++k) {
+    SimulatorOptions options;
+    options.integrator = Integrator::RK4;
+    options.dt = dts[k];
+    Simulator sim(model, World(), options);
+    sim.setState(q0, v0);
+    const double e0 = sim.energy();
+    sim.step(static_cast<int>(std::lround(2.0 / dts[k])));
+    drift[k] = std::abs(sim.energy() - e0) / std::abs(e0);
+    EXPECT_GT(difference(model, q0, sim.q()).norm(), 0.3);  // it swung
+  }
+  EXPECT_LT(drift[0], 1e-6);
+  EXPECT_LT(drift[1], drift[0] / 4.0);  // at least second order; RK4 gives ~16
+  std::cout << "[ measured ] spherical pendulum, RK4 over 2 s: relative energy drift " << drift[0] << " (dt 4 ms), "
+            << drift[1] << " (dt 2 ms), ratio " << drift[0] / drift[1] << "\n";
+}
+
+namespace {
+
+/// base -j1 (revolute)- l1 -ball (spherical)- l2 -j3 (revolute)- l3, a rotor on l2 driving j3
+/// (ratio 7, a RevoluteWithRotor cluster hanging from the ball's body) and a rotor on the base
+/// driving j1 (ratio -5).
+std::string mixedChainUrdf() {
+  std::string s = "<robot name=\"ball_chain\"><link name=\"base\"/>";
+  s += "<link name=\"l1\">" + inertial(1.1, "0.02 0.1 0.03", "ixx=\"0.012\" ixy=\"0.001\" ixz=\"0\" iyy=\"0.009\" iyz=\"0\" izz=\"0.011\"") + "</link>";
+  s += "<link name=\"l2\">" + inertial(0.8, "0.03 -0.02 -0.2", kBobInertia) + "</link>";
+  s += "<link name=\"l3\">" + inertial(0.4, "0.15 0 -0.02", "ixx=\"0.002\" ixy=\"0\" ixz=\"0.0003\" iyy=\"0.006\" iyz=\"0\" izz=\"0.005\"") + "</link>";
+  s += "<link name=\"rotor1\">" + inertial(0.2, "0 0 0", "ixx=\"0.0004\" ixy=\"0\" ixz=\"0\" iyy=\"0.0004\" iyz=\"0\" izz=\"0.0007\"") + "</link>";
+  s += "<link name=\"rotor3\">" + inertial(0.1, "0 0 0", "ixx=\"0.0002\" ixy=\"0\" ixz=\"0\" iyy=\"0.0003\" iyz=\"0\" izz=\"0.0002\"") + "</link>";
+  s += "<joint name=\"j1\" type=\"continuous\"><parent link=\"base\"/><child link=\"l1\"/><axis xyz=\"0 0 1\"/></joint>";
+  s += "<joint name=\"ball\" type=\"spherical\"><parent link=\"l1\"/><child link=\"l2\"/><origin xyz=\"0 0.2 0.05\" rpy=\"0.3 0 0\"/></joint>";
+  s += "<joint name=\"j3\" type=\"continuous\"><parent link=\"l2\"/><child link=\"l3\"/><origin xyz=\"0 0 -0.4\"/><axis xyz=\"0 1 0\"/></joint>";
+  s += "<joint name=\"m1\" type=\"continuous\" independent=\"false\"><parent link=\"base\"/><child link=\"rotor1\"/><origin xyz=\"0.05 0 0\"/><axis xyz=\"0 0 1\"/></joint>";
+  s += "<joint name=\"m3\" type=\"continuous\" independent=\"false\"><parent link=\"l2\"/><child link=\"rotor3\"/><origin xyz=\"0 0.03 -0.3\"/><axis xyz=\"1 0 0\"/></joint>";
+  s += "<coupling name=\"g1\"><predecessor link=\"l1\"/><successor link=\"rotor1\"/><ratio value=\"-5\"/></coupling>";
+  s += "<coupling name=\"g3\"><predecessor link=\"l3\"/><successor link=\"rotor3\"/><ratio value=\"7\"/></coupling>";
+  return s + "</robot>";
+}
+
+/// A random valid state of the mixed chain (independent coordinates).
+void mixedState(const Model& model, VecX& q, VecX& v, VecX& tau) {
+  q = VecX::Random(model.nq());
+  for (const Cluster& cl : model.clusters())
+    if (model.body(cl.firstBody).joint.type == JointType::Spherical)
+      q.segment<4>(cl.qIndex) = (Vec4::Random() + Vec4(0.2, 0, 0, 0)).normalized();
+  v = VecX::Random(model.nv()) * 2.0;
+  tau = VecX::Random(model.nv());
+}
+
+}  // namespace
+
+// Spherical among revolute joints and rotor clusters: C-ABA, C-RNEA, CRBA + dense solve, ℳ⁻¹,
+// the projection (Gᵀ H_s G on the spanning tree) and Lagrange baselines agree; ½ vᵀ ℳ v is the
+// kinetic energy summed body by body; C-EFPA's Λ⁻¹ = J ℳ⁻¹ Jᵀ; and a simulation keeps energy.
+TEST(SphericalJoint, ChainWithRevoluteAndRotorClustersAgreesEverywhere) {
+  const Model model = loadUrdfString(mixedChainUrdf(), "ball_chain.urdf");
+  ASSERT_EQ(model.nv(), 5);  // j1, ball (3), j3
+  ASSERT_EQ(model.nq(), 6);
+  const Cluster& ball = model.cluster(model.body(model.bodyIndex("l2")).cluster);
+  EXPECT_STREQ(ball.typeName(), "Spherical");
+  EXPECT_STREQ(model.cluster(model.body(model.bodyIndex("l3")).cluster).typeName(), "RevoluteWithRotor");
+  Data data(model);
+  const int frame = model.frameIndex("l3");
+  const Vec3 point(0.2, 0.01, -0.03);
+  const OsimSet set(model, {EndEffector{frame, point}});
+  double worst = 0.0;
+  for (int trial = 0; trial < 5; ++trial) {
+    VecX q, v, tau;
+    mixedState(model, q, v, tau);
+    const MatX H = massMatrix(model, data, q);
+    const VecX C = biasForces(model, data, q, v);
+    const VecX ref = H.ldlt().solve(tau - C);
+    const auto rel = [](const MatX& a, const MatX& b) { return (a - b).cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff()); };
+    const auto check = [&](double e, const char* what) {
+      EXPECT_LT(e, 1e-11) << what << " trial " << trial;
+      worst = std::max(worst, e);
+    };
+    const VecX qdd = forwardDynamics(model, data, q, v, tau);
+    check(rel(qdd, ref), "C-ABA vs CRBA dense solve");
+    check(rel(inverseDynamics(model, data, q, v, qdd), tau), "C-RNEA(C-ABA)");
+    check(rel(inverseMassMatrix(model, data, q), H.inverse()), "Minv");
+    check(rel(projectedMassMatrix(model, data, q), H), "projected H");
+    check(rel(projectionForwardDynamics(model, data, q, v, tau), ref), "projection fd");
+    check(rel(lagrangeForwardDynamics(model, data, q, v, tau), ref), "Lagrange fd");
+    check(std::abs(0.5 * v.dot(H * v) - kineticEnergy(model, data, q, v)), "kinetic energy");
+    const Mat6X J = frameJacobian(model, data, q, frame, point, ReferenceFrame::Local);
+    check(rel(inverseOperationalSpaceInertia(model, data, set, q), J * H.inverse() * J.transpose()), "C-EFPA");
+  }
+  std::cout << "[ measured ] spherical + revolute + rotor chain, all methods vs CRBA dense solve: " << worst << "\n";
+
+  SimulatorOptions options;
+  options.integrator = Integrator::RK4;
+  options.dt = 1e-3;
+  Simulator sim(model, World(), options);
+  VecX q, v, tau;
+  mixedState(model, q, v, tau);
+  sim.setState(q, v);
+  const double e0 = sim.energy();
+  sim.step(1000);
+  const double drift = std::abs(sim.energy() - e0) / std::abs(e0);
+  EXPECT_LT(drift, 1e-7);
+  std::cout << "[ measured ] spherical + rotor chain, RK4 dt = 1 ms, 1 s: relative energy drift " << drift << "\n";
+}
+
+// Analytic ∂q̈/∂q (tangent space: q moved by integrate(q, δ e_k)) and ∂q̈/∂v through a spherical
+// joint with a parent and with children, against central differences of forwardDynamics.
+TEST(SphericalJoint, AnalyticDerivativesMatchFiniteDifferences) {
+  const Model model = loadUrdfString(mixedChainUrdf(), "ball_chain.urdf");
+  Data data(model), fd(model);
+  VecX q, v, tau;
+  mixedState(model, q, v, tau);
+  computeABADerivatives(model, data, q, v, tau);
+  const double h = 1e-6;
+  double worst = 0.0;
+  for (int k = 0; k < model.nv(); ++k) {
+    const VecX e = VecX::Unit(model.nv(), k);
+    const VecX dq = (VecX(forwardDynamics(model, fd, integrate(model, q, e, h), v, tau)) -
+                     VecX(forwardDynamics(model, fd, integrate(model, q, e, -h), v, tau))) / (2 * h);
+    const VecX dv = (VecX(forwardDynamics(model, fd, q, v + h * e, tau)) -
+                     VecX(forwardDynamics(model, fd, q, v - h * e, tau))) / (2 * h);
+    worst = std::max({worst, maxAbs(data.derivatives.ddq_dq.col(k) - dq), maxAbs(data.derivatives.ddq_dv.col(k) - dv)});
+  }
+  EXPECT_LT(worst, 1e-5);
+  std::cout << "[ measured ] spherical chain derivatives vs central differences: " << worst << "\n";
+}
+
+// URDF errors: ModelError with the file and the line of the offending element.
+TEST(SphericalJoint, BadElementsAreModelErrorsWithFileAndLine) {
+  const auto expectError = [](const std::string& xml, int line, const char* needle) {
+    try {
+      loadUrdfString(xml, "bad_ball.urdf");
+      ADD_FAILURE() << "accepted " << xml;
+    } catch (const ModelError& e) {
+      EXPECT_EQ(e.file(), "bad_ball.urdf");
+      EXPECT_EQ(e.line(), line) << e.what();
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  expectError(sphericalPendulumUrdf("\n<limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/>"), 3,
+              "no single angle to bound");
+  expectError(sphericalPendulumUrdf("\n\n<mimic joint=\"x\"/>"), 4, "cannot follow another joint");
+  expectError(sphericalPendulumUrdf("\n<axis xyz=\"nan 0 0\"/>"), 3, "not a finite number");
+  // a coupling or a loop through a ball joint: refused, naming it
+  std::string coupled = mixedChainUrdf();
+  const std::string from = "<predecessor link=\"l1\"/>";  // g1: the base rotor now drives j1 + ball
+  coupled.replace(coupled.find(from), from.size(), "<predecessor link=\"l2\"/>");
+  try {
+    loadUrdfString(coupled, "ball_coupled.urdf");
+    ADD_FAILURE() << "a coupling through the ball was accepted";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("through spherical joint 'ball'"), std::string::npos) << e.what();
+  }
+  // effort/velocity alone are accepted (and unused)
+  EXPECT_NO_THROW(loadUrdfString(sphericalPendulumUrdf("<limit effort=\"1\" velocity=\"1\"/>"), "ok.urdf"));
+}
+
+TEST(SphericalJoint, SerialisesAndRebuildsTheSameDynamics) {
+  const Model model = loadUrdfString(mixedChainUrdf(), "ball_chain.urdf");
+  const Model back = deserializeModel(serializeModel(model));
+  EXPECT_EQ(back.body(back.bodyIndex("l2")).joint.type, JointType::Spherical);
+  EXPECT_EQ(back.nq(), model.nq());
+  Data a(model), b(back);
+  VecX q, v, tau;
+  mixedState(model, q, v, tau);
+  EXPECT_EQ(VecX(forwardDynamics(model, a, q, v, tau)), VecX(forwardDynamics(back, b, q, v, tau)));
+}
+
+// Every forward-dynamics method of the table (methods.hpp) on the spherical + rotor chain: the
+// exact ones give the CRBA dense solve's q̈; the chain CFA refuses (rotor clusters, a ball joint)
+// with an InputError; the approximate models (rotors as armature or dropped) are other models.
+TEST(SphericalJoint, EveryExactForwardDynamicsMethodAgrees) {
+  const Model model = loadUrdfString(mixedChainUrdf(), "ball_chain.urdf");
+  Data data(model);
+  VecX q, v, tau;
+  mixedState(model, q, v, tau);
+  const VecX ref = massMatrix(model, data, q).ldlt().solve(tau - biasForces(model, data, q, v));
+  int checked = 0;
+  for (const MethodInfo& m : methodTable()) {
+    if (!m.accepts(kMethodFd) || m.approximate) continue;
+    if (m.id == MethodId::Cfa || m.id == MethodId::CfaParallel) {
+      EXPECT_THROW(Solver(model, m), InputError) << m.name;
+      continue;
+    }
+    Solver solver(model, m);
+    const VecX qdd = solver.compute(q, v, tau);
+    EXPECT_LT((qdd - ref).cwiseAbs().maxCoeff(), m.needsCompliance || m.id == MethodId::Proximal ||
+                                                         m.id == MethodId::ProximalSparse ? 1e-6 : 1e-10)
+        << m.name;
+    ++checked;
+  }
+  EXPECT_GE(checked, 8);
+  // the chain CFA names the ball joint when it is the only obstacle
+  const Model pendulum = loadUrdfString(sphericalPendulumUrdf(), "ball_pendulum.urdf");
+  EXPECT_NE(cfaUnsupportedReason(pendulum).find("joint 'ball' is spherical"), std::string::npos)
+      << cfaUnsupportedReason(pendulum);
+}
+
+#ifdef GRBDA_CLI_PATH
+// `grbda info --json` shows the ball joint: type "spherical", no axis, nq 4, nv 3, its
+// coordinate names; `grbda fd` takes its quaternion and returns Euler's ω̇ (checked above).
+TEST(SphericalJoint, CliInfoShowsTheJoint) {
+  namespace fs = std::filesystem;
+  const fs::path file = fs::temp_directory_path() / ("grbda_ball_" + std::to_string(::getpid()) + ".urdf");
+  {
+    std::ofstream out(file);
+    out << sphericalPendulumUrdf();
+  }
+  const grbda::testing::Json info = grbda::testing::grbdaJson({"info", file.string()});
+  fs::remove(file);
+  if (info.type == grbda::testing::Json::Type::Null) return;  // reported by grbdaJson
+  const auto& body = info["bodies"][0];
+  EXPECT_EQ(body["type"].text, "spherical");
+  EXPECT_EQ(body["axis"].type, grbda::testing::Json::Type::Null);
+  EXPECT_EQ(body["nq"].number, 4);
+  EXPECT_EQ(body["nv"].number, 3);
+  EXPECT_EQ(info["position_names"].strings(), (std::vector<std::string>{"ball:qw", "ball:qx", "ball:qy", "ball:qz"}));
+  EXPECT_EQ(info["velocity_names"].strings(), (std::vector<std::string>{"ball:wx", "ball:wy", "ball:wz"}));
+}
+#endif

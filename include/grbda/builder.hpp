@@ -28,8 +28,9 @@ struct LinkSpec {
   SourceLocation where;  ///< where it was declared, for error messages
 };
 
-/// URDF joint types (Screw: SDFormat's helical joint, URDF+ `type="screw"`; docs/urdf-plus.md).
-enum class JointKind { Revolute, Continuous, Prismatic, Fixed, Floating, Screw };
+/// URDF joint types (Screw: SDFormat's helical joint, URDF+ `type="screw"`; Spherical: a ball
+/// joint, `type="spherical"` as MuJoCo's URDF reader; docs/urdf-plus.md).
+enum class JointKind { Revolute, Continuous, Prismatic, Fixed, Floating, Screw, Spherical };
 
 /// A joint between two links as URDF describes it (plus URDF+'s `independent` flag).
 struct JointSpec {

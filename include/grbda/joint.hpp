@@ -7,21 +7,32 @@
 namespace grbda {
 
 /// Tree joint types. Screw (helical): rotation q about the axis with translation `pitch`·q along it.
-enum class JointType { Revolute, Prismatic, Free, Screw };
+/// Spherical (ball): the free joint's rotational part, q = unit quaternion (w, x, y, z), v = ω.
+enum class JointType { Revolute, Prismatic, Free, Screw, Spherical };
 
 /// A spanning-tree joint. Revolute/prismatic/screw joints have one coordinate about/along an
 /// arbitrary unit axis (negative axes included); the free joint has q = [x y z qw qx qy qz] (body
 /// origin in the parent frame, unit quaternion of the body orientation) and v = [w; v] in body
-/// coordinates.
+/// coordinates; the spherical joint has q = [qw qx qy qz] (the child's orientation in the joint
+/// frame) and v = w in child coordinates (S = the first three columns of 1_6).
 struct Joint {
-  JointType type = JointType::Revolute;  ///< revolute, prismatic, free or screw
-  Vec3 axis = Vec3::UnitX();  ///< unit axis in the joint (child) frame; unused by Free
+  JointType type = JointType::Revolute;  ///< revolute, prismatic, free, screw or spherical
+  Vec3 axis = Vec3::UnitX();  ///< unit axis in the joint (child) frame; unused by Free and Spherical
   /// Screw only: metres of travel along `axis` per radian of rotation about it (positive: a
   /// right-handed thread). Featherstone's helical joint (RBDA Table 4.1, h = pitch).
   double pitch = 0.0;
 
-  int nq() const { return type == JointType::Free ? 7 : 1; }  ///< position coordinates (7 for Free)
-  int nv() const { return type == JointType::Free ? 6 : 1; }  ///< velocity coordinates (6 for Free)
+  /// position coordinates (7 for Free, 4 for Spherical, else 1)
+  int nq() const { return type == JointType::Free ? 7 : type == JointType::Spherical ? 4 : 1; }
+  /// velocity coordinates (6 for Free, 3 for Spherical, else 1)
+  int nv() const { return type == JointType::Free ? 6 : type == JointType::Spherical ? 3 : 1; }
+  /// Free or spherical: q holds a unit quaternion and S_i is the first nv() columns of 1_6 (body
+  /// coordinates), so the algorithms treat both alike.
+  bool hasQuaternion() const { return type == JointType::Free || type == JointType::Spherical; }
+  /// Where qw sits in the joint's positions (hasQuaternion() only): 3 for Free, 0 for Spherical.
+  int quaternionOffset() const { return type == JointType::Free ? 3 : 0; }
+  /// Column c of S_i in body coordinates: e_c for Free and Spherical, subspace() otherwise (c = 0).
+  Vec6 subspaceColumn(int c) const { return hasQuaternion() ? Vec6(Vec6::Unit(c)) : subspace(); }
 
   /// Motion subspace column of a 1-DoF joint (constant in body coordinates); a screw's is [a; p a].
   Vec6 subspace() const {
@@ -40,6 +51,10 @@ struct Joint {
       case JointType::Free: {
         const Eigen::Quaterniond quat(q[3], q[4], q[5], q[6]);
         return Transform(quat.normalized().toRotationMatrix().transpose(), Vec3(q[0], q[1], q[2]));
+      }
+      case JointType::Spherical: {
+        const Eigen::Quaterniond quat(q[0], q[1], q[2], q[3]);
+        return Transform::rotation(quat.normalized().toRotationMatrix().transpose());
       }
       // the translation is along the rotation axis, so rotation and translation commute
       case JointType::Screw: return Transform(coordinateRotation(axis, q[0]), (pitch * q[0]) * axis);
@@ -78,6 +93,7 @@ struct Joint {
       }
       case JointType::Prismatic: return Transform(XT.E, XT.r + XT.E.transpose() * (q[0] * axis));
       case JointType::Free:
+      case JointType::Spherical:
       case JointType::Screw: return transform(q) * XT;
     }
     return Transform();

@@ -57,7 +57,8 @@ void bindSpecs(py::module_& m) {
       .value("PRISMATIC", JointKind::Prismatic)
       .value("FIXED", JointKind::Fixed)
       .value("FLOATING", JointKind::Floating)
-      .value("SCREW", JointKind::Screw);
+      .value("SCREW", JointKind::Screw)
+      .value("SPHERICAL", JointKind::Spherical);
   auto joint = specClass<JointSpec>(m, "JointSpec", "A joint between two links (URDF-shaped).");
   joint.def_readwrite("name", &JointSpec::name, "unique name")
       .def_readwrite("kind", &JointSpec::kind, "JointKind")

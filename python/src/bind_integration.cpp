@@ -43,8 +43,8 @@ void bindIntegration(py::module_& m) {
       py::arg("model"), py::arg("q"), py::arg("v"), py::arg("dt"),
       "integrate(model, q, v, dt) -> q_next\n\nIndependent positions after moving with the constant independent "
       "velocity v for dt seconds: q + v dt for every cluster but a free one, whose position moves by R v_linear dt "
-      "(R: body -> world at q) and whose quaternion turns by the body-frame angular velocity (exact exponential). "
-      "InputError for wrong sizes or NaN.");
+      "(R: body -> world at q) and whose quaternion turns by the body-frame angular velocity (exact exponential), "
+      "and a spherical one, whose quaternion turns likewise. InputError for wrong sizes or NaN.");
   m.def(
       "difference",
       [](const Model& model, ArrayLike q0, ArrayLike q1) {
@@ -52,7 +52,8 @@ void bindIntegration(py::module_& m) {
       },
       py::arg("model"), py::arg("q0"), py::arg("q1"),
       "difference(model, q0, q1) -> v (nv)\n\nThe constant velocity with integrate(model, q0, v, 1) = q1: q1 - q0, "
-      "except a free cluster (body-frame log of the turn, the shorter one; R0^T (p1 - p0)).");
+      "except a free cluster (body-frame log of the turn, the shorter one; R0^T (p1 - p0)) and a spherical one (the "
+      "same log).");
   m.def(
       "position_rate",
       [](const Model& model, ArrayLike q, ArrayLike v) { return positionRate(model, toVector(q, "q"), toVector(v, "v")); },
@@ -68,7 +69,7 @@ void bindIntegration(py::module_& m) {
         return out;
       },
       py::arg("model"), py::arg("q"),
-      "normalize_configuration(model, q) -> q\n\nA copy of q with every free cluster's quaternion of unit length.");
+      "normalize_configuration(model, q) -> q\n\nA copy of q with every free or spherical cluster's quaternion of unit length.");
   m.def(
       "kinetic_energy",
       [](const Model& model, BoundData& d, ArrayLike q, ArrayLike v) {

@@ -52,15 +52,16 @@ void bindParts(py::module_& m) {
       .value("REVOLUTE", JointType::Revolute)
       .value("PRISMATIC", JointType::Prismatic)
       .value("FREE", JointType::Free)
-      .value("SCREW", JointType::Screw);
+      .value("SCREW", JointType::Screw)
+      .value("SPHERICAL", JointType::Spherical);
   py::class_<Joint>(m, "Joint",
                     "A spanning-tree joint: revolute, prismatic or screw about a unit axis (child frame), or free.")
-      .def_readonly("type", &Joint::type, "JointType: REVOLUTE, PRISMATIC, FREE or SCREW")
+      .def_readonly("type", &Joint::type, "JointType: REVOLUTE, PRISMATIC, FREE, SCREW or SPHERICAL")
       .def_readonly("axis", &Joint::axis, "unit axis in the joint (child) frame; unused by FREE")
       .def_readonly("pitch", &Joint::pitch,
                     "SCREW only: metres along the axis per radian about it (positive: right-handed thread)")
-      .def_property_readonly("nq", &Joint::nq, "position coordinates (7 for FREE, else 1)")
-      .def_property_readonly("nv", &Joint::nv, "velocity coordinates (6 for FREE, else 1)");
+      .def_property_readonly("nq", &Joint::nq, "position coordinates (7 for FREE, 4 for SPHERICAL, else 1)")
+      .def_property_readonly("nv", &Joint::nv, "velocity coordinates (6 for FREE, 3 for SPHERICAL, else 1)");
 
   py::class_<Body>(m, "Body", "A rigid body of the spanning tree (regular numbering: parent < child; ground = -1).")
       .def_readonly("name", &Body::name, "URDF link name")

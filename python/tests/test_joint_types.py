@@ -53,3 +53,52 @@ def test_bad_pitch_names_file_and_line(pitch, needle):
         nut(pitch, "bad_nut.urdf")
     assert err.value.file == "bad_nut.urdf" and err.value.line == 4
     assert needle in str(err.value)
+
+
+BALL = """<robot name="ball_pendulum"><link name="base"/><link name="bob"><inertial><origin xyz="0.05 -0.03 -0.45"/>
+<mass value="1.7"/><inertia ixx="0.021" ixy="0.002" ixz="-0.001" iyy="0.034" iyz="0.003" izz="0.015"/>
+</inertial></link>
+<joint name="ball" type="spherical"><parent link="base"/><child link="bob"/>EXTRA</joint>
+</robot>"""
+
+
+def ball(extra="", name="ball.urdf"):
+    return grbda.load_urdf_string(BALL.replace("EXTRA", extra), name)
+
+
+def quaternion_matrix(w, x, y, z):
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+
+
+def test_spherical_pendulum_matches_euler_about_the_pivot():
+    model = ball()
+    joint = model.bodies[0].joint
+    assert joint.type == grbda.JointType.SPHERICAL and (joint.nq, joint.nv) == (4, 3)
+    assert model.position_names == ["ball:qw", "ball:qx", "ball:qy", "ball:qz"]
+    np.testing.assert_array_equal(model.neutral_configuration(), [1, 0, 0, 0])
+    rng = np.random.default_rng(3)
+    quat = rng.normal(size=4)
+    quat /= np.linalg.norm(quat)
+    w, tau = rng.normal(size=3), rng.normal(size=3)
+    data = grbda.Data(model)
+    qdd = grbda.forward_dynamics(model, data, quat, w, tau)
+    # Euler about the pivot, body frame: Io wd + w x Io w = tau + c x m R^T g
+    m, c = 1.7, np.array([0.05, -0.03, -0.45])
+    Ic = np.array([[0.021, 0.002, -0.001], [0.002, 0.034, 0.003], [-0.001, 0.003, 0.015]])
+    Io = Ic + m * (c @ c * np.eye(3) - np.outer(c, c))
+    g = quaternion_matrix(*quat).T @ np.array([0, 0, -9.81])
+    ref = np.linalg.solve(Io, tau + np.cross(c, m * g) - np.cross(w, Io @ w))
+    np.testing.assert_allclose(qdd, ref, rtol=1e-11, atol=1e-12)
+    np.testing.assert_allclose(grbda.inverse_dynamics(model, data, quat, w, qdd), tau, atol=1e-11)
+    q1 = grbda.integrate(model, quat, w, 0.3)
+    assert np.linalg.norm(q1) == pytest.approx(1.0, abs=1e-14)
+    np.testing.assert_allclose(grbda.difference(model, quat, q1), 0.3 * w, atol=1e-12)
+
+
+def test_spherical_limit_names_file_and_line():
+    with pytest.raises(grbda.ModelError) as err:
+        ball('\n<limit lower="-1" upper="1" effort="1" velocity="1"/>', "bad_ball.urdf")
+    assert err.value.file == "bad_ball.urdf" and err.value.line == 5
+    assert "no single angle to bound" in str(err.value)

@@ -94,6 +94,10 @@ std::string cfaUnsupportedReason(const Model& model, int maxBranchDepth) {
       return "cluster '" + cl.name + "' has " + std::to_string(cl.numBodies) +
              " bodies (a loop or coupling): this CFA handles chains of single-body joints (cluster chains: "
              "the serial cluster CFA, clusterCfaForwardDynamics or grbda fd --method cfa)";
+  for (const Body& b : model.bodies())
+    if (b.joint.type == JointType::Spherical)
+      return "joint '" + b.jointName + "' is spherical: this CFA takes 1-DoF joints and a floating base only (use "
+             "C-ABA)";
   for (int i = 1; i < model.numBodies(); ++i)
     if (model.body(i).parent < 0)
       return "bodies '" + model.body(0).name + "' and '" + model.body(i).name +

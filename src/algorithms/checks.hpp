@@ -29,7 +29,7 @@ inline void checkVector(const VecX& x, Eigen::Index expected, const char* what, 
 inline void checkConfiguration(const Model& m, const VecX& q, const char* algorithm) {
   checkVector(q, m.nq(), "q", algorithm);
   for (const auto& b : m.bodies())
-    if (b.joint.type == JointType::Free && q.segment<4>(b.qIndex + 3).squaredNorm() < 1e-12)
+    if (b.joint.hasQuaternion() && q.segment<4>(b.qIndex + b.joint.quaternionOffset()).squaredNorm() < 1e-12)
       throw InputError(std::string(algorithm) + ": quaternion of joint '" + b.jointName + "' is zero");
 }
 

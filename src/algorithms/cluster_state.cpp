@@ -33,7 +33,7 @@ void setConfiguration(const Model& model, Data& data, const VecX& q, const char*
     }
   }
   for (const auto& b : model.bodies())
-    if (b.joint.type == JointType::Free && data.qSpan.segment<4>(b.qIndex + 3).squaredNorm() < 1e-12)
+    if (b.joint.hasQuaternion() && data.qSpan.segment<4>(b.qIndex + b.joint.quaternionOffset()).squaredNorm() < 1e-12)
       throw InputError(std::string(algorithm) + ": quaternion of joint '" + b.jointName + "' is zero");
 }
 

@@ -37,7 +37,7 @@ void spanningOutward(const Model& model, Data& data) {
     const Transform& X = data.Xa[static_cast<size_t>(i)];
     const Vec6 vw = X.applyInverse(data.v[static_cast<size_t>(i)]);
     for (int c = 0; c < b.joint.nv(); ++c) {
-      const Vec6 s = X.applyInverse(b.joint.type == JointType::Free ? Vec6(Vec6::Unit(c)) : b.joint.subspace());
+      const Vec6 s = X.applyInverse(b.joint.subspaceColumn(c));
       co.S.col(b.vIndex + c) = s;
       co.dS.col(b.vIndex + c) = crossMotion(vw, s);
     }

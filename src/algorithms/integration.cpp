@@ -13,24 +13,32 @@
 namespace grbda {
 
 namespace {
-/// A free cluster (a floating base): one body on a free joint, q = [p; quat], v = [ω; v_lin].
+/// A cluster of one body on a free joint (a floating base: q = [p; quat], v = [ω; v_lin]) or a
+/// spherical joint (q = quat, v = ω): its positions are not added to entry by entry.
 bool isFree(const Model& model, const Cluster& c) {
-  return c.numBodies == 1 && model.body(c.firstBody).joint.type == JointType::Free;
+  return c.numBodies == 1 && model.body(c.firstBody).joint.hasQuaternion();
+}
+bool isSpherical(const Model& model, const Cluster& c) {
+  return model.body(c.firstBody).joint.type == JointType::Spherical;
+}
+/// Offset of the cluster's position vector p (free) and of qw (free: 3, spherical: 0).
+int quaternionIndex(const Model& model, const Cluster& c) {
+  return c.qIndex + model.body(c.firstBody).joint.quaternionOffset();
 }
 
-Eigen::Quaterniond quaternionAt(const VecX& q, int index) {
-  return Eigen::Quaterniond(q[index + 3], q[index + 4], q[index + 5], q[index + 6]);
+Eigen::Quaterniond quaternionAt(const VecX& q, int iw) {
+  return Eigen::Quaterniond(q[iw], q[iw + 1], q[iw + 2], q[iw + 3]);
 }
 
-void storeQuaternion(VecX& q, int index, const Eigen::Quaterniond& quat) {
-  q.segment<4>(index + 3) << quat.w(), quat.x(), quat.y(), quat.z();
+void storeQuaternion(VecX& q, int iw, const Eigen::Quaterniond& quat) {
+  q.segment<4>(iw) << quat.w(), quat.x(), quat.y(), quat.z();
 }
 
 /// Every cluster but a free one must have as many positions as velocities to be added entry by entry.
 void checkAdditive(const Cluster& c, const char* function) {
   if (c.nq != c.nv)
     throw InputError(std::string(function) + ": cluster '" + c.name + "' (" + c.typeName() + ") has nq = " +
-                     std::to_string(c.nq) + " != nv = " + std::to_string(c.nv) + " and is not a free joint");
+                     std::to_string(c.nq) + " != nv = " + std::to_string(c.nv) + " and is not a free or spherical joint");
 }
 
 void checkState(const Model& model, const VecX& q, const VecX& v, const char* function) {
@@ -49,13 +57,14 @@ void integrate(const Model& model, const VecX& q, const VecX& v, double dt, VecX
       out.segment(c.qIndex, c.nq) += dt * v.segment(c.vIndex, c.nv);
       continue;
     }
-    const Eigen::Quaterniond quat = quaternionAt(out, c.qIndex).normalized();
-    const Vec3 w = v.segment<3>(c.vIndex), linear = v.segment<3>(c.vIndex + 3);
+    const int iw = quaternionIndex(model, c);
+    const Eigen::Quaterniond quat = quaternionAt(out, iw).normalized();
+    const Vec3 w = v.segment<3>(c.vIndex);
     const double angle = w.norm() * dt;  // dt < 0 turns back
     const Eigen::Quaterniond turn =
         angle != 0.0 ? Eigen::Quaterniond(Eigen::AngleAxisd(angle, w.normalized())) : Eigen::Quaterniond::Identity();
-    out.segment<3>(c.qIndex) += dt * (quat.toRotationMatrix() * linear);
-    storeQuaternion(out, c.qIndex, (quat * turn).normalized());
+    if (!isSpherical(model, c)) out.segment<3>(c.qIndex) += dt * (quat.toRotationMatrix() * v.segment<3>(c.vIndex + 3));
+    storeQuaternion(out, iw, (quat * turn).normalized());
   }
 }
 
@@ -75,11 +84,13 @@ VecX difference(const Model& model, const VecX& q0, const VecX& q1) {
       v.segment(c.vIndex, c.nv) = q1.segment(c.qIndex, c.nq) - q0.segment(c.qIndex, c.nq);
       continue;
     }
-    const Eigen::Quaterniond quat0 = quaternionAt(q0, c.qIndex).normalized();
-    Eigen::Quaterniond turn = quat0.conjugate() * quaternionAt(q1, c.qIndex).normalized();
+    const int iw = quaternionIndex(model, c);
+    const Eigen::Quaterniond quat0 = quaternionAt(q0, iw).normalized();
+    Eigen::Quaterniond turn = quat0.conjugate() * quaternionAt(q1, iw).normalized();
     if (turn.w() < 0.0) turn.coeffs() *= -1.0;  // q and −q are one rotation: take the shorter turn
     const Eigen::AngleAxisd w(turn);
     v.segment<3>(c.vIndex) = w.angle() * w.axis();
+    if (isSpherical(model, c)) continue;
     v.segment<3>(c.vIndex + 3) = quat0.toRotationMatrix().transpose() * (q1.segment<3>(c.qIndex) - q0.segment<3>(c.qIndex));
   }
   return v;
@@ -95,11 +106,12 @@ VecX positionRate(const Model& model, const VecX& q, const VecX& v) {
       continue;
     }
     // q is not normalised here: the rate of q itself, so RK4 on the embedding stays consistent
-    const Eigen::Quaterniond quat = quaternionAt(q, c.qIndex);
-    const Vec3 w = v.segment<3>(c.vIndex), linear = v.segment<3>(c.vIndex + 3);
-    rate.segment<3>(c.qIndex) = quat.normalized().toRotationMatrix() * linear;
+    const int iw = quaternionIndex(model, c);
+    const Eigen::Quaterniond quat = quaternionAt(q, iw);
+    const Vec3 w = v.segment<3>(c.vIndex);
+    if (!isSpherical(model, c)) rate.segment<3>(c.qIndex) = quat.normalized().toRotationMatrix() * v.segment<3>(c.vIndex + 3);
     const Eigen::Quaterniond d = quat * Eigen::Quaterniond(0.0, w.x(), w.y(), w.z());
-    rate.segment<4>(c.qIndex + 3) << 0.5 * d.w(), 0.5 * d.x(), 0.5 * d.y(), 0.5 * d.z();
+    rate.segment<4>(iw) << 0.5 * d.w(), 0.5 * d.x(), 0.5 * d.y(), 0.5 * d.z();
   }
   return rate;
 }
@@ -107,7 +119,7 @@ VecX positionRate(const Model& model, const VecX& q, const VecX& v) {
 void normalizeConfiguration(const Model& model, VecX& q) {
   detail::checkConfiguration(model, q, "normalizeConfiguration");
   for (const Cluster& c : model.clusters())
-    if (isFree(model, c)) q.segment<4>(c.qIndex + 3).normalize();
+    if (isFree(model, c)) q.segment<4>(quaternionIndex(model, c)).normalize();
 }
 
 double kineticEnergy(const Model& model, Data& data, const VecX& q, const VecX& v) {

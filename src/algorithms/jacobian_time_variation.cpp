@@ -33,7 +33,7 @@ void frameJacobianTimeVariation(const Model& model, Data& data, int frame, const
     const Transform& Xa = data.Xa[static_cast<size_t>(m)];
     const Vec6 vw = Xa.applyInverse(data.v[static_cast<size_t>(m)]);
     for (int c = 0; c < b.joint.nv(); ++c) {
-      const Vec6 s = Xa.applyInverse(b.joint.type == JointType::Free ? Vec6(Vec6::Unit(c)) : b.joint.subspace());
+      const Vec6 s = Xa.applyInverse(b.joint.subspaceColumn(c));
       const int col = b.vIndex + c;
       const int k = b.cluster;
       const Cluster& cl = model.cluster(k);

@@ -165,12 +165,9 @@ void frameJacobian(const Model& model, const Data& data, int frame, const Vec3& 
     const Body& b = model.body(j);
     if (axes == ReferenceFrame::World) {
       const Transform& Xa = data.Xa[j];
-      if (b.joint.type == JointType::Free)
-        for (int c = 0; c < 6; ++c) J.col(b.vIndex + c) = Xa.applyInverse(Vec6::Unit(c));
-      else
-        J.col(b.vIndex) = Xa.applyInverse(b.joint.subspace());
-    } else if (b.joint.type == JointType::Free) {
-      J.middleCols<6>(b.vIndex) = X.toMatrix();
+      for (int c = 0; c < b.joint.nv(); ++c) J.col(b.vIndex + c) = Xa.applyInverse(b.joint.subspaceColumn(c));
+    } else if (b.joint.hasQuaternion()) {
+      J.middleCols(b.vIndex, b.joint.nv()) = X.toMatrix().leftCols(b.joint.nv());
     } else {
       J.col(b.vIndex) = X.apply(b.joint.subspace());
     }

@@ -1,5 +1,6 @@
 // Articulated-body algorithm on the spanning tree (RBDA Table 7.1; spec §6.3 with one body per
-// cluster). D_i = S^T IA S is a scalar for 1-DoF joints and IA itself for the free joint.
+// cluster). D_i = S^T IA S is a scalar for 1-DoF joints, IA itself for the free joint and IA's
+// top-left 3x3 block for a spherical joint (S = the first three columns of 1_6).
 #include <Eigen/Cholesky>
 #include <cmath>
 
@@ -57,6 +58,25 @@ const VecX& aba(const Model& model, Data& data, const VecX& q, const VecX& v, co
       data.u[i] = tau.segment<6>(b.vIndex) - pA;
       continue;
     }
+    if (b.joint.type == JointType::Spherical) {
+      // S = [1_3; 0]: U = IA S, D = Sᵀ IA S, u = τ − Sᵀ pA (RBDA Table 7.1 with a 3-column S)
+      const Eigen::Matrix<double, 6, 3> U = IA.leftCols<3>();
+      Mat3 D = IA.topLeftCorner<3, 3>();
+      if (armature) D.diagonal() += armature->segment<3>(b.vIndex);
+      Eigen::LLT<Mat3> llt(D);
+      if (llt.info() != Eigen::Success) zeroPivot(b);
+      const Mat3 Dinv = llt.solve(Mat3::Identity());
+      const Vec3 u = tau.segment<3>(b.vIndex) - pA.head<3>();
+      data.U[i].leftCols<3>() = U;
+      data.Dinv[i].topLeftCorner<3, 3>() = Dinv;
+      data.u[i].head<3>() = u;
+      if (b.parent < 0) continue;
+      Ia.noalias() = IA - U * Dinv * U.transpose();
+      pa = pA + Ia * data.c[i] + U * (Dinv * u);
+      data.Xup[i].addTransformedInertia(Ia, data.IA[b.parent]);
+      data.pA[b.parent] += data.Xup[i].applyTranspose(pa);
+      continue;
+    }
     const Vec6 S = b.joint.subspace();
     Vec6 U = IA * S;
     double D = S.dot(U);
@@ -82,6 +102,12 @@ const VecX& aba(const Model& model, Data& data, const VecX& q, const VecX& v, co
       const Vec6 qdd = data.Dinv[i] * (data.u[i] - data.IA[i] * ap);
       data.qddTree.segment<6>(b.vIndex) = qdd;
       data.a[i] = ap + qdd;
+    } else if (b.joint.type == JointType::Spherical) {
+      const Vec3 qdd = data.Dinv[i].topLeftCorner<3, 3>() *
+                       (data.u[i].head<3>() - data.U[i].leftCols<3>().transpose() * ap);
+      data.qddTree.segment<3>(b.vIndex) = qdd;
+      data.a[i] = ap;
+      data.a[i].head<3>() += qdd;
     } else {
       const double qdd = data.Dinv[i](0, 0) * (data.u[i][0] - data.U[i].col(0).dot(ap));
       data.qddTree[b.vIndex] = qdd;

@@ -6,18 +6,18 @@
 namespace grbda::tree {
 
 namespace {
-/// F = Ic S for body i; returns the number of columns used (1 or 6).
+/// F = Ic S for body i; returns the number of columns used (1, 3 or 6).
 int compositeForce(const Body& b, const Mat6& Ic, Mat6& F) {
-  if (b.joint.type == JointType::Free) {
+  if (b.joint.hasQuaternion()) {  // S = the first nv columns of 1_6
     F = Ic;
-    return 6;
+    return b.joint.nv();
   }
   F.col(0) = Ic * b.joint.subspace();
   return 1;
 }
 /// H block rows of body j: S_j^T F (n columns of F).
 void writeBlock(const Body& bj, const Mat6& F, int n, int colStart, MatX& H) {
-  if (bj.joint.type == JointType::Free) H.block(bj.vIndex, colStart, 6, n) = F.leftCols(n);
+  if (bj.joint.hasQuaternion()) H.block(bj.vIndex, colStart, bj.joint.nv(), n) = F.topLeftCorner(bj.joint.nv(), n);
   else
     for (int c = 0; c < n; ++c) H(bj.vIndex, colStart + c) = bj.joint.subspace().dot(F.col(c));
 }

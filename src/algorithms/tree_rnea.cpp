@@ -34,7 +34,7 @@ const VecX& rnea(const Model& model, Data& data, const VecX& q, const VecX& v, c
   }
   for (int i = model.numBodies() - 1; i >= 0; --i) {  // inward
     const Body& b = model.body(i);
-    if (b.joint.type == JointType::Free) data.tauTree.segment<6>(b.vIndex) = data.f[i];
+    if (b.joint.hasQuaternion()) data.tauTree.segment(b.vIndex, b.joint.nv()) = data.f[i].head(b.joint.nv());
     else data.tauTree[b.vIndex] = b.joint.subspace().dot(data.f[i]);
     if (b.parent >= 0) data.f[b.parent] += data.Xup[i].applyTranspose(data.f[i]);
   }

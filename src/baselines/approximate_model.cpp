@@ -34,6 +34,7 @@ JointKind kindOf(const Joint& joint) {
     case JointType::Prismatic: return JointKind::Prismatic;
     case JointType::Free: return JointKind::Floating;
     case JointType::Screw: return JointKind::Screw;
+    case JointType::Spherical: return JointKind::Spherical;
   }
   return JointKind::Revolute;
 }

@@ -236,4 +236,36 @@ bool FreeJoint::update(const Model& model, const Cluster& cl, Data& data, const 
   return true;
 }
 
+SphericalJoint::SphericalJoint() : ClusterJoint(ConstraintSet(3, std::vector<bool>(3, true), MatX(0, 3), {})) {}
+
+void SphericalJoint::initializeData(const Model& model, const Cluster& cl, ClusterData& cd) const {
+  ClusterJoint::initializeData(model, cl, cd);
+  cd.S = Mat6::Identity().leftCols<3>();
+}
+
+bool SphericalJoint::completePositions(const Cluster&, const double* y, double* qSpan, ClusterData&) const {
+  for (int c = 0; c < 4; ++c) qSpan[c] = y[c];
+  return true;
+}
+
+void SphericalJoint::independentPositions(const Cluster&, const double* qSpan, double* y) const {
+  for (int c = 0; c < 4; ++c) y[c] = qSpan[c];
+}
+
+bool SphericalJoint::update(const Model& model, const Cluster& cl, Data& data, const double* v) const {
+  const int i = cl.firstBody;
+  const Body& b = model.body(i);
+  const Transform& X = data.Xup[i] = b.joint.transformAfter(data.qSpan.data() + cl.qSpanIndex, b.Xtree);
+  data.Xout[i] = X;
+  data.Xa[i] = b.parent < 0 ? X : X * data.Xa[b.parent];
+  if (v) {
+    data.vSpan.segment<3>(cl.vSpanIndex) = Eigen::Map<const Vec3>(v);
+    Vec6 vJ = Vec6::Zero();
+    vJ.head<3>() = Eigen::Map<const Vec3>(v);
+    data.v[i] = b.parent < 0 ? vJ : Vec6(X.apply(data.v[b.parent]) + vJ);
+    data.c[i] = crossMotion(data.v[i], vJ);  // Ṡ = 0 in body coordinates: c = v × S q̇
+  }
+  return true;
+}
+
 }  // namespace grbda::detail

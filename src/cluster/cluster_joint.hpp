@@ -100,4 +100,16 @@ class FreeJoint final : public ClusterJoint {
   bool update(const Model& model, const Cluster& cluster, Data& data, const double* v) const override;
 };
 
+/// One body on a spherical (ball) joint, anywhere in the tree: q = unit quaternion [w x y z] of the
+/// child in the joint frame, v = ω in child coordinates, S = [1_3; 0] (the free joint's rotation).
+class SphericalJoint final : public ClusterJoint {
+ public:
+  SphericalJoint();
+  const char* typeName() const override { return "Spherical"; }
+  void initializeData(const Model& model, const Cluster& cluster, ClusterData& cd) const override;
+  bool completePositions(const Cluster& cluster, const double* y, double* qSpan, ClusterData& cd) const override;
+  void independentPositions(const Cluster& cluster, const double* qSpan, double* y) const override;
+  bool update(const Model& model, const Cluster& cluster, Data& data, const double* v) const override;
+};
+
 }  // namespace grbda::detail

@@ -8,6 +8,9 @@ void appendCoordinateNames(const Body& b, std::vector<std::string>& positions, s
   if (b.joint.type == JointType::Free) {
     for (const char* s : {"x", "y", "z", "qw", "qx", "qy", "qz"}) positions.push_back(b.jointName + ":" + s);
     for (const char* s : {"wx", "wy", "wz", "vx", "vy", "vz"}) velocities.push_back(b.jointName + ":" + s);
+  } else if (b.joint.type == JointType::Spherical) {
+    for (const char* s : {"qw", "qx", "qy", "qz"}) positions.push_back(b.jointName + ":" + s);
+    for (const char* s : {"wx", "wy", "wz"}) velocities.push_back(b.jointName + ":" + s);
   } else {
     positions.push_back(b.jointName);
     velocities.push_back(b.jointName);

@@ -69,9 +69,11 @@ void findOutputBodies(CompilerState& s) {
     s.outputOld[k] = *outside.begin();
     if (s.groups[k].size() > 1)
       for (int b : s.groups[k])
-        if (s.model.body(b).joint.type == JointType::Free) {
+        if (s.model.body(b).joint.hasQuaternion()) {
           const auto& c = s.constraints[s.constraintsOfCluster[k].front()];
-          fail("floating joint '" + s.model.body(b).jointName + "' cannot be part of a constrained cluster", c.where,
+          fail(std::string(s.model.body(b).joint.type == JointType::Free ? "floating" : "spherical") + " joint '" +
+                   s.model.body(b).jointName + "' cannot be part of a constrained cluster",
+               c.where,
                "'" + c.name + "'");
         }
   }

@@ -53,8 +53,10 @@ int resolveLink(const CompilerState& s, const std::string& link, const SourceLoc
 void requireOneDof(const Model& model, const std::vector<int>& chain, const SourceLocation& at,
                    const std::string& element) {
   for (int b : chain)
-    if (model.body(b).joint.type == JointType::Free)
-      fail("the constraint runs through floating joint '" + model.body(b).jointName +
+    if (model.body(b).joint.hasQuaternion())
+      fail(std::string("the constraint runs through ") +
+               (model.body(b).joint.type == JointType::Free ? "floating" : "spherical") + " joint '" +
+               model.body(b).jointName +
                "'; constraints may only involve 1-DoF joints",
            at, element);
 }

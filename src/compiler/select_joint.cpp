@@ -51,6 +51,7 @@ void selectJoints(CompilerState& s) {
     if (s.constraintsOfCluster[k].empty()) {  // a single body
       const Body& b = s.m.bodies[static_cast<size_t>(cl.firstBody)];
       if (b.joint.type == JointType::Free) draft.joint = std::make_shared<FreeJoint>();
+      else if (b.joint.type == JointType::Spherical) draft.joint = std::make_shared<SphericalJoint>();
       else draft.joint = std::make_shared<RevoluteJoint>(b);
       draft.closedForm = true;
     } else {

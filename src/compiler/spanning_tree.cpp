@@ -30,6 +30,7 @@ Joint jointOf(const JointSpec& j) {
     case JointKind::Prismatic: return Joint{JointType::Prismatic, j.axis};
     case JointKind::Screw: return Joint{JointType::Screw, j.axis, j.pitch};
     case JointKind::Floating: return Joint{JointType::Free, Vec3::UnitX()};
+    case JointKind::Spherical: return Joint{JointType::Spherical, Vec3::UnitX()};
     default: return Joint{JointType::Revolute, j.axis};  // revolute, continuous
   }
 }

@@ -104,7 +104,7 @@ ModelBuilder readBuilder(ArchiveReader& r) {
   }
   for (size_t n = r.size(1), i = 0; i < n; ++i) {
     JointSpec j;
-    j.name = r.str(); j.kind = readEnum<JointKind>(r, 6, "joint kind"); j.parent = r.str(); j.child = r.str();
+    j.name = r.str(); j.kind = readEnum<JointKind>(r, 7, "joint kind"); j.parent = r.str(); j.child = r.str();
     j.origin = r.transform(); j.axis = r.vec3();
     if (j.kind == JointKind::Screw) j.pitch = r.f64();
     j.independent = r.flag(); j.independentGiven = r.flag();

@@ -21,7 +21,7 @@ bool isFreeCluster(const Model& model, const Cluster& c) {
   return c.numBodies == 1 && model.body(c.firstBody).joint.type == JointType::Free;
 }
 
-bool isOneDof(const Body& b) { return b.joint.type != JointType::Free; }
+bool isOneDof(const Body& b) { return !b.joint.hasQuaternion(); }  // not free, not spherical
 
 /// Two unit tangents completing the normal n to a right-handed frame [t1 t2 n], a fixed function
 /// of n (so a contact keeps its frame from step to step).

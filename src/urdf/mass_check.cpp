@@ -70,7 +70,7 @@ std::optional<std::vector<int>> nullCoordinates(const Model& model, Data& data, 
 VecX genericPose(const Model& model) {
   VecX q = model.neutralConfiguration();
   for (const Cluster& cl : model.clusters()) {
-    if (model.body(cl.firstBody).joint.type == JointType::Free) continue;  // the quaternion stays unit
+    if (model.body(cl.firstBody).joint.hasQuaternion()) continue;  // the quaternion stays unit
     for (int i = 0; i < cl.nq; ++i) q[cl.qIndex + i] += 0.13 + 0.07 * ((cl.qIndex + i) % 5);
   }
   return q;

@@ -109,9 +109,11 @@ void addRotors(ModelBuilder& builder, const MergedUrdf& merged, const std::vecto
     for (const UrdfJoint& j : merged.joints)
       if (j.spec.name == r.joint) driven = &j.spec;
     if (!driven) throw ModelError("unknown joint '" + r.joint + "'", r.jointWhere.file, r.jointWhere.line, el);
-    if (driven->kind == JointKind::Fixed || driven->kind == JointKind::Floating) {
+    if (driven->kind == JointKind::Fixed || driven->kind == JointKind::Floating || driven->kind == JointKind::Spherical) {
       detail::log().warn("{}:{}: {}: joint '{}' is {}: its rotor is ignored", r.where.file, r.where.line, el, r.joint,
-                         driven->kind == JointKind::Fixed ? "fixed" : "floating");
+                         driven->kind == JointKind::Fixed      ? "fixed"
+                         : driven->kind == JointKind::Floating ? "floating"
+                                                               : "spherical");
       continue;
     }
     const auto [first, fresh] = rotorOf.emplace(r.joint, r.where);

@@ -145,8 +145,21 @@ JointKind jointKind(const ElementContext& at, const XMLElement& e) {
   if (type == "fixed") return JointKind::Fixed;
   if (type == "floating") return JointKind::Floating;
   if (type == "screw") return JointKind::Screw;
+  if (type == "spherical") return JointKind::Spherical;
   if (type == "planar") fail(at, e, "unsupported joint type 'planar' (use two prismatic and one revolute joint)");
-  fail(at, e, "unknown joint type '" + type + "' (expected revolute, continuous, prismatic, screw, fixed or floating)");
+  fail(at, e, "unknown joint type '" + type +
+                  "' (expected revolute, continuous, prismatic, screw, spherical, fixed or floating)");
+}
+
+// A spherical joint (URDF+, docs/urdf-plus.md) has a quaternion, not one angle: a `<limit>` with
+// lower/upper or a `<mimic>` (leader or follower) cannot apply to it, and is refused where it stands.
+void checkSpherical(const ElementContext& at, const XMLElement& joint) {
+  if (const XMLElement* limit = joint.FirstChildElement("limit"))
+    if (limit->Attribute("lower") || limit->Attribute("upper"))
+      fail(at, *limit, "a spherical joint has no single angle to bound: <limit lower/upper> is not supported on it "
+                       "(effort and velocity alone are accepted and unused)");
+  if (const XMLElement* mimic = joint.FirstChildElement("mimic"))
+    fail(at, *mimic, "a spherical joint cannot follow another joint (<mimic> couples 1-DoF joints only)");
 }
 
 // A screw joint's pitch in SDFormat's spellings (docs/urdf-plus.md), as grbda's metres per radian,
@@ -249,6 +262,7 @@ UrdfJoint readJoint(const std::string& file, const XMLElement& e) {
   j.origin = urdfOriginToTransform(origin.xyz, origin.rpy);
   if (const XMLElement* axis = uniqueChild(at, e, "axis")) j.axis = vectorAttribute(at, *axis, "xyz", Vec3::UnitX());
   if (j.kind == JointKind::Screw) readScrewPitch(at, e, j);
+  if (j.kind == JointKind::Spherical) checkSpherical(at, e);
   readLimit(at, e, j);
   readDynamics(at, e, j);
   readIndependent(at, e, j);

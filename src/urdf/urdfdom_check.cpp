@@ -88,6 +88,7 @@ int urdfdomType(JointKind k) {
     case JointKind::Fixed: return urdf::Joint::FIXED;
     case JointKind::Floating: return urdf::Joint::FLOATING;
     case JointKind::Screw: return urdf::Joint::CONTINUOUS;  // shown to urdfdom as one (asPlainUrdf)
+    case JointKind::Spherical: return urdf::Joint::FLOATING;  // likewise
   }
   return urdf::Joint::UNKNOWN;
 }
@@ -108,17 +109,18 @@ void compareJoint(const urdf::ModelInterface& model, const JointSpec& j) {
 }
 
 // urdfdom knows URDF's joint types only: a screw joint (URDF+, SDFormat's helical joint) is shown
-// to it as a continuous joint about the same axis, so that it still checks everything else.
+// to it as a continuous joint about the same axis and a spherical joint as a floating one (three
+// rotations and no axis), so that it still checks everything else.
 std::string asPlainUrdf(const std::string& xml) {
-  if (xml.find("screw") == std::string::npos) return xml;
+  if (xml.find("screw") == std::string::npos && xml.find("spherical") == std::string::npos) return xml;
   tinyxml2::XMLDocument doc;
   if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) return xml;  // urdfdom reports it
   tinyxml2::XMLElement* robot = doc.FirstChildElement("robot");
   bool changed = false;
   for (tinyxml2::XMLElement* j = robot ? robot->FirstChildElement("joint") : nullptr; j;
        j = j->NextSiblingElement("joint"))
-    if (const char* type = j->Attribute("type"); type && std::string(type) == "screw") {
-      j->SetAttribute("type", "continuous");
+    if (const char* type = j->Attribute("type"); type && (std::string(type) == "screw" || std::string(type) == "spherical")) {
+      j->SetAttribute("type", std::string(type) == "screw" ? "continuous" : "floating");
       changed = true;
     }
   if (!changed) return xml;

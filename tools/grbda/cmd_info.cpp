@@ -16,6 +16,7 @@ const char* jointTypeName(JointType t) {
     case JointType::Prismatic: return "prismatic";
     case JointType::Free: return "floating";
     case JointType::Screw: return "screw";
+    case JointType::Spherical: return "spherical";
   }
   return "unknown";
 }
@@ -24,7 +25,7 @@ std::string bodyName(const Model& model, int body) {
   return body < 0 ? groundName(model) : model.body(body).name;
 }
 
-bool hasAxis(const Body& b) { return b.joint.type != JointType::Free; }
+bool hasAxis(const Body& b) { return !b.joint.hasQuaternion(); }
 
 void writeInfoJson(std::ostream& out, const Model& model) {
   JsonWriter w(out);

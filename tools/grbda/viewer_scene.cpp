@@ -47,7 +47,7 @@ bool clusterHasLoop(const Model& model, int cluster) {
 // the axis. Drawn as a disc instead of a link.
 bool isRotor(const Model& model, int body) {
   const Body& b = model.body(body);
-  if (b.joint.type == JointType::Free || model.cluster(b.cluster).numBodies < 2 || hasChildren(model, body) ||
+  if (b.joint.hasQuaternion() || model.cluster(b.cluster).numBodies < 2 || hasChildren(model, body) ||
       clusterHasLoop(model, b.cluster))
     return false;
   const Mat3 hHat = b.inertia.block<3, 3>(0, 3);  // [h]x with h = m c (a massless rotor has h = 0)

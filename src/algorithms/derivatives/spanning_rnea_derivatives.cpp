@@ -62,10 +62,7 @@ void outward(const Model& model, Data& data, const WorldFixedForces* ext) {
     const Vec6 vp = b.parent < 0 ? Vec6::Zero() : d.vw[b.parent];
     const Vec6 ap = b.parent < 0 ? a0 : d.aw[b.parent];
     const Transform& X = data.Xa[i];  // world -> body
-    if (n == 6)
-      for (int c = 0; c < 6; ++c) d.J.col(iv + c) = X.applyInverse(Vec6::Unit(c));
-    else
-      d.J.col(iv) = X.applyInverse(b.joint.subspace());
+    for (int c = 0; c < n; ++c) d.J.col(iv + c) = X.applyInverse(b.joint.subspaceColumn(c));  // free, ball: e_c
     const auto S = d.J.middleCols(iv, n);
     const Vec6 vJ = S * data.vSpan.segment(iv, n);
     const Vec6 v = vp + vJ;
