@@ -23,6 +23,7 @@
 #include "grbda/grbda.hpp"
 #include "grbda/model_source.hpp"
 #include "grbda/sim/simulator.hpp"
+#include "support/allocation_counter.hpp"
 #include "support/cli_runner.hpp"
 
 using namespace grbda;
@@ -646,6 +647,27 @@ TEST(SphericalJoint, EveryExactForwardDynamicsMethodAgrees) {
   const Model pendulum = loadUrdfString(sphericalPendulumUrdf(), "ball_pendulum.urdf");
   EXPECT_NE(cfaUnsupportedReason(pendulum).find("joint 'ball' is spherical"), std::string::npos)
       << cfaUnsupportedReason(pendulum);
+}
+
+// The hot calls on a prepared Data allocate nothing with a ball joint in the tree (C-ABA, C-RNEA,
+// CRBA, ℳ⁻¹, integrate into a sized vector).
+TEST(SphericalJoint, HotCallsAllocateNothing) {
+  using namespace grbda::testsupport;
+  if (!allocationCounterLinked()) GTEST_SKIP() << "no allocation counter linked in (see tests/support/allocation_counter.hpp)";
+  const Model model = loadUrdfString(mixedChainUrdf(), "ball_chain.urdf");
+  Data data(model);
+  VecX q, v, tau;
+  mixedState(model, q, v, tau);
+  VecX next = q;
+  forwardDynamics(model, data, q, v, tau);  // first calls size what they size
+  inverseMassMatrix(model, data, q);
+  AllocationScope scope;
+  forwardDynamics(model, data, q, v, tau);
+  inverseDynamics(model, data, q, v, tau);
+  massMatrix(model, data, q);
+  inverseMassMatrix(model, data, q);
+  integrate(model, q, v, 1e-3, next);
+  EXPECT_EQ(scope.count(), 0);
 }
 
 #ifdef GRBDA_CLI_PATH
