@@ -77,7 +77,8 @@ std::string methodNames(std::uint32_t command = 0, const std::string& separator 
 
 /// Settings of Solver.
 struct SolverSettings {
-  ProximalSettings proximal;  ///< proximal, proximal-sparse, proximal-delassus: iterations, μ (tolerance: proximal-sparse)
+  /// proximal, proximal-sparse, proximal-delassus: iterations and μ (the tolerance: proximal-sparse)
+  ProximalSettings proximal;
   int threads = 1;            ///< cfa-parallel: threads of the pool (1..256)
 };
 

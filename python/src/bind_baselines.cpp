@@ -36,7 +36,10 @@ void bindProjection(py::module_& m) {
                                          toVector(v, "v"), toVector(qdd, "qdd"));
       },
       py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"), py::arg("qdd"),
-      (std::string("The projection method's inverse dynamics (projected RNEA): tau = G^T RNEA_tree(q, qdot, G qdd + g).") + kSameConventions).c_str());
+      (std::string("The projection method's inverse dynamics (projected RNEA): tau = G^T RNEA_tree(q, qdot, "
+                   "G qdd + g).") +
+       kSameConventions)
+          .c_str());
   m.def(
       "projection_forward_dynamics",
       [](const Model& model, BoundData& d, ArrayLike q, ArrayLike v, ArrayLike tau) {
@@ -65,7 +68,8 @@ void bindProjection(py::module_& m) {
       [](const Model& model, BoundData& d, ArrayLike q, ArrayLike v) {
         return projectionBiasForces(model, d.of(model, "projection_bias_forces"), toVector(q, "q"), toVector(v, "v"));
       },
-      py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"), "The projection method's bias G^T (C_tree + H_tree g) (nv).");
+      py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"),
+      "The projection method's bias G^T (C_tree + H_tree g) (nv).");
   m.def(
       "projection_inverse_operational_space_inertia",
       [](const Model& model, BoundData& d, EndEffectorsLike endEffectors, ArrayLike q, bool linearOnly) {

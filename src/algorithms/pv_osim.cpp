@@ -75,8 +75,8 @@ bool factorWellConditioned(const MatX& L, Eigen::LLT<MatX>& llt) {
 
 }  // namespace detail
 
-const MatX& pvInverseOperationalSpaceInertia(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cdata,
-                          const VecX& q) {
+const MatX& pvInverseOperationalSpaceInertia(const Model& model, Data& data, const ConstraintModel& constraints,
+                                             ConstraintData& cdata, const VecX& q) {
   constexpr const char* alg = "pvInverseOperationalSpaceInertia";
   cdata.LambdaInv.setZero();
   detail::osimPass(model, data, constraints, cdata, q, detail::SymmetricSink{cdata.LambdaInv}, true, alg);
@@ -84,8 +84,8 @@ const MatX& pvInverseOperationalSpaceInertia(const Model& model, Data& data, con
   return cdata.LambdaInv;
 }
 
-const MatX& pvOperationalSpaceInertia(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cdata,
-                   const VecX& q) {
+const MatX& pvOperationalSpaceInertia(const Model& model, Data& data, const ConstraintModel& constraints,
+                                      ConstraintData& cdata, const VecX& q) {
   constexpr const char* alg = "pvOperationalSpaceInertia";
   cdata.LambdaInv.setZero();
   detail::osimPass(model, data, constraints, cdata, q, detail::SymmetricSink{cdata.LambdaInv}, true, alg);

@@ -12,8 +12,8 @@
 
 namespace grbda {
 
-const MatX& denseInverseOperationalSpaceInertia(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cd,
-                             const VecX& q) {
+const MatX& denseInverseOperationalSpaceInertia(const Model& model, Data& data, const ConstraintModel& constraints,
+                                                ConstraintData& cd, const VecX& q) {
   constexpr const char* alg = "denseInverseOperationalSpaceInertia";
   detail::checkData(model, data, alg);
   detail::checkConstraintWorkspace(model, constraints, cd, alg);

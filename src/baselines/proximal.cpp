@@ -77,7 +77,7 @@ double dualResidual(const Model& model, const MatX& H, const VecX& C, ProximalDa
 }  // namespace
 
 const ProximalResult& proximalSparseForwardDynamics(const Model& model, Data& data, ProximalData& pd, const VecX& q,
-                                              const VecX& v, const VecX& tau, const ProximalSettings& settings) {
+                                                    const VecX& v, const VecX& tau, const ProximalSettings& settings) {
   checkSettings(settings);
   if (pd.nvSpan != model.nvSpanning() || pd.numBodies != model.numBodies() || pd.result.qdd.size() != model.nv())
     throw InputError(std::string(kName) + ": the ProximalData workspace was built for another model");
@@ -141,8 +141,8 @@ const ProximalResult& proximalSparseForwardDynamics(const Model& model, Data& da
   return res;
 }
 
-ProximalResult proximalSparseForwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau,
-                                       const ProximalSettings& settings) {
+ProximalResult proximalSparseForwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v,
+                                             const VecX& tau, const ProximalSettings& settings) {
   ProximalData workspace(model, settings.rows);
   return proximalSparseForwardDynamics(model, data, workspace, q, v, tau, settings);
 }

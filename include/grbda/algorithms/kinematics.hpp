@@ -69,7 +69,7 @@ Mat6X frameJacobian(const Model& model, Data& data, const VecX& q, int frame, co
 /// of frameAccelerationBias in those axes; for Local it is the time derivative of the local-axes
 /// velocity (spatial acceleration, as Pinocchio's LOCAL), not the classical one. dJ is resized to
 /// 6 x nv if needed; writes data.coriolis scratch.
-/// \note this overwrites dJ and data.coriolis's spanning-tree scratch (its C, g and staticTau stay).
+/// \note this overwrites dJ and data.coriolis's S, Gdot and work (scratch; its C, g, staticTau stay).
 void frameJacobianTimeVariation(const Model& model, Data& data, int frame, const Vec3& point, ReferenceFrame axes,
                                 Mat6X& dJ);
 /// Convenience: forward kinematics at (q, v), then a new J̇.
