@@ -4,12 +4,16 @@
 // and the renamed proximal-delassus is checked against the dense KKT method.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
+#include <vector>
 
 #include "grbda/baselines/osim_baselines.hpp"
 #include "grbda/baselines/projection.hpp"
 #include "grbda/grbda.hpp"
 #include "grbda/methods.hpp"
+#include "cli/mini_json.hpp"
+#include "support/cli_runner.hpp"
 #include "support/compare.hpp"
 #include "support/random_model.hpp"
 
@@ -121,3 +125,22 @@ TEST(Names, ReducedCoordinatesKeepTheirMeaning) {
   const VecX v = expandVelocities(kept, q, VecX::Ones(reducedNv(kept)));
   EXPECT_LT(relErr(reduceVelocities(kept, v), VecX(VecX::Ones(reducedNv(kept)))), 1e-14);
 }
+
+#ifdef GRBDA_CLI_PATH
+TEST(Names, TheCommandTakesProximalDelassusAndStillTakesProximal) {
+  const std::vector<std::string> base = {"fd", std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf",
+                                         "--contact", "FR_foot", "--contact", "HL_foot", "--method"};
+  std::vector<std::string> oldName = base, newName = base, kkt = base;
+  oldName.push_back("proximal");
+  newName.push_back("proximal-delassus");
+  kkt.push_back("kkt");
+  const grbda::testing::Json a = grbda::testing::grbdaJson(oldName), b = grbda::testing::grbdaJson(newName),
+                             c = grbda::testing::grbdaJson(kkt);
+  EXPECT_EQ(a["method"].text, "proximal");  // the JSON names the method as given
+  EXPECT_EQ(b["method"].text, "proximal-delassus");
+  EXPECT_EQ(a["result"].numbers(), b["result"].numbers());
+  const std::vector<double> x = b["result"].numbers(), y = c["result"].numbers();
+  ASSERT_EQ(x.size(), y.size());
+  for (size_t i = 0; i < x.size(); ++i) EXPECT_NEAR(x[i], y[i], 1e-6 * (1.0 + std::abs(y[i]))) << i;
+}
+#endif
