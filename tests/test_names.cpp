@@ -116,7 +116,9 @@ TEST(Names, ReducedCoordinatesKeepTheirMeaning) {
   keep.loops = LoopTreatment::Constrain;
   const Model kept = loadUrdf(modelFile("four_bar.urdf"), keep);
   ASSERT_FALSE(kept.loopConstraints().empty());
-  const VecX qReduced = VecX::Constant(reducedNq(kept), 0.2);
+  const Model embedded = loadUrdf(modelFile("four_bar.urdf"));
+  const VecX qReduced = embedded.neutralConfiguration();  // a closed pose of the embedded model
+  ASSERT_EQ(qReduced.size(), reducedNq(kept));
   const VecX q = expandPositions(kept, qReduced);
   EXPECT_LT(relErr(reducePositions(kept, q), qReduced), 1e-14);
   Data d(kept);

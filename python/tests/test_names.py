@@ -53,7 +53,8 @@ def test_proximal_is_the_old_name_of_proximal_delassus():
 
 def test_expand_takes_reduced_q_and_v_and_the_old_keywords():
     kept = grbda.load(model_path("four_bar.urdf"), loops="constrain")
-    q_reduced = np.full(grbda.reduced_nq(kept), 0.2)
+    q_reduced = grbda.load(model_path("four_bar.urdf")).neutral_configuration()  # a closed pose
+    assert q_reduced.size == grbda.reduced_nq(kept)
     q = grbda.expand_positions(kept, q_reduced=q_reduced)
     assert np.array_equal(q, grbda.expand_positions(kept, y=q_reduced))
     v_reduced = np.ones(grbda.reduced_nv(kept))
