@@ -64,7 +64,7 @@ void registerCase(const Case& c) {
   const std::pair<const char*, ConstraintSolver> solvers[] = {{"PV", ConstraintSolver::PV},
                                                               {"PVSoft", ConstraintSolver::PVSoft},
                                                               {"KKT", ConstraintSolver::KKT},
-                                                              {"Proximal1", ConstraintSolver::Proximal},
+                                                              {"Proximal1", ConstraintSolver::ProximalDelassus},
                                                               {"LTL", ConstraintSolver::LTL},
                                                               {"LTLSoft", ConstraintSolver::LTLSoft}};
   for (const auto& [name, solver] : solvers) {

@@ -83,10 +83,10 @@ void registerCase(const Case& c) {
     benchmark::DoNotOptimize(inverseOperationalSpaceInertia(*p.model, data, *p.set, q, p.linear).data());
   });
   registerMethod("PVOSIM" + suffix, p, [](Prepared& p, Data& data, ConstraintData& cd, PvOsimFast&, const VecX& q, VecX&, VecX&) {
-    benchmark::DoNotOptimize(pvInverseOsim(*p.model, data, *p.rows, cd, q).data());
+    benchmark::DoNotOptimize(pvInverseOperationalSpaceInertia(*p.model, data, *p.rows, cd, q).data());
   });
   registerMethod("PVOSIMLambda" + suffix, p, [](Prepared& p, Data& data, ConstraintData& cd, PvOsimFast&, const VecX& q, VecX&, VecX&) {
-    benchmark::DoNotOptimize(pvOsim(*p.model, data, *p.rows, cd, q).data());
+    benchmark::DoNotOptimize(pvOperationalSpaceInertia(*p.model, data, *p.rows, cd, q).data());
   });
   registerMethod("PVOSIMFast" + suffix, p, [](Prepared& p, Data& data, ConstraintData& cd, PvOsimFast& op, const VecX& q, VecX&, VecX&) {
     op.compute(*p.model, data, *p.rows, cd, q);
@@ -97,7 +97,7 @@ void registerCase(const Case& c) {
     benchmark::DoNotOptimize(y.data());
   });
   registerMethod("DenseOSIM" + suffix, p, [](Prepared& p, Data& data, ConstraintData& cd, PvOsimFast&, const VecX& q, VecX&, VecX&) {
-    benchmark::DoNotOptimize(denseInverseOsim(*p.model, data, *p.rows, cd, q).data());
+    benchmark::DoNotOptimize(denseInverseOperationalSpaceInertia(*p.model, data, *p.rows, cd, q).data());
   });
 }
 

@@ -248,7 +248,7 @@ void RobotBench::addMethods() {
       {"cluster_rnea", "C-RNEA", G::InverseDynamics, true,
        [&m, &d](const State& s) { inverseDynamics(m, d, s.qSpan, s.v, s.qdd); }},
       {"projected_rnea", "Projected RNEA", G::InverseDynamics, false,
-       [&m, &d](const State& s) { projectedInverseDynamics(m, d, s.qSpan, s.v, s.qdd); }},
+       [&m, &d](const State& s) { projectionInverseDynamics(m, d, s.qSpan, s.v, s.qdd); }},
       {"approximate_rnea", "Approximate RNEA", G::InverseDynamics, false,
        [this](const State& s) { approximateInverseDynamics(*approx_, *approxData_, s.q, s.v, s.qdd); }},
   };
@@ -262,14 +262,14 @@ void RobotBench::addMethods() {
        [this](const State& s) { inverseOperationalSpaceInertia(model_, data_, *osim_, s.qSpan); }},
       {"projected_osim", "Projected OSIM", G::Osim, false,
        [this](const State& s) {
-         projectedInverseOperationalSpaceInertia(model_, data_, osim_->endEffectors(), s.qSpan);
+         projectionInverseOperationalSpaceInertia(model_, data_, osim_->endEffectors(), s.qSpan);
        }},
       {"approximate_osim", "Approximate OSIM", G::Osim, false,
        [this](const State& s) { approximateInverseOperationalSpaceInertia(*approx_, *approxData_, *approxOsim_, s.q); }},
       {"mass_matrix", "Cluster CRBA", G::MassMatrix, true,
        [&m, &d](const State& s) { massMatrix(m, d, s.qSpan); }},
       {"projected_mass_matrix", "Projected mass matrix", G::MassMatrix, false,
-       [&m, &d](const State& s) { projectedMassMatrix(m, d, s.qSpan); }},
+       [&m, &d](const State& s) { projectionMassMatrix(m, d, s.qSpan); }},
       {"approximate_mass_matrix", "Approximate mass matrix", G::MassMatrix, false,
        [this](const State& s) { approximateMassMatrix(*approx_, *approxData_, s.q); }},
   };

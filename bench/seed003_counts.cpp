@@ -9,7 +9,7 @@
 //     METHOD  c-aba (forwardDynamics, the constraints ignored), tree-aba, any constrained solver
 //             name (pv, pv-soft, kkt, proximal, pv-early, ltl, ltl-soft when built), efpa (Λ⁻¹
 //             of the set's links by C-EFPA), pv-osim (Λ⁻¹ = J H⁻¹ Jᵀ of the set's rows by
-//             PV-OSIM, pvInverseOsim), pv-osim-fast (PvOsimFast::compute), kdl (KDL's
+//             PV-OSIM, pvInverseOperationalSpaceInertia), pv-osim-fast (PvOsimFast::compute), kdl (KDL's
 //             Vereshchagin; chains only: set W = 6-D tip constraint, 0 = none)
 //   seed003_counts --check-kdl    KDL's q̈ against ours on a 7-link chain (exit 0 when they agree)
 //
@@ -111,7 +111,7 @@ int run(const std::string& modelName, const std::string& setName, const std::str
   } else if (method == "pv-osim" || method == "pv-osim-fast") {
     cdata = std::make_unique<ConstraintData>(model, *p.constraints);
     if (method == "pv-osim") {
-      call = [&](int i) { pvInverseOsim(model, data, *p.constraints, *cdata, p.q[at(i)]); };
+      call = [&](int i) { pvInverseOperationalSpaceInertia(model, data, *p.constraints, *cdata, p.q[at(i)]); };
     } else {
       fast = std::make_unique<PvOsimFast>(model, *p.constraints);
       call = [&](int i) { fast->compute(model, data, *p.constraints, *cdata, p.q[at(i)]); };

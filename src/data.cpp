@@ -64,7 +64,7 @@ Data::Data(const Model& model) : modelId_(model.id()) {
     detail::sizeClusterData(model, model.cluster(k), clusters[static_cast<size_t>(k)]);
   qSpan = model.neutralSpanningConfiguration();
   vSpan = VecX::Zero(model.nvSpanning());
-  vZero = VecX::Zero(model.nv());
+  zeroV = VecX::Zero(model.nv());
   spanScratch = VecX::Zero(model.nvSpanning());
 
   tau = VecX::Zero(model.nv());

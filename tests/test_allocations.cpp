@@ -148,7 +148,7 @@ long allocationsAfterWarmUp(const std::function<void()>& f) {
 /// Each constrained solver's call (after its warm-up) allocates nothing.
 void expectNoConstraintSolverAllocates(const std::function<void(const ConstraintSolverSettings&)>& solve) {
   for (ConstraintSolver solver :
-       {ConstraintSolver::PV, ConstraintSolver::PVSoft, ConstraintSolver::KKT, ConstraintSolver::Proximal,
+       {ConstraintSolver::PV, ConstraintSolver::PVSoft, ConstraintSolver::KKT, ConstraintSolver::ProximalDelassus,
         ConstraintSolver::LTL, ConstraintSolver::LTLSoft, ConstraintSolver::PVEarly}) {
     ConstraintSolverSettings s;
     s.solver = solver;
@@ -305,9 +305,9 @@ TEST(Allocations, PvOsimAndPvOsimFastDoNotAllocate) {
     PvOsimFast op(m, *cm);
     VecX x = VecX::Ones(cm->numRows()), y(cm->numRows());
     double sink = 0.0;
-    EXPECT_EQ(allocationsAfterWarmUp([&] { sink += pvInverseOsim(m, data, *cm, cd, q)(0, 0); }), 0);
-    EXPECT_EQ(allocationsAfterWarmUp([&] { sink += pvOsim(m, data, *cm, cd, q)(0, 0); }), 0);
-    EXPECT_EQ(allocationsAfterWarmUp([&] { sink += denseInverseOsim(m, data, *cm, cd, q)(0, 0); }), 0);
+    EXPECT_EQ(allocationsAfterWarmUp([&] { sink += pvInverseOperationalSpaceInertia(m, data, *cm, cd, q)(0, 0); }), 0);
+    EXPECT_EQ(allocationsAfterWarmUp([&] { sink += pvOperationalSpaceInertia(m, data, *cm, cd, q)(0, 0); }), 0);
+    EXPECT_EQ(allocationsAfterWarmUp([&] { sink += denseInverseOperationalSpaceInertia(m, data, *cm, cd, q)(0, 0); }), 0);
     EXPECT_EQ(allocationsAfterWarmUp([&] { op.compute(m, data, *cm, cd, q); }), 0);
     EXPECT_EQ(allocationsAfterWarmUp([&] { op.applyInverse(x, y); }), 0);
     EXPECT_EQ(allocationsAfterWarmUp([&] { op.applyLambda(x, y); }), 0);
@@ -374,7 +374,7 @@ TEST(Allocations, EveryClusterTypeAndEveryPublicAlgorithmDoNotAllocate) {
            updateForcePropagators(m, data, q);
            sink += applyTestForce(m, data, frame, Vec3::Zero(), Vec3::UnitZ(), dydd);
          }},
-        {"forwardDynamicsProximal(workspace)", [&] { forwardDynamicsProximal(m, data, proximal, q, v, x); }},
+        {"proximalSparseForwardDynamics(workspace)", [&] { proximalSparseForwardDynamics(m, data, proximal, q, v, x); }},
         {"approximateForwardDynamics", [&] { approximateForwardDynamics(approx, approxData, q, v, x); }},
         {"approximateInverseDynamics", [&] { approximateInverseDynamics(approx, approxData, q, v, x); }},
         {"approximateMassMatrix", [&] { approximateMassMatrix(approx, approxData, q); }},

@@ -39,7 +39,7 @@ TEST(ClusterDynamics, ClusterRneaMatchesProjectedRnea) {
       const VecX q = randomIndependentConfiguration(rng, model);
       const VecX v = randomVector(rng, model.nv()), a = randomVector(rng, model.nv());
       const VecX cluster = inverseDynamics(model, data, q, v, a);
-      EXPECT_LT(relErr(cluster, projectedInverseDynamics(model, data, q, v, a)), 1e-9);
+      EXPECT_LT(relErr(cluster, projectionInverseDynamics(model, data, q, v, a)), 1e-9);
       EXPECT_LT(relErr(forwardDynamics(model, data, q, v, cluster), a), 1e-9);  // FD(ID(a)) = a
     }
   }
@@ -54,11 +54,11 @@ TEST(ClusterDynamics, ClusterMassMatrixEqualsProjectedTreeMassMatrix) {
       const VecX q = randomIndependentConfiguration(rng, model);
       const VecX v = randomVector(rng, model.nv()), a = randomVector(rng, model.nv());
       const MatX H = massMatrix(model, data, q);
-      EXPECT_LT(relErr(H, projectedMassMatrix(model, data, q)), 1e-9);
+      EXPECT_LT(relErr(H, projectionMassMatrix(model, data, q)), 1e-9);
       EXPECT_EQ((H - H.transpose()).norm(), 0.0);
       EXPECT_EQ(Eigen::LLT<MatX>(H).info(), Eigen::Success);
       const VecX C = biasForces(model, data, q, v);
-      EXPECT_LT(relErr(C, projectedBiasForces(model, data, q, v)), 1e-9);
+      EXPECT_LT(relErr(C, projectionBiasForces(model, data, q, v)), 1e-9);
       EXPECT_LT(relErr(VecX(H * a + C), inverseDynamics(model, data, q, v, a)), 1e-9);
     }
   }

@@ -132,7 +132,7 @@ TEST(ConstraintKinds, AKindWrittenInTheTestIsSolvedByEverySolverAsTheDenseKkt) {
     const VecX v = randomVector(rng, m.nv(), -2.0, 2.0), tau = randomVector(rng, m.nv());
     const Reference ref = denseReference(m, rows, q, v, tau);
     for (ConstraintSolver solver : {ConstraintSolver::PV, ConstraintSolver::KKT, ConstraintSolver::PVEarly,
-                                    ConstraintSolver::LTL, ConstraintSolver::Proximal}) {
+                                    ConstraintSolver::LTL, ConstraintSolver::ProximalDelassus}) {
       SCOPED_TRACE(constraintSolverName(solver));
       Data data(m);
       ConstraintData cd(m, cm);

@@ -58,7 +58,7 @@ void expectSolversAgree(const Model& m, const ConstraintModel& cm, const VecX& q
   s.solver = ConstraintSolver::KKT;
   const VecX qddKkt = constrainedForwardDynamics(m, data, cm, cd, q, v, tau, s);
   const VecX lambdaKkt = cd.lambda;
-  for (ConstraintSolver solver : {ConstraintSolver::PV, ConstraintSolver::PVEarly, ConstraintSolver::Proximal}) {
+  for (ConstraintSolver solver : {ConstraintSolver::PV, ConstraintSolver::PVEarly, ConstraintSolver::ProximalDelassus}) {
     SCOPED_TRACE(constraintSolverName(solver));
     s.solver = solver;
     const VecX qdd = constrainedForwardDynamics(m, data, cm, cd, q, v, tau, s);
@@ -237,7 +237,7 @@ TEST(Constraints, PointMassOnALineMatchesTheClosedForm) {
   Data data(m);
   ConstraintData cd(m, cm);
   const VecX F = (VecX(2) << 3.0, -1.0).finished();
-  for (ConstraintSolver solver : {ConstraintSolver::PV, ConstraintSolver::KKT, ConstraintSolver::Proximal}) {
+  for (ConstraintSolver solver : {ConstraintSolver::PV, ConstraintSolver::KKT, ConstraintSolver::ProximalDelassus}) {
     ConstraintSolverSettings s;
     s.solver = solver;
     const VecX a = constrainedForwardDynamics(m, data, cm, cd, VecX::Zero(2), VecX::Zero(2), F, s);
@@ -383,7 +383,7 @@ TEST(Constraints, RedundantRowsAreDetectedAndSolvedWithoutNan) {
   const VecX q = randomVector(rng, m.nv(), -1.0, 1.0), v = randomVector(rng, m.nv()), tau = randomVector(rng, m.nv());
   Data data(m), kin(m);
   for (ConstraintSolver solver :
-       {ConstraintSolver::PV, ConstraintSolver::KKT, ConstraintSolver::Proximal, ConstraintSolver::PVEarly}) {
+       {ConstraintSolver::PV, ConstraintSolver::KKT, ConstraintSolver::ProximalDelassus, ConstraintSolver::PVEarly}) {
     SCOPED_TRACE(constraintSolverName(solver));
     ConstraintData cd(m, cm);
     ConstraintSolverSettings s;
@@ -391,7 +391,7 @@ TEST(Constraints, RedundantRowsAreDetectedAndSolvedWithoutNan) {
     const VecX qdd = constrainedForwardDynamics(m, data, cm, cd, q, v, tau, s);
     EXPECT_TRUE(qdd.allFinite());
     EXPECT_TRUE(cd.lambda.allFinite());
-    if (solver != ConstraintSolver::Proximal) {  // the proximal solver does not measure the rank
+    if (solver != ConstraintSolver::ProximalDelassus) {  // the proximal solver does not measure the rank
       EXPECT_EQ(cd.rank, 2);
       EXPECT_TRUE(cd.redundant);
     }

@@ -71,7 +71,7 @@ State randomState(Rng& rng, const ModelPair& p, double spread = 0.3) {
 }
 
 const ConstraintSolver kHardSolvers[] = {ConstraintSolver::KKT, ConstraintSolver::PV, ConstraintSolver::PVEarly,
-                                         ConstraintSolver::Proximal, ConstraintSolver::LTL};
+                                         ConstraintSolver::ProximalDelassus, ConstraintSolver::LTL};
 
 }  // namespace
 

@@ -652,7 +652,7 @@ TEST(Issue27Redundancy, ProximalOnInconsistentRowsReturnsTheFlaggedLeastSquaresF
   Data d(m);
   ConstraintData cd(m, cm);
   ConstraintSolverSettings settings;
-  settings.solver = ConstraintSolver::Proximal;
+  settings.solver = ConstraintSolver::ProximalDelassus;
   constrainedForwardDynamics(m, d, cm, cd, q, v, tau, settings);
   EXPECT_TRUE(cd.inconsistent);
   EXPECT_EQ(cd.rank, 1);

@@ -65,7 +65,7 @@ TEST(ModelFiles, ClusterAlgorithmsMatchProjectionAndLagrangeOnEveryFile) {
       EXPECT_LT(relErr(ydd, lag), 1e-8);
       const VecX tauBack = inverseDynamics(model, data, q, v, ydd);
       EXPECT_LT(relErr(tauBack, tau), 1e-9);
-      EXPECT_LT(relErr(tauBack, projectedInverseDynamics(model, data, q, v, ydd)), 1e-9);
+      EXPECT_LT(relErr(tauBack, projectionInverseDynamics(model, data, q, v, ydd)), 1e-9);
       worst = std::max({worst, relErr(ydd, proj), relErr(tauBack, tau)});
     }
   }

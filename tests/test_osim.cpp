@@ -122,7 +122,7 @@ TEST(Osim, EfpaEqualsProjectedBaseline) {
       const VecX q = configuration(rng, model);
       for (bool linear : {false, true}) {
         const MatX efpa = inverseOperationalSpaceInertia(model, data, set, q, linear);
-        const MatX projected = projectedInverseOperationalSpaceInertia(model, data, ees, q, linear);
+        const MatX projected = projectionInverseOperationalSpaceInertia(model, data, ees, q, linear);
         const double e = strictRelErr(efpa, projected);
         EXPECT_LT(e, 1e-9) << (linear ? "3-D" : "6-D");
         worst = std::max(worst, e);

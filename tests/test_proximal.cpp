@@ -112,7 +112,7 @@ TEST(Proximal, ConvergesToClusterAbaOnEveryConstrainedModel) {
         const VecX q = configuration(rng, model);
         const VecX v = randomVector(rng, model.nv()), tau = randomVector(rng, model.nv());
         const VecX aba = forwardDynamics(model, data, q, v, tau);
-        const ProximalResult& r = forwardDynamicsProximal(model, data, pd, q, v, tau, s);
+        const ProximalResult& r = proximalSparseForwardDynamics(model, data, pd, q, v, tau, s);
         EXPECT_TRUE(r.converged);
         EXPECT_LE(r.primalResidual, s.tolerance);
         EXPECT_GE(r.iterations, 1);
@@ -148,7 +148,7 @@ TEST(Proximal, OneIterationIsTheDampedKktStep) {
       ProximalSettings s;
       s.mu = mu;
       s.maxIterations = 1;
-      const ProximalResult r = forwardDynamicsProximal(model, data, q, v, tau, s);
+      const ProximalResult r = proximalSparseForwardDynamics(model, data, q, v, tau, s);
       Eigen::LLT<MatX> llt(t.H);
       const VecX rhs = t.tauTree - t.C;
       const MatX A = t.cm.K * llt.solve(t.cm.K.transpose()) + mu * MatX::Identity(t.cm.K.rows(), t.cm.K.rows());
@@ -183,7 +183,7 @@ TEST(Proximal, MoreIterationsReduceTheResidual) {
     std::vector<double> residuals, errors;
     for (int iterations : {1, 2, 5}) {
       s.maxIterations = iterations;
-      const ProximalResult& r = forwardDynamicsProximal(model, data, pd, q, v, tau, s);
+      const ProximalResult& r = proximalSparseForwardDynamics(model, data, pd, q, v, tau, s);
       EXPECT_EQ(r.iterations, iterations);
       EXPECT_FALSE(r.converged && r.primalResidual > 0.0);
       EXPECT_NEAR(r.primalResidual, (cm.K * r.qddSpanning - cm.k).cwiseAbs().maxCoeff(), 1e-12);
@@ -201,7 +201,7 @@ TEST(Proximal, MoreIterationsReduceTheResidual) {
     s.tolerance = 1e-12;
     for (int iterations : {1, 2, 5}) {
       s.maxIterations = iterations;
-      const ProximalResult& r = forwardDynamicsProximal(model, data, pd, q, v, tau, s);
+      const ProximalResult& r = proximalSparseForwardDynamics(model, data, pd, q, v, tau, s);
       EXPECT_LE(r.iterations, iterations);
       EXPECT_LT(relErr(r.qdd, aba), 1e-7);
     }
@@ -233,7 +233,7 @@ TEST(Proximal, RedundantLoopRowsNeedTheRegularisation) {
         s.mu = 1e-10;
         s.maxIterations = 20;
         s.tolerance = 1e-11;
-        const ProximalResult& r = forwardDynamicsProximal(model, data, pd, q, v, tau, s);
+        const ProximalResult& r = proximalSparseForwardDynamics(model, data, pd, q, v, tau, s);
         EXPECT_TRUE(r.converged);
         EXPECT_LT(relErr(r.qdd, aba), 1e-8);
         Eigen::FullPivLU<MatX> lu(pd.K);
@@ -243,7 +243,7 @@ TEST(Proximal, RedundantLoopRowsNeedTheRegularisation) {
         EXPECT_THROW(denseLagrange(t.H, VecX(t.tauTree - t.C), pd.K, pd.k), NumericalError);
         // and without regularisation the KKT matrix is singular too
         s.mu = 0.0;
-        EXPECT_THROW(forwardDynamicsProximal(model, data, pd, q, v, tau, s), NumericalError);
+        EXPECT_THROW(proximalSparseForwardDynamics(model, data, pd, q, v, tau, s), NumericalError);
         if (sample == 0)
           std::cout << "[ measured ] four-bar " << (floating ? "floating" : "fixed") << ", " << rowsName(rows)
                     << " rows: " << r.iterations << " iterations, residual " << r.primalResidual
@@ -263,7 +263,7 @@ TEST(Proximal, ZeroRegularisationWithIndependentRowsIsExactInOneIteration) {
     ProximalSettings s;
     s.mu = 0.0;
     s.maxIterations = 3;
-    const ProximalResult r = forwardDynamicsProximal(model, data, q, v, tau, s);
+    const ProximalResult r = proximalSparseForwardDynamics(model, data, q, v, tau, s);
     EXPECT_TRUE(r.converged);
     EXPECT_EQ(r.iterations, 1);
     EXPECT_LT(relErr(r.qdd, forwardDynamics(model, data, q, v, tau)), 1e-9);
@@ -279,24 +279,24 @@ TEST(Proximal, SingularStatesAndBadInputsRaiseTypedErrors) {
   s.rows = ProximalConstraintRows::LoopPoint3D;
   const VecX v = VecX::Ones(1), tau = VecX::Ones(1);
   // toggle position: crank, coupler and rocker collinear, the loop Jacobian loses rank
-  EXPECT_THROW(forwardDynamicsProximal(model, data, pd, VecX::Zero(1), v, tau, s), NumericalError);
-  EXPECT_THROW(forwardDynamicsProximal(model, data, pd, VecX::Zero(3), v, tau, s), NumericalError);
+  EXPECT_THROW(proximalSparseForwardDynamics(model, data, pd, VecX::Zero(1), v, tau, s), NumericalError);
+  EXPECT_THROW(proximalSparseForwardDynamics(model, data, pd, VecX::Zero(3), v, tau, s), NumericalError);
   const VecX q = VecX::Constant(1, 0.7);
-  EXPECT_THROW(forwardDynamicsProximal(model, data, pd, q, v, VecX::Ones(2), s), InputError);
-  EXPECT_THROW(forwardDynamicsProximal(model, data, pd, q, VecX::Constant(1, NAN), tau, s), InputError);
+  EXPECT_THROW(proximalSparseForwardDynamics(model, data, pd, q, v, VecX::Ones(2), s), InputError);
+  EXPECT_THROW(proximalSparseForwardDynamics(model, data, pd, q, VecX::Constant(1, NAN), tau, s), InputError);
   ProximalSettings bad = s;
   bad.mu = -1.0;
-  EXPECT_THROW(forwardDynamicsProximal(model, data, pd, q, v, tau, bad), InputError);
+  EXPECT_THROW(proximalSparseForwardDynamics(model, data, pd, q, v, tau, bad), InputError);
   bad = s;
   bad.maxIterations = 0;
-  EXPECT_THROW(forwardDynamicsProximal(model, data, pd, q, v, tau, bad), InputError);
+  EXPECT_THROW(proximalSparseForwardDynamics(model, data, pd, q, v, tau, bad), InputError);
   const Model other = rotorChain(rng, 2, false);
-  EXPECT_THROW(forwardDynamicsProximal(other, data, pd, VecX::Zero(2), VecX::Zero(2), VecX::Zero(2), s), InputError);
+  EXPECT_THROW(proximalSparseForwardDynamics(other, data, pd, VecX::Zero(2), VecX::Zero(2), VecX::Zero(2), s), InputError);
   // running out of iterations is reported, not thrown, and stays finite
   s.mu = 10.0;
   s.maxIterations = 1;
   s.tolerance = 1e-12;
-  const ProximalResult& r = forwardDynamicsProximal(model, data, pd, q, v, tau, s);
+  const ProximalResult& r = proximalSparseForwardDynamics(model, data, pd, q, v, tau, s);
   EXPECT_FALSE(r.converged);
   EXPECT_GT(r.primalResidual, s.tolerance);
   EXPECT_TRUE(r.qdd.allFinite());
@@ -316,11 +316,11 @@ TEST(Proximal, NoHeapAllocationOnAPreparedWorkspace) {
       s.rows = rows;
       const VecX q = configuration(rng, model);
       const VecX v = randomVector(rng, model.nv()), tau = randomVector(rng, model.nv());
-      forwardDynamicsProximal(model, data, pd, q, v, tau, s);  // warm-up (first loop closure)
+      proximalSparseForwardDynamics(model, data, pd, q, v, tau, s);  // warm-up (first loop closure)
       long count = 0;
       {
         AllocationScope scope;
-        for (int i = 0; i < 3; ++i) forwardDynamicsProximal(model, data, pd, q, v, tau, s);
+        for (int i = 0; i < 3; ++i) proximalSparseForwardDynamics(model, data, pd, q, v, tau, s);
         count = scope.count();
       }
       EXPECT_EQ(count, 0) << rowsName(rows);
@@ -349,7 +349,7 @@ TEST(Proximal, FactorisationGrowsLinearlyWithLocalLoops) {
     ProximalSettings s;
     s.rows = ProximalConstraintRows::LoopPoint3D;
     s.maxIterations = 50;
-    const ProximalResult r = forwardDynamicsProximal(model, data, q, v, tau, s);
+    const ProximalResult r = proximalSparseForwardDynamics(model, data, q, v, tau, s);
     EXPECT_LT(relErr(r.qdd, forwardDynamics(model, data, q, v, tau)), 1e-8);
   }
   std::cout << "[ measured ] factorisation multiply-adds for 2/4/8/16 parallel four-bars: " << updates[0] << " / "
@@ -375,15 +375,15 @@ TEST(Proximal, WorkspaceBuiltForOtherRowsIsRebuiltOnceAndAgreesWithAFreshOne) {
   const int clusterRows = reused.numRows;
   ProximalSettings s;
   s.rows = ProximalConstraintRows::LoopFull;
-  const VecX switched = forwardDynamicsProximal(model, data, reused, q, v, tau, s).qdd;
+  const VecX switched = proximalSparseForwardDynamics(model, data, reused, q, v, tau, s).qdd;
   EXPECT_EQ(reused.rows, ProximalConstraintRows::LoopFull);
   ProximalData fresh(model, ProximalConstraintRows::LoopFull);
   EXPECT_EQ(reused.numRows, fresh.numRows);
   EXPECT_NE(reused.numRows, clusterRows);
-  EXPECT_EQ(switched, forwardDynamicsProximal(model, data, fresh, q, v, tau, s).qdd);
+  EXPECT_EQ(switched, proximalSparseForwardDynamics(model, data, fresh, q, v, tau, s).qdd);
   if (allocationCounterLinked()) {
     AllocationScope scope;
-    forwardDynamicsProximal(model, data, reused, q, v, tau, s);
+    proximalSparseForwardDynamics(model, data, reused, q, v, tau, s);
     EXPECT_EQ(scope.count(), 0);
   }
 }

@@ -35,7 +35,7 @@ void expectAgreesWithKkt(const Model& m, const ConstraintModel& cm, Rng& rng) {
     const VecX q = randomIndependentPositions(rng, m, -0.3, 0.3);
     const VecX v = randomVector(rng, m.nv()), tau = randomVector(rng, m.nv(), -3.0, 3.0);
     const VecX reference = constrainedForwardDynamics(m, kktData, cm, kkt, q, v, tau, dense);
-    const ProximalResult& r = forwardDynamicsProximal(m, proxData, pd, q, v, tau, converging());
+    const ProximalResult& r = proximalSparseForwardDynamics(m, proxData, pd, q, v, tau, converging());
     EXPECT_TRUE(r.converged) << "trial " << trial << ": residual " << r.primalResidual;
     EXPECT_LT(relative(r.qdd, reference), 1e-8) << "trial " << trial;
     EXPECT_LT(relative(pd.constraintData->lambda, kkt.lambda), 1e-7) << "trial " << trial;
@@ -101,15 +101,15 @@ TEST(ProximalContacts, ForeignConstraintsAreRefusedAndCallsDoNotAllocate) {
   Rng rng(33);
   const VecX q = randomIndependentPositions(rng, cheetah, -0.3, 0.3), v = randomVector(rng, cheetah.nv()),
              tau = randomVector(rng, cheetah.nv());
-  forwardDynamicsProximal(cheetah, data, pd, q, v, tau);
+  proximalSparseForwardDynamics(cheetah, data, pd, q, v, tau);
   if (allocationCounterLinked()) {
     AllocationScope scope;
-    forwardDynamicsProximal(cheetah, data, pd, q, v, tau);
+    proximalSparseForwardDynamics(cheetah, data, pd, q, v, tau);
     EXPECT_EQ(scope.count(), 0);
   }
   feet.addPointContact("FR_foot");  // the set changed since the workspace was made
   try {
-    forwardDynamicsProximal(cheetah, data, pd, q, v, tau);
+    proximalSparseForwardDynamics(cheetah, data, pd, q, v, tau);
     FAIL() << "a workspace of an older constraint set";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("has changed since the workspace was made"), std::string::npos) << e.what();

@@ -155,7 +155,7 @@ TEST(PvEarly, RedundantRowsGetTheLeastNormForce) {
   Rng rng(31);
   const VecX q = randomIndependentConfiguration(rng, m), rest = VecX::Zero(m.nv()), tau = randomVector(rng, m.nv());
   const Solution early = solve(m, cm, q, rest, tau, ConstraintSolver::PVEarly);
-  const Solution prox = solve(m, cm, q, rest, tau, ConstraintSolver::Proximal);
+  const Solution prox = solve(m, cm, q, rest, tau, ConstraintSolver::ProximalDelassus);
   EXPECT_TRUE(early.redundant);
   EXPECT_EQ(early.rank, 6);
   EXPECT_LT(relErr(early.qdd, prox.qdd), 1e-8);

@@ -190,10 +190,10 @@ TEST(PvOsim, PointsEqualEfpaAndDenseOnEveryBundledRobot) {
       const ConstraintModel cm = pointRows(m, ees, linear);
       ConstraintData cd(m, cm);
       const MatX efpa = inverseOperationalSpaceInertia(m, efpaData, set, q, linear);
-      const MatX pv = pvInverseOsim(m, data, cm, cd, q);
+      const MatX pv = pvInverseOperationalSpaceInertia(m, data, cm, cd, q);
       EXPECT_LT(strictRelErr(pv, efpa), 1e-10);
       EXPECT_LT(strictRelErr(pv, referenceDelassus(m, cm, q)), 1e-9);
-      EXPECT_LT(strictRelErr(MatX(denseInverseOsim(m, data, cm, cd, q)), pv), 1e-9);
+      EXPECT_LT(strictRelErr(MatX(denseInverseOperationalSpaceInertia(m, data, cm, cd, q)), pv), 1e-9);
       EXPECT_EQ((pv - pv.transpose()).norm(), 0.0);  // symmetric by construction
     }
     ++checked;
@@ -223,8 +223,8 @@ TEST(PvOsim, ContactsWeldsRelativeAndCustomRowsOnClusterMembers) {
     for (int t = 0; t < 3; ++t) {
       const VecX q = randomIndependentConfiguration(rng, m);
       const MatX reference = referenceDelassus(m, cm, q);
-      EXPECT_LT(strictRelErr(pvInverseOsim(m, data, cm, cd, q), reference), 1e-9);
-      EXPECT_LT(strictRelErr(denseInverseOsim(m, data, cm, cd, q), reference), 1e-9);
+      EXPECT_LT(strictRelErr(pvInverseOperationalSpaceInertia(m, data, cm, cd, q), reference), 1e-9);
+      EXPECT_LT(strictRelErr(denseInverseOperationalSpaceInertia(m, data, cm, cd, q), reference), 1e-9);
     }
   }
 }
@@ -277,7 +277,7 @@ TEST(PvOsim, RandomClusterModelsEqualDense) {
       return eig.eigenvalues().maxCoeff() / eig.eigenvalues().minCoeff();
     }();
     const double tolerance = std::max(1e-10, 1e-13 * cond);
-    const MatX pv = pvInverseOsim(m, data, cm, cd, q);
+    const MatX pv = pvInverseOperationalSpaceInertia(m, data, cm, cd, q);
     EXPECT_LT(strictRelErr(pv, referenceDelassus(m, cm, q)), tolerance) << "cond H " << cond;
     ++checked;
   }
@@ -299,7 +299,7 @@ TEST(PvOsim, RowsKeepTheUsersOrder) {
   Data data(m);
   ConstraintData ca(m, a), cb(m, b);
   const VecX q = bentCheetah(m, rng);
-  const MatX La = pvInverseOsim(m, data, a, ca, q), Lb = pvInverseOsim(m, data, b, cb, q);
+  const MatX La = pvInverseOperationalSpaceInertia(m, data, a, ca, q), Lb = pvInverseOperationalSpaceInertia(m, data, b, cb, q);
   for (int i = 0; i < 12; ++i)
     for (int j = 0; j < 12; ++j) EXPECT_NEAR(La(i, j), Lb(perm[i], perm[j]), 1e-12 * (1.0 + Lb.norm()));
   EXPECT_LT(strictRelErr(La, referenceDelassus(m, a, q)), 1e-9);
@@ -322,9 +322,9 @@ TEST(PvOsimFast, OperatorAndPvOsimEqualDenseOnFloatingRobots) {
       const MatX reference = referenceDelassus(m, cm, q);
       expectOperatorMatches(op, reference, rng);
       // PV-OSIM on the same rows, and Λ by factorising it: Λ Λ⁻¹ = 1
-      const MatX pv = pvInverseOsim(m, data, cm, cd, q);
+      const MatX pv = pvInverseOperationalSpaceInertia(m, data, cm, cd, q);
       EXPECT_LT(strictRelErr(pv, reference), 1e-9);
-      const MatX Lambda = pvOsim(m, data, cm, cd, q);
+      const MatX Lambda = pvOperationalSpaceInertia(m, data, cm, cd, q);
       EXPECT_LT((Lambda * reference - MatX::Identity(cm.numRows(), cm.numRows())).norm(), 1e-7);
       EXPECT_EQ(cd.LambdaInv, pv);
       // 6-D welds on the 5-DoF legs of the MIT humanoid make their branch blocks singular
@@ -415,10 +415,10 @@ TEST(PvOsim, RedundantRowsAndBadInputsGiveTypedErrors) {
   redundant.addWeld("FR_foot");
   redundant.addWeld("FR_knee_link");
   ConstraintData rd(m, redundant);
-  const MatX L = pvInverseOsim(m, data, redundant, rd, q);  // Λ⁻¹ exists, singular
+  const MatX L = pvInverseOperationalSpaceInertia(m, data, redundant, rd, q);  // Λ⁻¹ exists, singular
   EXPECT_TRUE(L.allFinite());
   EXPECT_LT(strictRelErr(L, referenceDelassus(m, redundant, q)), 1e-9);
-  EXPECT_THROW(pvOsim(m, data, redundant, rd, q), NumericalError);
+  EXPECT_THROW(pvOperationalSpaceInertia(m, data, redundant, rd, q), NumericalError);
   PvOsimFast rop(m, redundant);  // Λ⁻¹ x still works, Λ x is refused
   rop.compute(m, data, redundant, rd, q);
   EXPECT_TRUE(rop.fellBack());
@@ -436,10 +436,10 @@ TEST(PvOsim, RedundantRowsAndBadInputsGiveTypedErrors) {
   EXPECT_THROW(op.applyInverse(VecX::Zero(3), y), InputError);  // before compute
   op.compute(m, data, cm, cd, q);
   EXPECT_THROW(op.applyLambda(VecX::Zero(4), y), InputError);
-  EXPECT_THROW(pvInverseOsim(m, data, cm, rd, q), InputError);  // workspace of another set
+  EXPECT_THROW(pvInverseOperationalSpaceInertia(m, data, cm, rd, q), InputError);  // workspace of another set
   EXPECT_THROW(op.compute(m, data, redundant, rd, q), InputError);
-  EXPECT_THROW(pvInverseOsim(m, data, cm, cd, VecX::Zero(3)), InputError);
+  EXPECT_THROW(pvInverseOperationalSpaceInertia(m, data, cm, cd, VecX::Zero(3)), InputError);
   VecX bad = q;
   bad[8] = std::nan("");
-  EXPECT_THROW(pvInverseOsim(m, data, cm, cd, bad), InputError);
+  EXPECT_THROW(pvInverseOperationalSpaceInertia(m, data, cm, cd, bad), InputError);
 }

@@ -319,7 +319,7 @@ TEST(Tello, ClusterAlgorithmsMatchTheBaselines) {
     EXPECT_LT(relErr(cluster, lagrange), 1e-9);
 
     const VecX id = inverseDynamics(m, data, q, v, a);
-    const VecX projected = projectedInverseDynamics(m, data, q, v, a);
+    const VecX projected = projectionInverseDynamics(m, data, q, v, a);
     worstId = std::max(worstId, relErr(id, projected));
     EXPECT_LT(relErr(id, projected), 1e-9);
     const VecX back = forwardDynamics(m, data, q, v, id);
@@ -327,7 +327,7 @@ TEST(Tello, ClusterAlgorithmsMatchTheBaselines) {
     EXPECT_LT(relErr(back, a), 1e-9);
 
     const MatX H = massMatrix(m, data, q);
-    const MatX Hp = projectedMassMatrix(m, data, q);
+    const MatX Hp = projectionMassMatrix(m, data, q);
     worstH = std::max(worstH, (H - Hp).norm() / Hp.norm());
     EXPECT_LT((H - Hp).norm() / Hp.norm(), 1e-9);
   }

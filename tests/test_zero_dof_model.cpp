@@ -33,6 +33,6 @@ TEST(ZeroDofModel, EveryAlgorithmReturnsEmptyResults) {
   EXPECT_EQ(logDetMassMatrix(m, d, none), 0.0);
   EXPECT_EQ(projectionForwardDynamics(m, d, none, none, none).size(), 0);
   EXPECT_EQ(lagrangeForwardDynamics(m, d, none, none, none).size(), 0);
-  EXPECT_EQ(projectedInverseDynamics(m, d, none, none, none).size(), 0);
-  EXPECT_EQ(forwardDynamicsProximal(m, d, none, none, none).qdd.size(), 0);
+  EXPECT_EQ(projectionInverseDynamics(m, d, none, none, none).size(), 0);
+  EXPECT_EQ(proximalSparseForwardDynamics(m, d, none, none, none).qdd.size(), 0);
 }

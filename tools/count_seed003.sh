@@ -172,7 +172,7 @@ if wants stem; then
     echo "## Stem and branches: a stem of S links, B branches of 7 links from each end, tips welded (12B rows)"
     echo
     echo "Λ⁻¹ of the 2B welded tips (12B x 12B): EFPA = C-EFPA (osim.hpp, 6-D end-effectors at the tips),"
-    echo "PV-OSIM = pvInverseOsim on the welds' rows (the paper's comparison), PV-OSIM-f = PvOsimFast::compute."
+    echo "PV-OSIM = pvInverseOperationalSpaceInertia on the welds' rows (the paper's comparison), PV-OSIM-f = PvOsimFast::compute."
     echo
     echo "| S | B | nv | rows | C-ABA | EFPA (Λ⁻¹) | PV-OSIM (Λ⁻¹) | PV-OSIM-f | PV-OSIM / EFPA | PV | PV-e | LTL | PV-s | KKT |"
     echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"

@@ -36,7 +36,7 @@ struct ClusterData {
   ///@}
   // cluster motion subspace S_k (6n x d), stacked per body
   MatX S;  ///< cluster motion subspace S_k (6n x d), stacked per body
-  // The articulated-cluster pass (src/algorithms/articulated_pass.hpp; spec §6.3 pass A/B). Each
+  // The articulated-cluster pass (src/kernels/articulated_pass.hpp; spec §6.3 pass A/B). Each
   // field has one meaning, whichever algorithm ran the pass (C-ABA, C-EFPA, PV, PV-soft):
   MatX U;                          ///< U_k = IA_k S_k (6n x d)
   MatX D;                          ///< D_k = S_kᵀ IA_k S_k (d x d)
@@ -49,7 +49,6 @@ struct ClusterData {
   VecX w;                          ///< scratch: u_k − U_kᵀ c_k on the way in, then ÿ_k
   MatX scratchD6;                  ///< scratch (d x 6)
   MatX F;                          ///< CRBA scratch (6n x d)
-  bool positionsKnown = false;     ///< unused since completion became history-independent (kept for ABI)
 };
 
 /// Workspace of C-EFPA and apply-test-force (algorithms/osim.hpp). The per-end-effector buffers
@@ -202,7 +201,7 @@ class Data {
   std::vector<ClusterData> clusters;  ///< per-cluster workspace
   VecX qSpan;   ///< spanning positions (completed from independent ones)
   VecX vSpan;   ///< spanning velocities G v
-  VecX vZero;   ///< zero independent velocities, reused
+  VecX zeroV;   ///< zero independent velocities, reused
   VecX spanScratch;  ///< spanning-sized scratch
   /// Incremented by every cluster kinematics update (any algorithm's call): what was computed at
   /// an older value no longer matches Xup, Xout, S, v, c.

@@ -28,7 +28,7 @@ class Data;
 /// Every method of the table, in table order (the order `--method` lists them for fd).
 enum class MethodId {
   Cluster, Projection, Lagrange, Proximal, Approximate, Unconstrained, PV, PVSoft, KKT, PVEarly, Cfa, CfaParallel,
-  LTL, LTLSoft, ProximalSparse,
+  LTL, LTLSoft, ProximalSparse, ProximalDelassus,
   // operational-space inertia only
   Efpa, PVFast, Dense
 };
@@ -77,7 +77,8 @@ std::string methodNames(std::uint32_t command = 0, const std::string& separator 
 
 /// Settings of Solver.
 struct SolverSettings {
-  ProximalSettings proximal;  ///< proximal and proximal-sparse: iterations, μ, tolerance
+  /// proximal, proximal-sparse, proximal-delassus: iterations and μ (the tolerance: proximal-sparse)
+  ProximalSettings proximal;
   int threads = 1;            ///< cfa-parallel: threads of the pool (1..256)
 };
 

@@ -30,13 +30,16 @@ void bindProjection(py::module_& m) {
       py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"),
       "constraint_matrices(model, data, q, v) -> ConstraintMatrices (G, g, K, k) of all clusters, block-diagonal.");
   m.def(
-      "projected_inverse_dynamics",
+      "projection_inverse_dynamics",
       [](const Model& model, BoundData& d, ArrayLike q, ArrayLike v, ArrayLike qdd) {
-        return projectedInverseDynamics(model, d.of(model, "projected_inverse_dynamics"), toVector(q, "q"),
-                                        toVector(v, "v"), toVector(qdd, "qdd"));
+        return projectionInverseDynamics(model, d.of(model, "projection_inverse_dynamics"), toVector(q, "q"),
+                                         toVector(v, "v"), toVector(qdd, "qdd"));
       },
       py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"), py::arg("qdd"),
-      (std::string("Projected RNEA: tau = G^T RNEA_tree(q, qdot, G qdd + g).") + kSameConventions).c_str());
+      (std::string("The projection method's inverse dynamics (projected RNEA): tau = G^T RNEA_tree(q, qdot, "
+                   "G qdd + g).") +
+       kSameConventions)
+          .c_str());
   m.def(
       "projection_forward_dynamics",
       [](const Model& model, BoundData& d, ArrayLike q, ArrayLike v, ArrayLike tau) {
@@ -55,26 +58,31 @@ void bindProjection(py::module_& m) {
       (std::string("Lagrange multipliers: dense KKT on the spanning tree with tau_tree = pinv(G^T) tau; returns qdd.") +
        kSameConventions).c_str());
   m.def(
-      "projected_mass_matrix",
+      "projection_mass_matrix",
       [](const Model& model, BoundData& d, ArrayLike q) {
-        return projectedMassMatrix(model, d.of(model, "projected_mass_matrix"), toVector(q, "q"));
+        return projectionMassMatrix(model, d.of(model, "projection_mass_matrix"), toVector(q, "q"));
       },
-      py::arg("model"), py::arg("data"), py::arg("q"), "Projected mass matrix G^T H_tree G (nv x nv).");
+      py::arg("model"), py::arg("data"), py::arg("q"), "The projection method's mass matrix G^T H_tree G (nv x nv).");
   m.def(
-      "projected_bias_forces",
+      "projection_bias_forces",
       [](const Model& model, BoundData& d, ArrayLike q, ArrayLike v) {
-        return projectedBiasForces(model, d.of(model, "projected_bias_forces"), toVector(q, "q"), toVector(v, "v"));
+        return projectionBiasForces(model, d.of(model, "projection_bias_forces"), toVector(q, "q"), toVector(v, "v"));
       },
-      py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"), "Projected bias G^T (C_tree + H_tree g) (nv).");
+      py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"),
+      "The projection method's bias G^T (C_tree + H_tree g) (nv).");
   m.def(
-      "projected_inverse_operational_space_inertia",
+      "projection_inverse_operational_space_inertia",
       [](const Model& model, BoundData& d, EndEffectorsLike endEffectors, ArrayLike q, bool linearOnly) {
-        return projectedInverseOperationalSpaceInertia(model, d.of(model, "projected_inverse_operational_space_inertia"),
-                                                       toEndEffectors(endEffectors, model), toVector(q, "q"), linearOnly);
+        return projectionInverseOperationalSpaceInertia(
+            model, d.of(model, "projection_inverse_operational_space_inertia"), toEndEffectors(endEffectors, model),
+            toVector(q, "q"), linearOnly);
       },
       py::arg("model"), py::arg("data"), py::arg("end_effectors"), py::arg("q"), py::arg("linear_only") = false,
       "Λ⁻¹ = J_y (G^T H_tree G)^-1 J_y^T formed densely on the spanning tree; end_effectors and layout as in "
       "OsimSet / inverse_operational_space_inertia.");
+  // the old names (projected_...), kept for existing scripts
+  for (const char* name : {"inverse_dynamics", "mass_matrix", "bias_forces", "inverse_operational_space_inertia"})
+    m.attr(("projected_" + std::string(name)).c_str()) = m.attr(("projection_" + std::string(name)).c_str());
 }
 
 void bindProximal(py::module_& m) {
@@ -92,7 +100,7 @@ void bindProximal(py::module_& m) {
       .def_readwrite("max_iterations", &ProximalSettings::maxIterations, "cap on proximal iterations (>= 1)")
       .def_readwrite("tolerance", &ProximalSettings::tolerance, "stop when |K qdd - k|_inf <= tolerance")
       .def_readwrite("rows", &ProximalSettings::rows, "ProximalConstraintRows");
-  py::class_<ProximalResult>(m, "ProximalResult", "Result of forward_dynamics_proximal.")
+  py::class_<ProximalResult>(m, "ProximalResult", "Result of proximal_sparse_forward_dynamics.")
       .def_readonly("qdd", &ProximalResult::qdd, "independent accelerations (nv)")
       .def_readonly("qdd_spanning", &ProximalResult::qddSpanning, "accelerations of every spanning coordinate")
       .def_readonly("lambda_", &ProximalResult::lambda, "multipliers, one per constraint row")
@@ -102,18 +110,18 @@ void bindProximal(py::module_& m) {
       .def_readonly("lambda_change", &ProximalResult::lambdaChange, "|lambda_j - lambda_{j-1}|_inf of the last iteration")
       .def_readonly("converged", &ProximalResult::converged, "primal_residual <= tolerance");
   m.def(
-      "forward_dynamics_proximal",
+      "proximal_sparse_forward_dynamics",
       [](const Model& model, BoundData& d, ArrayLike q, ArrayLike v, ArrayLike tau, const ProximalSettings& settings,
          const ConstraintModel* constraints, BoundConstraintData* cdata) {
-        constexpr const char* name = "forward_dynamics_proximal";
+        constexpr const char* name = "proximal_sparse_forward_dynamics";
         Data& data = d.of(model, name);
         if (constraints && !cdata)
           throw InputError(std::string(name) + ": constraints need cdata (grbda.ConstraintData(model, constraints)), "
                                                "where the constraint forces are returned");
         ConstraintData* forces = constraints ? &cdata->of(*constraints, name, &model) : nullptr;
         ProximalData& pd = d.proximal(model, constraints);
-        const ProximalResult result = forwardDynamicsProximal(model, data, pd, toVector(q, "q"), toVector(v, "v"),
-                                                              toVector(tau, "tau"), settings);
+        const ProximalResult result = proximalSparseForwardDynamics(model, data, pd, toVector(q, "q"),
+                                                                    toVector(v, "v"), toVector(tau, "tau"), settings);
         if (forces) {  // where constrained_forward_dynamics leaves them
           forces->lambda = pd.constraintData->lambda;
           forces->residual = pd.constraintData->residual;
@@ -124,15 +132,17 @@ void bindProximal(py::module_& m) {
       py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"), py::arg("tau"),
       py::arg("settings") = ProximalSettings{}, py::arg("constraints") = nullptr, py::arg("cdata") = nullptr,
       py::keep_alive<2, 7>(),  // data's workspace refers to the ConstraintModel
-      (std::string("forward_dynamics_proximal(model, data, q, v, tau, settings=ProximalSettings(), constraints=None, "
-                   "cdata=None) -> ProximalResult\n\n"
+      (std::string("proximal_sparse_forward_dynamics(model, data, q, v, tau, settings=ProximalSettings(), "
+                   "constraints=None, cdata=None) -> ProximalResult\n\n"
                    "Constrained forward dynamics by the proximal method of multipliers on the spanning tree (sparse "
                    "KKT; its workspace is kept in data). Not converging is reported in result.converged, not raised. "
                    "With constraints (a ConstraintModel: contacts, welds, relative constraints, kept loops) their rows "
                    "join the sparse KKT system, each eliminated after its support path (the contact Cholesky of the "
                    "command's --method proximal-sparse); their forces are left in cdata.lambda_ and cdata.residual, "
-                   "as constrained_forward_dynamics leaves them, and result.lambda_ ends with them.") +
+                   "as constrained_forward_dynamics leaves them, and result.lambda_ ends with them. Not the proximal "
+                   "method on the Delassus matrix (ConstraintSolver.PROXIMAL_DELASSUS).") +
        kSameConventions).c_str());
+  m.attr("forward_dynamics_proximal") = m.attr("proximal_sparse_forward_dynamics");  // old name, kept for scripts
 }
 
 void bindApproximate(py::module_& m) {

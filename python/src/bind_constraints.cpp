@@ -203,13 +203,15 @@ void bindConstraintData(py::module_& m) {
 void bindSolvers(py::module_& m) {
   py::enum_<ConstraintSolver>(m, "ConstraintSolver",
                               "PV (Popov-Vereshchagin on the cluster tree, default), PV_SOFT (soft rows with the "
-                              "compliance), KKT (the dense reference), PROXIMAL (proximal method of multipliers), LTL and "
+                              "compliance), KKT (the dense reference), PROXIMAL_DELASSUS (proximal method of multipliers on "
+                              "the Delassus matrix; PROXIMAL is its old name), LTL and "
                               "LTL_SOFT (Featherstone's H = L^T L baselines, hard and soft), PV_EARLY (PV eliminating "
                               "the rows early, O(n + m)).")
       .value("PV", ConstraintSolver::PV)
       .value("PV_SOFT", ConstraintSolver::PVSoft)
       .value("KKT", ConstraintSolver::KKT)
-      .value("PROXIMAL", ConstraintSolver::Proximal)
+      .value("PROXIMAL_DELASSUS", ConstraintSolver::ProximalDelassus)
+      .value("PROXIMAL", ConstraintSolver::Proximal)  // the old name of PROXIMAL_DELASSUS
       .value("LTL", ConstraintSolver::LTL)
       .value("LTL_SOFT", ConstraintSolver::LTLSoft)
       .value("PV_EARLY", ConstraintSolver::PVEarly);
@@ -229,8 +231,8 @@ void bindSolvers(py::module_& m) {
            }),
            py::arg("solver") = "pv", py::arg("mu") = 1e-8, py::arg("max_iterations") = 50,
            py::arg("tolerance") = 1e-12,
-           "solver: a ConstraintSolver or its name ('pv', 'pv-soft', 'kkt', 'proximal', 'ltl', 'ltl-soft', "
-           "'pv-early'; InputError otherwise).")
+           "solver: a ConstraintSolver or its name ('pv', 'pv-soft', 'kkt', 'proximal-delassus' (old name "
+           "'proximal'), 'ltl', 'ltl-soft', 'pv-early'; InputError otherwise).")
       .def_readwrite("solver", &ConstraintSolverSettings::solver, "ConstraintSolver")
       .def_readwrite("mu", &ConstraintSolverSettings::mu,
                      "proximal: regularisation, relative to the largest diagonal entry of J H^-1 J^T")
@@ -311,30 +313,39 @@ MatX osimCall(const char* name, const Model& model, BoundData& d, const Constrai
 
 void bindPvOsim(py::module_& m) {
   m.def(
-      "pv_inverse_osim",
+      "pv_inverse_operational_space_inertia",
       [](const Model& model, BoundData& d, const ConstraintModel& c, BoundConstraintData& cd, ArrayLike q) {
-        return osimCall<pvInverseOsim>("pv_inverse_osim", model, d, c, cd, q);
+        return osimCall<pvInverseOperationalSpaceInertia>("pv_inverse_operational_space_inertia", model, d, c, cd,
+                                                          q);
       },
       py::arg("model"), py::arg("data"), py::arg("constraints"), py::arg("cdata"), py::arg("q"),
-      "pv_inverse_osim(model, data, constraints, cdata, q) -> Lambda_inv (m x m)\n\nPV-OSIM (seed 003 Alg. 2): the "
+      "pv_inverse_operational_space_inertia(model, data, constraints, cdata, q) -> Lambda_inv (m x m)\n\nPV-OSIM "
+      "(seed 003 Alg. 2): the "
       "inverse operational-space inertia / Delassus matrix J H^-1 J^T of the constraint rows at q, rows in the order "
       "of the ConstraintModel, from one articulated pass (no Jacobian, no mass matrix). Configuration only.");
   m.def(
-      "pv_osim",
+      "pv_operational_space_inertia",
       [](const Model& model, BoundData& d, const ConstraintModel& c, BoundConstraintData& cd, ArrayLike q) {
-        return osimCall<pvOsim>("pv_osim", model, d, c, cd, q);
+        return osimCall<pvOperationalSpaceInertia>("pv_operational_space_inertia", model, d, c, cd, q);
       },
       py::arg("model"), py::arg("data"), py::arg("constraints"), py::arg("cdata"), py::arg("q"),
-      "pv_osim(model, data, constraints, cdata, q) -> Lambda (m x m)\n\nPV-OSIM, then Lambda = (J H^-1 J^T)^-1 by a "
+      "pv_operational_space_inertia(model, data, constraints, cdata, q) -> Lambda (m x m)\n\nPV-OSIM, then Lambda = "
+      "(J H^-1 J^T)^-1 by a "
       "Cholesky factorisation. NumericalError naming the rank when the rows are redundant.");
   m.def(
-      "dense_inverse_osim",
+      "dense_inverse_operational_space_inertia",
       [](const Model& model, BoundData& d, const ConstraintModel& c, BoundConstraintData& cd, ArrayLike q) {
-        return osimCall<denseInverseOsim>("dense_inverse_osim", model, d, c, cd, q);
+        return osimCall<denseInverseOperationalSpaceInertia>("dense_inverse_operational_space_inertia", model, d, c,
+                                                             cd, q);
       },
       py::arg("model"), py::arg("data"), py::arg("constraints"), py::arg("cdata"), py::arg("q"),
-      "dense_inverse_osim(model, data, constraints, cdata, q) -> Lambda_inv (m x m)\n\nThe dense baseline of "
-      "pv_inverse_osim: J H^-1 J^T with H from the cluster CRBA and J from the body Jacobians.");
+      "dense_inverse_operational_space_inertia(model, data, constraints, cdata, q) -> Lambda_inv (m x m)\n\nThe "
+      "dense baseline of "
+      "pv_inverse_operational_space_inertia: J H^-1 J^T with H from the cluster CRBA and J from the body Jacobians.");
+  // the old names, kept for existing scripts
+  m.attr("pv_inverse_osim") = m.attr("pv_inverse_operational_space_inertia");
+  m.attr("pv_osim") = m.attr("pv_operational_space_inertia");
+  m.attr("dense_inverse_osim") = m.attr("dense_inverse_operational_space_inertia");
 
   py::class_<BoundPvOsimFast> cls(
       m, "PvOsimFast",

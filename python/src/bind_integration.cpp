@@ -14,16 +14,21 @@ void bindLoopCoordinates(py::module_& m) {
   m.def("reduced_nv", &reducedNv, py::arg("model"), "Velocities without the kept loops' dependent joints.");
   m.def("reduced_velocity_names", &reducedVelocityNames, py::arg("model"),
         "Names of the reduced velocities: the embedded model's velocity_names.");
-  m.def(
-      "expand_positions", [](const Model& model, ArrayLike y) { return expandPositions(model, toVector(y, "y")); },
-      py::arg("model"), py::arg("y"),
-      "The model's positions from reduced ones, every kept loop closed (NumericalError when one cannot close).");
-  m.def(
-      "expand_velocities",
-      [](const Model& model, ArrayLike q, ArrayLike yd) {
-        return expandVelocities(model, toVector(q, "q"), toVector(yd, "yd"));
-      },
-      py::arg("model"), py::arg("q"), py::arg("yd"), "The model's velocities q_dot = G(q) y_dot in each kept group.");
+  // Positions are q, velocities v (reduced ones q_reduced, v_reduced); the keywords y and yd are
+  // the old spellings, kept by a second overload for existing scripts.
+  const auto positions = [](const Model& model, ArrayLike q) {
+    return expandPositions(model, toVector(q, "q_reduced"));
+  };
+  const auto velocities = [](const Model& model, ArrayLike q, ArrayLike v) {
+    return expandVelocities(model, toVector(q, "q"), toVector(v, "v_reduced"));
+  };
+  m.def("expand_positions", positions, py::arg("model"), py::arg("q_reduced"),
+        "The model's positions from reduced ones, every kept loop closed (NumericalError when one cannot close).");
+  m.def("expand_positions", positions, py::arg("model"), py::arg("y"), "The same with the old keyword y.");
+  m.def("expand_velocities", velocities, py::arg("model"), py::arg("q"), py::arg("v_reduced"),
+        "The model's velocities q_dot = G(q) v_reduced in each kept group.");
+  m.def("expand_velocities", velocities, py::arg("model"), py::arg("q"), py::arg("yd"),
+        "The same with the old keyword yd.");
   m.def(
       "expand_forces", [](const Model& model, ArrayLike tau) { return expandForces(model, toVector(tau, "tau")); },
       py::arg("model"), py::arg("tau"), "Generalised forces on the model's joints: zero on the dependent ones.");

@@ -67,15 +67,15 @@ void bindOsim(py::module_& m) {
   m.def(
       "apply_test_force",
       [](const Model& model, BoundData& d, FrameLike frame, ArrayLike point, ArrayLike force) {
-        VecX dydd(model.nv());
+        VecX qdd(model.nv());
         const double lambdaInv = applyTestForce(model, d.of(model, "apply_test_force"), toFrame(frame, model),
-                                                toVec3(point, "point"), toVec3(force, "force"), dydd);
-        return py::make_tuple(lambdaInv, dydd);
+                                                toVec3(point, "point"), toVec3(force, "force"), qdd);
+        return py::make_tuple(lambdaInv, qdd);
       },
       py::arg("model"), py::arg("data"), py::arg("frame"), py::arg("point"), py::arg("force"),
-      "apply_test_force(model, data, frame, point, force) -> (lambda_inv, dydd)\n\nAt the configuration of the last "
+      "apply_test_force(model, data, frame, point, force) -> (lambda_inv, qdd)\n\nAt the configuration of the last "
       "update_force_propagators / inverse_operational_space_inertia: for the force F (world axes) at `point` (frame "
-      "coordinates) of `frame`, lambda_inv = Fᵀ J H⁻¹ Jᵀ F and dydd = H⁻¹ Jᵀ F (J: linear rows of the world-aligned "
+      "coordinates) of `frame`, lambda_inv = Fᵀ J H⁻¹ Jᵀ F and qdd = H⁻¹ Jᵀ F (J: linear rows of the world-aligned "
       "point Jacobian). InputError if the kinematics in data changed since.");
 }
 

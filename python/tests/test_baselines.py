@@ -25,7 +25,7 @@ def test_exact_forward_dynamics_methods_agree_with_cluster_and_cli(file):
     results = {
         "projection": grbda.projection_forward_dynamics(model, data, q, v, tau),
         "lagrange": grbda.lagrange_forward_dynamics(model, data, q, v, tau),
-        "proximal": grbda.forward_dynamics_proximal(model, data, q, v, tau).qdd,
+        "proximal": grbda.proximal_sparse_forward_dynamics(model, data, q, v, tau).qdd,
     }
     for method, qdd in results.items():
         assert np.allclose(qdd, cluster, atol=1e-7), method
@@ -35,13 +35,13 @@ def test_exact_forward_dynamics_methods_agree_with_cluster_and_cli(file):
 @pytest.mark.parametrize("file", CONSTRAINED)
 def test_projected_quantities_agree_with_cluster_and_cli(file):
     path, model, data, q, v, a = robot_at_state(file, seed=21)
-    tau = grbda.projected_inverse_dynamics(model, data, q, v, a)
+    tau = grbda.projection_inverse_dynamics(model, data, q, v, a)
     assert np.allclose(tau, grbda.inverse_dynamics(model, grbda.Data(model), q, v, a), atol=1e-8)
     assert np.allclose(tau, cli("id", path, "projection", q, v, a=a), atol=1e-9)
-    H = grbda.projected_mass_matrix(model, data, q)
+    H = grbda.projection_mass_matrix(model, data, q)
     assert np.allclose(H, grbda.mass_matrix(model, grbda.Data(model), q), atol=1e-9)
     assert np.allclose(H, cli("mass-matrix", path, "projection", q), atol=1e-9)
-    assert np.allclose(grbda.projected_bias_forces(model, data, q, v),
+    assert np.allclose(grbda.projection_bias_forces(model, data, q, v),
                        grbda.bias_forces(model, grbda.Data(model), q, v), atol=1e-8)
 
 
@@ -60,7 +60,7 @@ def test_proximal_reports_convergence_and_residuals():
     model = grbda.load(path)
     q, v, tau = state(path, model, seed=23)
     settings = grbda.ProximalSettings(mu=1e-6, max_iterations=30, rows=grbda.ProximalConstraintRows.LOOP_FULL)
-    result = grbda.forward_dynamics_proximal(model, grbda.Data(model), q, v, tau, settings)
+    result = grbda.proximal_sparse_forward_dynamics(model, grbda.Data(model), q, v, tau, settings)
     assert result.converged and result.primal_residual <= settings.tolerance
     assert result.qdd_spanning.shape == (model.nv_spanning,) and result.lambda_.size > 0
     assert np.allclose(result.qdd, grbda.forward_dynamics(model, grbda.Data(model), q, v, tau), atol=1e-7)

@@ -233,7 +233,7 @@ def test_inverse_mass_matrix_and_log_det_against_numpy(file):
 
 
 def test_proximal_sparse_with_contacts_gives_the_kkt_forces():
-    """forward_dynamics_proximal(..., constraints=, cdata=): the contact rows in the spanning tree's
+    """proximal_sparse_forward_dynamics(..., constraints=, cdata=): the contact rows in the spanning tree's
     sparse KKT system (the command's proximal-sparse) give the dense KKT's accelerations and forces."""
     model = grbda.load(model_path("mini_cheetah.urdf"))
     cm = grbda.ConstraintModel(model)
@@ -248,10 +248,10 @@ def test_proximal_sparse_with_contacts_gives_the_kkt_forces():
     settings = grbda.ProximalSettings()
     settings.max_iterations = 50
     settings.tolerance = 1e-9
-    result = grbda.forward_dynamics_proximal(model, grbda.Data(model), q, v, tau, settings, constraints=cm, cdata=sparse)
+    result = grbda.proximal_sparse_forward_dynamics(model, grbda.Data(model), q, v, tau, settings, constraints=cm, cdata=sparse)
     assert result.converged
     assert np.allclose(result.qdd, reference, rtol=1e-8, atol=1e-8)
     assert np.allclose(sparse.lambda_, kkt.lambda_, rtol=1e-7, atol=1e-7)
     assert np.allclose(result.lambda_[-12:], sparse.lambda_)
     with pytest.raises(grbda.InputError, match="cdata"):
-        grbda.forward_dynamics_proximal(model, grbda.Data(model), q, v, tau, constraints=cm)
+        grbda.proximal_sparse_forward_dynamics(model, grbda.Data(model), q, v, tau, constraints=cm)

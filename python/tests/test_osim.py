@@ -27,7 +27,7 @@ def test_inverse_osim_is_J_Hinv_Jt(file):
     linear = grbda.inverse_operational_space_inertia(model, data, osim, q, linear_only=True)
     rows = np.concatenate([6 * e + np.arange(3, 6) for e in range(len(ees))])
     assert np.allclose(linear, lam_inv[np.ix_(rows, rows)], atol=1e-12)
-    projected = grbda.projected_inverse_operational_space_inertia(model, data, ees, q)
+    projected = grbda.projection_inverse_operational_space_inertia(model, data, ees, q)
     assert np.allclose(projected, lam_inv, atol=1e-9)
 
 

@@ -43,12 +43,12 @@ def test_pv_inverse_osim_is_J_Hinv_Jt():
     model, constraints, cdata = feet_problem()
     q = bent_cheetah(model, 1)
     data = grbda.Data(model)
-    lam_inv = grbda.pv_inverse_osim(model, data, constraints, cdata, q)
+    lam_inv = grbda.pv_inverse_operational_space_inertia(model, data, constraints, cdata, q)
     reference = delassus(model, q, FEET)
     assert lam_inv.shape == (12, 12)
     assert np.allclose(lam_inv, reference, rtol=1e-9, atol=1e-12)
-    assert np.allclose(grbda.dense_inverse_osim(model, data, constraints, cdata, q), reference, rtol=1e-9, atol=1e-12)
-    lam = grbda.pv_osim(model, data, constraints, cdata, q)
+    assert np.allclose(grbda.dense_inverse_operational_space_inertia(model, data, constraints, cdata, q), reference, rtol=1e-9, atol=1e-12)
+    lam = grbda.pv_operational_space_inertia(model, data, constraints, cdata, q)
     assert np.allclose(lam @ reference, np.eye(12), atol=1e-8)
 
 
@@ -78,7 +78,7 @@ def test_pv_osim_fast_falls_back_for_a_weld_on_the_base():
     op = grbda.PvOsimFast(model, constraints)
     op.compute(model, grbda.Data(model), constraints, cdata, q)
     assert op.fell_back and not op.fast
-    reference = grbda.dense_inverse_osim(model, grbda.Data(model), constraints, cdata, q)
+    reference = grbda.dense_inverse_operational_space_inertia(model, grbda.Data(model), constraints, cdata, q)
     x = np.arange(9.0)
     assert np.allclose(op.apply_lambda(x), np.linalg.solve(reference, x), rtol=1e-8)
     with pytest.raises(grbda.InputError):

@@ -43,14 +43,14 @@ def dense_kkt(model, q, v, tau, compliance):
 def test_methods_lists_the_table():
     table = grbda.methods()
     names = [m["name"] for m in table]
-    assert len(names) == 18 and len(set(names)) == 18
+    assert len(names) == 19 and len(set(names)) == 19
     assert names[0] == "cluster"
     by_name = {m["name"]: m for m in table}
     assert by_name["pv-soft"]["needs_compliance"] and by_name["pv-soft"]["solves_rows"]
     assert not by_name["cluster"]["solves_rows"]
     assert "pv_soft" in by_name["pv-soft"]["aliases"]
     assert by_name["pv-fast"]["commands"] == ["osim"] and not by_name["pv-fast"]["forward_dynamics"]
-    assert sum(m["forward_dynamics"] for m in table) == 15
+    assert sum(m["forward_dynamics"] for m in table) == 16
 
 
 def test_every_forward_dynamics_method_matches_the_dense_reference(cheetah):

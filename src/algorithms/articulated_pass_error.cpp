@@ -3,7 +3,7 @@
 // of a 2000-body model is massless.
 #include <string>
 
-#include "articulated_pass.hpp"
+#include "../kernels/articulated_pass.hpp"
 #include "grbda/errors.hpp"
 
 namespace grbda::detail {

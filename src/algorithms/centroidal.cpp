@@ -3,8 +3,8 @@
 // reordered to Pinocchio's [linear; angular].
 #include "grbda/algorithms/centroidal.hpp"
 
-#include "checks.hpp"
-#include "cluster_state.hpp"
+#include "../kernels/checks.hpp"
+#include "../kernels/cluster_state.hpp"
 #include "grbda/spatial/cross.hpp"
 
 namespace grbda {

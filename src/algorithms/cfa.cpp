@@ -17,11 +17,11 @@
 #include <string>
 
 #include "cfa_chain.hpp"
-#include "checks.hpp"
+#include "../kernels/checks.hpp"
 #include "grbda/spatial/cross.hpp"
-#include "small_spd.hpp"
+#include "../kernels/small_spd.hpp"
 #include "thread_pool.hpp"
-#include "tree_joint.hpp"
+#include "../kernels/tree_joint.hpp"
 
 namespace grbda {
 

@@ -3,7 +3,7 @@
 // below) the blocks are A_ii = h_i^⊥ᵀ (I_i⁻¹ + I_{i−1}⁻¹) h_i^⊥, A_{i,i−1} = −h_i^⊥ᵀ I_{i−1}⁻¹ h_{i−1}^⊥.
 #include "cfa_chain.hpp"
 
-#include "small_spd.hpp"
+#include "../kernels/small_spd.hpp"
 
 namespace grbda::detail {
 

@@ -1,8 +1,8 @@
 // C-ABA — cluster-based articulated-body algorithm (spec §6.3; [P0] Alg. 1, eqs. 52-60): the
 // articulated-cluster pass with bias terms (articulated_pass.hpp), then the outward pass.
-#include "articulated_pass.hpp"
-#include "cluster_algorithms.hpp"
-#include "cluster_state.hpp"
+#include "../kernels/articulated_pass.hpp"
+#include "../kernels/cluster_algorithms.hpp"
+#include "../kernels/cluster_state.hpp"
 
 namespace grbda::detail {
 

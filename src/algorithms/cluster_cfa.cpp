@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "checks.hpp"
-#include "cluster_algorithms.hpp"
-#include "cluster_state.hpp"
+#include "../kernels/checks.hpp"
+#include "../kernels/cluster_algorithms.hpp"
+#include "../kernels/cluster_state.hpp"
 
 namespace grbda {
 

@@ -1,5 +1,5 @@
 // Cluster composite-rigid-body algorithm: H in independent coordinates (spec §6.4).
-#include "cluster_algorithms.hpp"
+#include "../kernels/cluster_algorithms.hpp"
 
 namespace grbda::detail {
 

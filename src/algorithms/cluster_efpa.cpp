@@ -14,9 +14,9 @@
 // The linear-only variant runs the same recursion on the last three rows of P (R = 3).
 #include <string>
 
-#include "checks.hpp"
-#include "cluster_state.hpp"
-#include "force_propagators.hpp"
+#include "../kernels/checks.hpp"
+#include "../kernels/cluster_state.hpp"
+#include "../kernels/force_propagators.hpp"
 #include "grbda/algorithms/osim.hpp"
 #include "grbda/errors.hpp"
 

@@ -1,8 +1,8 @@
 // C-RNEA — cluster-based recursive Newton-Euler (spec §6.2; [P0] eqs. 62-65, [P2] eqs. 32-35).
-#include "cluster_algorithms.hpp"
+#include "../kernels/cluster_algorithms.hpp"
 #include "cluster_rnea_halves.hpp"
-#include "cluster_blocks.hpp"
-#include "cluster_state.hpp"
+#include "../kernels/cluster_blocks.hpp"
+#include "../kernels/cluster_state.hpp"
 #include "grbda/spatial/cross.hpp"
 
 namespace grbda::detail {

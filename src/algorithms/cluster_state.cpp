@@ -1,9 +1,9 @@
-#include "cluster_state.hpp"
+#include "../kernels/cluster_state.hpp"
 
 #include <string>
 
 #include "../cluster/cluster_joint.hpp"
-#include "checks.hpp"
+#include "../kernels/checks.hpp"
 
 namespace grbda::detail {
 

@@ -4,8 +4,8 @@
 // [ω; u] (body axes, E the body's world -> body rotation).
 #include "grbda/algorithms/com.hpp"
 
-#include "checks.hpp"
-#include "cluster_state.hpp"
+#include "../kernels/checks.hpp"
+#include "../kernels/cluster_state.hpp"
 
 namespace grbda {
 

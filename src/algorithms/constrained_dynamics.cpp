@@ -7,31 +7,18 @@
 #include <algorithm>
 #include <string>
 
-#include "../constraints/constraint_rows.hpp"
-#include "checks.hpp"
-#include "cluster_state.hpp"
+#include "../kernels/constraint_rows.hpp"
+#include "../kernels/constraint_solvers.hpp"
+#include "../kernels/checks.hpp"
+#include "../kernels/cluster_state.hpp"
 #include "grbda/errors.hpp"
 
 namespace grbda {
 
-namespace detail {
-void pvForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const VecX& tau, const ExternalForces* fext,
-                       const ConstraintSolverSettings& settings, bool proximal, const char* algorithm);
-void pvSoftForwardDynamics(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cd,
-                           const VecX& tau, const ExternalForces* fext, const char* algorithm);
-void pvEarlyForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const VecX& tau,
-                            const ExternalForces* fext, const ConstraintSolverSettings& settings,
-                            const char* algorithm);
-void kktForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const VecX& tau, const ExternalForces* fext,
-                        const ConstraintSolverSettings& settings, const char* algorithm);
-void ltlForwardDynamics(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cd,
-                        const VecX& tau, const ExternalForces* fext, const ConstraintSolverSettings& settings,
-                        bool soft, const char* algorithm);
-}  // namespace detail
-
 namespace {
-constexpr ConstraintSolver kSolvers[] = {ConstraintSolver::PV, ConstraintSolver::PVSoft, ConstraintSolver::KKT,
-                                         ConstraintSolver::Proximal, ConstraintSolver::LTL, ConstraintSolver::LTLSoft,
+constexpr ConstraintSolver kSolvers[] = {ConstraintSolver::PV,  ConstraintSolver::PVSoft,
+                                         ConstraintSolver::KKT, ConstraintSolver::ProximalDelassus,
+                                         ConstraintSolver::LTL, ConstraintSolver::LTLSoft,
                                          ConstraintSolver::PVEarly};
 }  // namespace
 
@@ -40,7 +27,7 @@ const char* constraintSolverName(ConstraintSolver solver) {
     case ConstraintSolver::PV: return "pv";
     case ConstraintSolver::PVSoft: return "pv-soft";
     case ConstraintSolver::KKT: return "kkt";
-    case ConstraintSolver::Proximal: return "proximal";
+    case ConstraintSolver::ProximalDelassus: return "proximal-delassus";
     case ConstraintSolver::LTL: return "ltl";
     case ConstraintSolver::LTLSoft: return "ltl-soft";
     case ConstraintSolver::PVEarly: return "pv-early";
@@ -49,6 +36,7 @@ const char* constraintSolverName(ConstraintSolver solver) {
 }
 
 ConstraintSolver constraintSolverFromName(const std::string& name) {
+  if (name == "proximal") return ConstraintSolver::ProximalDelassus;  // its old name, kept for scripts
   std::string valid;
   for (ConstraintSolver s : kSolvers) {
     if (name == constraintSolverName(s)) return s;
@@ -71,7 +59,8 @@ const VecX& constrainedForwardDynamics(const Model& model, Data& data, const Con
         throw InputError(std::string(alg) + ": " + constraintSolverName(settings.solver) + " needs a compliance R > 0 on every row; row " +
                          std::to_string(r) + " has none (ConstraintModel::setCompliance, --compliance)");
   const bool articulated = settings.solver == ConstraintSolver::PV || settings.solver == ConstraintSolver::PVSoft ||
-                           settings.solver == ConstraintSolver::PVEarly || settings.solver == ConstraintSolver::Proximal;
+                           settings.solver == ConstraintSolver::PVEarly ||
+                           settings.solver == ConstraintSolver::ProximalDelassus;
   if (articulated && cd.numRows == 0) {  // no rows (e.g. --loops auto embedded every loop): C-ABA itself
     forwardDynamics(model, data, q, v, tau, fext);
     cd.residual = cd.rowResidual = cd.dynamicsResidual = 0.0;
@@ -84,7 +73,9 @@ const VecX& constrainedForwardDynamics(const Model& model, Data& data, const Con
   detail::gatherConstraintRows(model, data, constraints, cd);
   switch (settings.solver) {
     case ConstraintSolver::PV: detail::pvForwardDynamics(model, data, cd, tau, &fext, settings, false, alg); break;
-    case ConstraintSolver::Proximal: detail::pvForwardDynamics(model, data, cd, tau, &fext, settings, true, alg); break;
+    case ConstraintSolver::ProximalDelassus:
+      detail::pvForwardDynamics(model, data, cd, tau, &fext, settings, true, alg);
+      break;
     case ConstraintSolver::PVSoft: detail::pvSoftForwardDynamics(model, data, constraints, cd, tau, &fext, alg); break;
     case ConstraintSolver::PVEarly: detail::pvEarlyForwardDynamics(model, data, cd, tau, &fext, settings, alg); break;
     case ConstraintSolver::KKT: detail::kktForwardDynamics(model, data, cd, tau, &fext, settings, alg); break;

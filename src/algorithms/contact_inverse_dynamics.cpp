@@ -9,10 +9,10 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "../constraints/constraint_rows.hpp"
-#include "checks.hpp"
+#include "../kernels/constraint_rows.hpp"
+#include "../kernels/checks.hpp"
 #include "cluster_rnea_halves.hpp"
-#include "cluster_state.hpp"
+#include "../kernels/cluster_state.hpp"
 #include "grbda/errors.hpp"
 
 namespace grbda {

@@ -10,10 +10,10 @@
 #include "grbda/algorithms/coriolis.hpp"
 
 #include "../cluster/cluster_joint.hpp"
-#include "checks.hpp"
-#include "cluster_algorithms.hpp"
+#include "../kernels/checks.hpp"
+#include "../kernels/cluster_algorithms.hpp"
 #include "cluster_gdot.hpp"
-#include "cluster_state.hpp"
+#include "../kernels/cluster_state.hpp"
 #include "grbda/spatial/cross.hpp"
 
 namespace grbda {
@@ -106,16 +106,16 @@ const MatX& coriolisMatrix(const Model& model, Data& data, const VecX& q, const 
 }
 
 const VecX& gravityVector(const Model& model, Data& data, const VecX& q) {
-  detail::prepareState(model, data, q, &data.vZero, "gravityVector");
-  detail::clusterRnea(model, data, data.vZero, nullptr);
+  detail::prepareState(model, data, q, &data.zeroV, "gravityVector");
+  detail::clusterRnea(model, data, data.zeroV, nullptr);
   data.coriolis.g = data.tau;
   return data.coriolis.g;
 }
 
 const VecX& staticTorque(const Model& model, Data& data, const VecX& q, const ExternalForces& fext) {
   detail::checkExternalForces(model, &fext, "staticTorque");
-  detail::prepareState(model, data, q, &data.vZero, "staticTorque");
-  detail::clusterRnea(model, data, data.vZero, &fext);
+  detail::prepareState(model, data, q, &data.zeroV, "staticTorque");
+  detail::clusterRnea(model, data, data.zeroV, &fext);
   data.coriolis.staticTau = data.tau;
   return data.coriolis.staticTau;
 }

@@ -3,11 +3,11 @@
 
 #include <string>
 
-#include "articulated_pass.hpp"
-#include "checks.hpp"
+#include "../kernels/articulated_pass.hpp"
+#include "../kernels/checks.hpp"
 #include "kept_loops_check.hpp"
-#include "cluster_algorithms.hpp"
-#include "cluster_state.hpp"
+#include "../kernels/cluster_algorithms.hpp"
+#include "../kernels/cluster_state.hpp"
 
 namespace grbda {
 
@@ -62,7 +62,7 @@ const MatX& massMatrix(const Model& model, Data& data, const VecX& q) {
 
 const VecX& biasForces(const Model& model, Data& data, const VecX& q, const VecX& v) {
   detail::prepareState(model, data, q, &v, "biasForces");
-  detail::clusterRnea(model, data, data.vZero, nullptr);
+  detail::clusterRnea(model, data, data.zeroV, nullptr);
   data.C = data.tau;
   detail::checkResult(data.C, "C", "biasForces");
   return data.C;

@@ -1,12 +1,12 @@
 // The configuration-only articulated-cluster pass (spec §6.3 pass A), as C-EFPA (§6.5) and
 // apply-test-force (§6.6) need it: articulated_pass.hpp without bias terms.
-#include "force_propagators.hpp"
+#include "../kernels/force_propagators.hpp"
 
 #include <string>
 
-#include "articulated_pass.hpp"
-#include "cluster_blocks.hpp"
-#include "cluster_state.hpp"
+#include "../kernels/articulated_pass.hpp"
+#include "../kernels/cluster_blocks.hpp"
+#include "../kernels/cluster_state.hpp"
 #include "grbda/algorithms/osim.hpp"
 #include "grbda/errors.hpp"
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <type_traits>
 
-#include "../constraints/constraint_rows.hpp"
-#include "checks.hpp"
-#include "cluster_state.hpp"
+#include "../kernels/constraint_rows.hpp"
+#include "../kernels/checks.hpp"
+#include "../kernels/cluster_state.hpp"
 #include "grbda/errors.hpp"
 #include "row_propagation.hpp"
 

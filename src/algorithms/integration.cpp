@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include "checks.hpp"
+#include "../kernels/checks.hpp"
 #include "grbda/algorithms/kinematics.hpp"
 #include "grbda/spatial/inertia.hpp"
 

@@ -4,9 +4,9 @@
 // (q̇_s = Ĝ ẏ), so J̇ = J̇_s Ĝ + J_s Ĝ̇. The other conventions follow from the world one:
 //   LocalWorldAligned: [J_ω; J_u − p × J_ω],  J̇ adds −ṗ × J_ω (p, ṗ: the point, world)
 //   Local:             ^PX_0 J,               J̇ = ^PX_0 (J̇_w − v_P × J_w)
-#include "checks.hpp"
+#include "../kernels/checks.hpp"
 #include "cluster_gdot.hpp"
-#include "cluster_state.hpp"
+#include "../kernels/cluster_state.hpp"
 #include "grbda/algorithms/kinematics.hpp"
 #include "grbda/spatial/cross.hpp"
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "checks.hpp"
+#include "../kernels/checks.hpp"
 #include "grbda/errors.hpp"
 
 namespace grbda {

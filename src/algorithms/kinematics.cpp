@@ -1,8 +1,8 @@
 // Frame queries and Jacobians on the spanning tree (spec §6.7).
 #include "grbda/algorithms/kinematics.hpp"
 
-#include "checks.hpp"
-#include "cluster_state.hpp"
+#include "../kernels/checks.hpp"
+#include "../kernels/cluster_state.hpp"
 #include "grbda/algorithms/tree.hpp"
 
 namespace grbda {

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "../cluster/cluster_joint.hpp"
-#include "checks.hpp"
+#include "../kernels/checks.hpp"
 
 namespace grbda {
 
@@ -71,9 +71,9 @@ std::vector<std::string> reducedVelocityNames(const Model& model) {
   return keptNames(model.velocityNames(), dependentMask(model, model.nv(), false));
 }
 
-VecX expandPositions(const Model& model, const VecX& y) {
-  checkReduced(y, reducedNq(model), "reduced q", "expandPositions");
-  VecX q = spread(y, dependentMask(model, model.nq(), true));
+VecX expandPositions(const Model& model, const VecX& qReduced) {
+  checkReduced(qReduced, reducedNq(model), "reduced q", "expandPositions");
+  VecX q = spread(qReduced, dependentMask(model, model.nq(), true));
   for (const LoopConstraint& lc : model.loopConstraints()) {
     ClusterData cd;
     detail::sizeClusterData(model, lc.embedded, cd);
@@ -87,10 +87,10 @@ VecX expandPositions(const Model& model, const VecX& y) {
   return q;
 }
 
-VecX expandVelocities(const Model& model, const VecX& q, const VecX& yd) {
+VecX expandVelocities(const Model& model, const VecX& q, const VecX& vReduced) {
   detail::checkVector(q, model.nq(), "q", "expandVelocities");
-  checkReduced(yd, reducedNv(model), "reduced v", "expandVelocities");
-  VecX v = spread(yd, dependentMask(model, model.nv(), false));
+  checkReduced(vReduced, reducedNv(model), "reduced v", "expandVelocities");
+  VecX v = spread(vReduced, dependentMask(model, model.nv(), false));
   for (const LoopConstraint& lc : model.loopConstraints()) {
     ClusterData cd;
     detail::sizeClusterData(model, lc.embedded, cd);

@@ -14,9 +14,9 @@
 #include <cmath>
 #include <string>
 
-#include "articulated_pass.hpp"
-#include "cluster_algorithms.hpp"
-#include "cluster_state.hpp"
+#include "../kernels/articulated_pass.hpp"
+#include "../kernels/cluster_algorithms.hpp"
+#include "../kernels/cluster_state.hpp"
 #include "grbda/algorithms/dynamics.hpp"
 #include "grbda/errors.hpp"
 

@@ -5,9 +5,10 @@
 #include <string>
 #include <type_traits>
 
-#include "../constraints/constraint_rows.hpp"
+#include "../kernels/constraint_rows.hpp"
+#include "../kernels/constraint_solvers.hpp"
 #include "row_propagation.hpp"
-#include "cluster_state.hpp"
+#include "../kernels/cluster_state.hpp"
 #include "grbda/errors.hpp"
 
 namespace grbda::detail {

@@ -26,18 +26,15 @@
 #include <cmath>
 #include <string>
 
-#include "../constraints/constraint_rows.hpp"
-#include "articulated_pass.hpp"
-#include "../constraints/constraint_rows.hpp"
+#include "../kernels/articulated_pass.hpp"
+#include "../kernels/constraint_rows.hpp"
+#include "../kernels/constraint_solvers.hpp"
 #include "row_propagation.hpp"
-#include "cluster_state.hpp"
+#include "../kernels/cluster_state.hpp"
 #include "grbda/errors.hpp"
-#include "small_spd.hpp"
+#include "../kernels/small_spd.hpp"
 
 namespace grbda::detail {
-
-void pvForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const VecX& tau, const ExternalForces* fext,
-                       const ConstraintSolverSettings& settings, bool proximal, const char* algorithm);
 
 namespace {
 

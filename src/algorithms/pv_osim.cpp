@@ -6,9 +6,9 @@
 #include <numeric>
 #include <string>
 
-#include "../constraints/constraint_rows.hpp"
-#include "checks.hpp"
-#include "cluster_state.hpp"
+#include "../kernels/constraint_rows.hpp"
+#include "../kernels/checks.hpp"
+#include "../kernels/cluster_state.hpp"
 #include "grbda/errors.hpp"
 #include "row_propagation.hpp"
 
@@ -75,18 +75,18 @@ bool factorWellConditioned(const MatX& L, Eigen::LLT<MatX>& llt) {
 
 }  // namespace detail
 
-const MatX& pvInverseOsim(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cdata,
-                          const VecX& q) {
-  constexpr const char* alg = "pvInverseOsim";
+const MatX& pvInverseOperationalSpaceInertia(const Model& model, Data& data, const ConstraintModel& constraints,
+                                             ConstraintData& cdata, const VecX& q) {
+  constexpr const char* alg = "pvInverseOperationalSpaceInertia";
   cdata.LambdaInv.setZero();
   detail::osimPass(model, data, constraints, cdata, q, detail::SymmetricSink{cdata.LambdaInv}, true, alg);
   if (!cdata.LambdaInv.allFinite()) throw NumericalError(std::string(alg) + ": Λ⁻¹ is not finite (singular inertia)");
   return cdata.LambdaInv;
 }
 
-const MatX& pvOsim(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cdata,
-                   const VecX& q) {
-  constexpr const char* alg = "pvOsim";
+const MatX& pvOperationalSpaceInertia(const Model& model, Data& data, const ConstraintModel& constraints,
+                                      ConstraintData& cdata, const VecX& q) {
+  constexpr const char* alg = "pvOperationalSpaceInertia";
   cdata.LambdaInv.setZero();
   detail::osimPass(model, data, constraints, cdata, q, detail::SymmetricSink{cdata.LambdaInv}, true, alg);
   Eigen::LLT<MatX>& llt = cdata.hard.llt;

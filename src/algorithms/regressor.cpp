@@ -6,9 +6,9 @@
 
 #include <string>
 
-#include "checks.hpp"
+#include "../kernels/checks.hpp"
 #include "cluster_rnea_halves.hpp"
-#include "cluster_state.hpp"
+#include "../kernels/cluster_state.hpp"
 #include "grbda/errors.hpp"
 
 namespace grbda {

@@ -15,7 +15,7 @@
 // L and F are propagated. Where L goes is the Sink's business: the lower triangle of a dense
 // matrix (PV), a symmetric dense matrix (PV-OSIM) or per-branch blocks (PV-OSIM-fast, which also
 // leaves the root clusters' terms out: atRoot = false).
-#include "articulated_pass.hpp"
+#include "../kernels/articulated_pass.hpp"
 #include "grbda/constraints/constraint_data.hpp"
 
 namespace grbda::detail {

@@ -9,15 +9,15 @@
 // to precompute and store) are replaced by this one outward pass; data.a is its scratch.
 #include <string>
 
-#include "checks.hpp"
-#include "force_propagators.hpp"
+#include "../kernels/checks.hpp"
+#include "../kernels/force_propagators.hpp"
 #include "grbda/algorithms/osim.hpp"
 #include "grbda/errors.hpp"
 
 namespace grbda {
 
 double applyTestForce(const Model& model, Data& data, int frame, const Vec3& point, const Vec3& forceWorld,
-                      VecX& dydd) {
+                      VecX& qdd) {
   constexpr const char* alg = "applyTestForce";
   detail::checkData(model, data, alg);
   if (frame < 0 || frame >= static_cast<int>(model.frames().size()))
@@ -29,8 +29,8 @@ double applyTestForce(const Model& model, Data& data, int frame, const Vec3& poi
     throw InputError(std::string(alg) +
                      ": the force propagators do not match the configuration in data; call "
                      "updateForcePropagators(model, data, q) (or inverseOperationalSpaceInertia) first");
-  if (dydd.size() != model.nv()) dydd.resize(model.nv());
-  dydd.setZero();
+  if (qdd.size() != model.nv()) qdd.resize(model.nv());
+  qdd.setZero();
   const Frame& f = model.frame(frame);
   if (f.body < 0) return 0.0;  // a point fixed to the world does not move
 
@@ -45,7 +45,7 @@ double applyTestForce(const Model& model, Data& data, int frame, const Vec3& poi
     const int k = model.body(j).cluster;
     const Cluster& cl = model.cluster(k);
     ClusterData& cd = data.clusters[static_cast<size_t>(k)];
-    auto z = dydd.segment(cl.vIndex, cl.nv);
+    auto z = qdd.segment(cl.vIndex, cl.nv);
     cd.u.noalias() = cd.S.middleRows<6>(6 * (j - cl.firstBody)).transpose() * p;  // t_k
     z.noalias() = cd.Dinv * cd.u;  // D_k⁻¹ t_k
     lambdaInv += cd.u.dot(z);
@@ -54,7 +54,7 @@ double applyTestForce(const Model& model, Data& data, int frame, const Vec3& poi
     p.noalias() -= cd.DinvXUt.transpose() * cd.u;
   }
 
-  detail::outwardResponse(model, data, dydd);  // outward: accelerations of the free system
+  detail::outwardResponse(model, data, qdd);  // outward: accelerations of the free system
   return lambdaInv;
 }
 

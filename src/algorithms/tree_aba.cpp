@@ -7,8 +7,8 @@
 #include "grbda/algorithms/tree.hpp"
 #include "grbda/errors.hpp"
 #include "grbda/spatial/cross.hpp"
-#include "checks.hpp"
-#include "tree_joint.hpp"
+#include "../kernels/checks.hpp"
+#include "../kernels/tree_joint.hpp"
 
 namespace grbda::tree {
 

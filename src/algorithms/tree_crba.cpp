@@ -1,7 +1,7 @@
 // Composite-rigid-body algorithm on the spanning tree (RBDA Table 6.2; spec §6.4).
 #include "grbda/algorithms/tree.hpp"
-#include "checks.hpp"
-#include "tree_joint.hpp"
+#include "../kernels/checks.hpp"
+#include "../kernels/tree_joint.hpp"
 
 namespace grbda::tree {
 

@@ -1,8 +1,8 @@
 // Spanning-tree forward kinematics (RBDA §4, spec §6.1 with one body per cluster).
 #include "grbda/algorithms/tree.hpp"
 #include "grbda/spatial/cross.hpp"
-#include "checks.hpp"
-#include "tree_joint.hpp"
+#include "../kernels/checks.hpp"
+#include "../kernels/tree_joint.hpp"
 
 namespace grbda::tree {
 

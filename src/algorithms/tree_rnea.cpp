@@ -1,8 +1,8 @@
 // Recursive Newton-Euler on the spanning tree (RBDA Table 5.1; spec §6.2 with one body per cluster).
 #include "grbda/algorithms/tree.hpp"
 #include "grbda/spatial/cross.hpp"
-#include "checks.hpp"
-#include "tree_joint.hpp"
+#include "../kernels/checks.hpp"
+#include "../kernels/tree_joint.hpp"
 
 namespace grbda::tree {
 

@@ -2,7 +2,7 @@
 // plus the constant offset H_off. On a Data of the tree, nothing here allocates.
 #include <Eigen/Cholesky>
 
-#include "../algorithms/checks.hpp"
+#include "../kernels/checks.hpp"
 #include "grbda/algorithms/tree.hpp"
 #include "grbda/baselines/approximate.hpp"
 #include "grbda/errors.hpp"

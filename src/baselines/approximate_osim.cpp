@@ -4,7 +4,7 @@
 // same change ABA with armature makes. The C-EFPA code itself is shared, not repeated here.
 #include <string>
 
-#include "../algorithms/force_propagators.hpp"
+#include "../kernels/force_propagators.hpp"
 #include "grbda/baselines/approximate.hpp"
 #include "grbda/errors.hpp"
 

@@ -4,10 +4,11 @@
 // i.e. [H −Jᵀ; J 0] [ÿ; λ] = [τ − C; k − J̇ẏ] by its Schur complement. J̇ẏ is the rows' value
 // at ÿ = 0 without gravity, by a forward pass; J column by column: the body Jacobian of cluster
 // k's body j on the support path is ^bX_j S_j.
-#include "../algorithms/articulated_pass.hpp"
-#include "../algorithms/cluster_algorithms.hpp"
-#include "../algorithms/cluster_state.hpp"
-#include "../constraints/constraint_rows.hpp"
+#include "../kernels/articulated_pass.hpp"
+#include "../kernels/cluster_algorithms.hpp"
+#include "../kernels/cluster_state.hpp"
+#include "../kernels/constraint_rows.hpp"
+#include "../kernels/constraint_solvers.hpp"
 #include "dense_constraint_terms.hpp"
 #include "grbda/errors.hpp"
 
@@ -29,7 +30,7 @@ void constraintJacobian(const Model& model, const Data& data, ConstraintData& cd
 
 void denseConstraintTerms(const Model& model, Data& data, ConstraintData& cd, const ExternalForces* fext) {
   clusterCrba(model, data);                    // data.H
-  clusterRnea(model, data, data.vZero, fext);  // data.tau = C(q, v) − Jᵀ f_ext
+  clusterRnea(model, data, data.zeroV, fext);  // data.tau = C(q, v) − Jᵀ f_ext
   for (int k = 0; k < model.numClusters(); ++k)  // accelerations with ÿ = 0, no gravity
     predictAccelerations(model.cluster(k), data, Vec6::Zero());
   VecX& b = cd.hard.b;

@@ -8,10 +8,11 @@
 // λ being the force the environment exerts on the robot, as in kkt.cpp.
 #include <string>
 
-#include "../algorithms/checks.hpp"
-#include "../algorithms/cluster_algorithms.hpp"
-#include "../algorithms/cluster_state.hpp"
-#include "../constraints/constraint_rows.hpp"
+#include "../kernels/checks.hpp"
+#include "../kernels/cluster_algorithms.hpp"
+#include "../kernels/cluster_state.hpp"
+#include "../kernels/constraint_rows.hpp"
+#include "../kernels/constraint_solvers.hpp"
 #include "dense_constraint_terms.hpp"
 #include "grbda/algorithms/kinematics.hpp"
 #include "grbda/baselines/ltl.hpp"
@@ -67,7 +68,7 @@ const MatX& ltlConstraintDelassus(const Model& model, Data& data, const Constrai
   constexpr const char* alg = "ltlConstraintDelassus";
   detail::checkData(model, data, alg);
   detail::checkConstraintWorkspace(model, constraints, cd, alg);
-  detail::prepareState(model, data, q, &data.vZero, alg);
+  detail::prepareState(model, data, q, &data.zeroV, alg);
   const bool hadReference = cd.hasReference;  // the rows' K do not depend on it; keep it unset
   detail::gatherConstraintRows(model, data, constraints, cd);
   cd.hasReference = hadReference;

@@ -2,19 +2,19 @@
 // body Jacobians of the gathered rows (kkt.cpp's constraintJacobian).
 #include <string>
 
-#include "../algorithms/checks.hpp"
-#include "../algorithms/cluster_algorithms.hpp"
-#include "../algorithms/cluster_state.hpp"
-#include "../constraints/constraint_rows.hpp"
+#include "../kernels/checks.hpp"
+#include "../kernels/cluster_algorithms.hpp"
+#include "../kernels/cluster_state.hpp"
+#include "../kernels/constraint_rows.hpp"
 #include "dense_constraint_terms.hpp"
 #include "grbda/baselines/osim_baselines.hpp"
 #include "grbda/errors.hpp"
 
 namespace grbda {
 
-const MatX& denseInverseOsim(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cd,
-                             const VecX& q) {
-  constexpr const char* alg = "denseInverseOsim";
+const MatX& denseInverseOperationalSpaceInertia(const Model& model, Data& data, const ConstraintModel& constraints,
+                                                ConstraintData& cd, const VecX& q) {
+  constexpr const char* alg = "denseInverseOperationalSpaceInertia";
   detail::checkData(model, data, alg);
   detail::checkConstraintWorkspace(model, constraints, cd, alg);
   detail::prepareState(model, data, q, nullptr, alg);

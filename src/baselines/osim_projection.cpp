@@ -9,10 +9,10 @@
 
 namespace grbda {
 
-MatX projectedInverseOperationalSpaceInertia(const Model& model, Data& data,
+MatX projectionInverseOperationalSpaceInertia(const Model& model, Data& data,
                                              const std::vector<EndEffector>& endEffectors, const VecX& q,
                                              bool linearOnly) {
-  constexpr const char* alg = "projectedInverseOperationalSpaceInertia";
+  constexpr const char* alg = "projectionInverseOperationalSpaceInertia";
   ConstraintMatrices cm;
   constraintMatrices(model, data, q, VecX::Zero(model.nv()), cm);
   const VecX qSpan = data.qSpan;

@@ -5,8 +5,8 @@
 #include <Eigen/Cholesky>
 #include <Eigen/QR>
 
-#include "../algorithms/checks.hpp"
-#include "../algorithms/cluster_state.hpp"
+#include "../kernels/checks.hpp"
+#include "../kernels/cluster_state.hpp"
 #include "grbda/algorithms/tree.hpp"
 #include "grbda/errors.hpp"
 
@@ -48,8 +48,8 @@ TreeTerms treeTerms(const Model& model, Data& data, const VecX& q, const VecX& v
 }
 }  // namespace
 
-VecX projectedInverseDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd) {
-  detail::checkVector(qdd, model.nv(), "qdd", "projectedInverseDynamics");
+VecX projectionInverseDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd) {
+  detail::checkVector(qdd, model.nv(), "qdd", "projectionInverseDynamics");
   ConstraintMatrices cm;
   constraintMatrices(model, data, q, v, cm);
   const VecX qs = data.qSpan, vs = data.vSpan;
@@ -105,12 +105,12 @@ VecX lagrangeForwardDynamics(const Model& model, Data& data, const VecX& q, cons
   return ydd;
 }
 
-MatX projectedMassMatrix(const Model& model, Data& data, const VecX& q) {
+MatX projectionMassMatrix(const Model& model, Data& data, const VecX& q) {
   const TreeTerms t = treeTerms(model, data, q, VecX::Zero(model.nv()));
   return t.cm.G.transpose() * t.H * t.cm.G;
 }
 
-VecX projectedBiasForces(const Model& model, Data& data, const VecX& q, const VecX& v) {
+VecX projectionBiasForces(const Model& model, Data& data, const VecX& q, const VecX& v) {
   const TreeTerms t = treeTerms(model, data, q, v);
   return t.cm.G.transpose() * (t.C + t.H * t.cm.g);
 }

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <string>
 
-#include "../algorithms/checks.hpp"
-#include "../algorithms/cluster_state.hpp"
+#include "../kernels/checks.hpp"
+#include "../kernels/cluster_state.hpp"
 #include "grbda/algorithms/tree.hpp"
 #include "grbda/errors.hpp"
 #include "proximal_internal.hpp"
@@ -15,7 +15,7 @@ namespace grbda {
 
 namespace {
 
-constexpr const char* kName = "forwardDynamicsProximal";
+constexpr const char* kName = "proximalSparseForwardDynamics";
 
 void checkSettings(const ProximalSettings& s) {
   if (!(std::isfinite(s.mu) && s.mu >= 0.0))
@@ -76,8 +76,8 @@ double dualResidual(const Model& model, const MatX& H, const VecX& C, ProximalDa
 
 }  // namespace
 
-const ProximalResult& forwardDynamicsProximal(const Model& model, Data& data, ProximalData& pd, const VecX& q,
-                                              const VecX& v, const VecX& tau, const ProximalSettings& settings) {
+const ProximalResult& proximalSparseForwardDynamics(const Model& model, Data& data, ProximalData& pd, const VecX& q,
+                                                    const VecX& v, const VecX& tau, const ProximalSettings& settings) {
   checkSettings(settings);
   if (pd.nvSpan != model.nvSpanning() || pd.numBodies != model.numBodies() || pd.result.qdd.size() != model.nv())
     throw InputError(std::string(kName) + ": the ProximalData workspace was built for another model");
@@ -141,10 +141,10 @@ const ProximalResult& forwardDynamicsProximal(const Model& model, Data& data, Pr
   return res;
 }
 
-ProximalResult forwardDynamicsProximal(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau,
-                                       const ProximalSettings& settings) {
+ProximalResult proximalSparseForwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v,
+                                             const VecX& tau, const ProximalSettings& settings) {
   ProximalData workspace(model, settings.rows);
-  return forwardDynamicsProximal(model, data, workspace, q, v, tau, settings);
+  return proximalSparseForwardDynamics(model, data, workspace, q, v, tau, settings);
 }
 
 }  // namespace grbda

@@ -5,8 +5,8 @@
 // q̈ = 0), plus, for LoopFull, the relative angular acceleration normal to a revolute axis (or
 // all of it for a fixed loop). Columns are filled for the cluster's coordinates only: the
 // columns of the bodies above the loop are identical for the two coincident points and cancel.
-#include "../algorithms/tree_joint.hpp"
-#include "../constraints/constraint_rows.hpp"
+#include "../kernels/tree_joint.hpp"
+#include "../kernels/constraint_rows.hpp"
 #include "proximal_internal.hpp"
 #include "grbda/spatial/cross.hpp"
 

@@ -3,7 +3,7 @@
 // body's spatial acceleration, body coordinates) and right-hand sides k for true accelerations;
 // then kBiased for the gravity-biased accelerations the articulated pass computes. Gravity trick
 // (seed 003 §2.9): the solvers see a_b + ^bX_0 a_0 with a_0 = −a_g, so kBiased = k + K · (^bX_0 a_0).
-#include "constraint_rows.hpp"
+#include "../kernels/constraint_rows.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +12,7 @@
 #include "grbda/constraints/constraint_type.hpp"
 #include "grbda/errors.hpp"
 
-#include "../algorithms/cluster_state.hpp"
+#include "../kernels/cluster_state.hpp"
 
 namespace grbda::detail {
 

@@ -8,9 +8,9 @@
 #include <cmath>
 #include <string>
 
-#include "../algorithms/small_spd.hpp"
+#include "../kernels/small_spd.hpp"
 #include "../log.hpp"
-#include "constraint_rows.hpp"
+#include "../kernels/constraint_rows.hpp"
 #include "grbda/errors.hpp"
 
 namespace grbda::detail {

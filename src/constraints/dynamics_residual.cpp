@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "constraint_rows.hpp"
+#include "../kernels/constraint_rows.hpp"
 #include "grbda/spatial/cross.hpp"
 
 namespace grbda::detail {

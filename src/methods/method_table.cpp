@@ -28,8 +28,8 @@ std::vector<MethodInfo> makeTable() {
      "spanning tree with Lagrange multipliers (dense KKT)",
      nullptr, N, N, N, N, N, Y, kFd, "lagrange_fd", "Lagrange multipliers"},
     {MethodId::Proximal, "proximal", {nullptr, nullptr},
-     "proximal and sparse KKT solver (see --prox-iters, --prox-mu), with --contact/--weld the proximal "
-     "method on the contact forces (on PV's Delassus matrix)",
+     "the old name of two solvers (see --prox-iters, --prox-mu): proximal-sparse without constraint rows, "
+     "proximal-delassus with --contact/--weld or kept loops",
      nullptr, Y, N, N, N, N, N, kFd | kSim, "proximal_fd", "Proximal"},
     {MethodId::Approximate, "approximate", {nullptr, nullptr},
      "the tree of independent bodies, the dependent bodies (rotors and belts, also four-bar links and feet "
@@ -72,6 +72,10 @@ std::vector<MethodInfo> makeTable() {
      "sparse KKT factorisation (each row eliminated after its support path: Pinocchio's contact Cholesky), "
      "the baseline PV is measured against",
      nullptr, Y, N, N, N, N, N, kFd | kSim, nullptr, nullptr},
+    {MethodId::ProximalDelassus, "proximal-delassus", {"proximal_delassus", nullptr},
+     "the proximal method of multipliers on the rows' forces, on PV's Delassus matrix (see --prox-iters, "
+     "--prox-mu); the minimum-norm least-squares forces for redundant or inconsistent rows",
+     nullptr, Y, Y, N, N, N, N, kFd | kSim, nullptr, nullptr},
     {MethodId::Efpa, "efpa", {"c-efpa", nullptr},
      "the same as cluster (C-EFPA, the extended force propagators)",
      nullptr, N, N, N, N, N, N, kOsim, nullptr, nullptr},

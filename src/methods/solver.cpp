@@ -26,7 +26,8 @@ ConstraintSolver constraintSolverOf(MethodId id) {
     case MethodId::PVSoft: return ConstraintSolver::PVSoft;
     case MethodId::KKT: return ConstraintSolver::KKT;
     case MethodId::PVEarly: return ConstraintSolver::PVEarly;
-    case MethodId::Proximal: return ConstraintSolver::Proximal;
+    case MethodId::Proximal:  // with rows: its old name's meaning
+    case MethodId::ProximalDelassus: return ConstraintSolver::ProximalDelassus;
     case MethodId::LTL: return ConstraintSolver::LTL;
     case MethodId::LTLSoft: return ConstraintSolver::LTLSoft;
     default: return ConstraintSolver::PV;
@@ -88,7 +89,7 @@ void Solver::prepare(const ConstraintModel* constraints) {
   else if (constraints_) constraintData_ = std::make_unique<ConstraintData>(model_, *constraints_);
   else if (m.id == MethodId::Proximal || sparseRows) proximal_ = std::make_unique<ProximalData>(model_);
   constraintSettings_.solver = constraintSolverOf(m.id);
-  if (m.id == MethodId::Proximal) {  // the proximal iteration on PV's Delassus matrix
+  if (m.id == MethodId::Proximal || m.id == MethodId::ProximalDelassus) {  // the iteration on PV's Delassus matrix
     constraintSettings_.maxIterations = settings_.proximal.maxIterations;
     constraintSettings_.mu = std::max(settings_.proximal.mu, 1e-14);
   }
@@ -110,7 +111,7 @@ const VecX& Solver::lambda() const {
 
 const VecX& Solver::compute(const VecX& q, const VecX& v, const VecX& tau) {
   Data& data = *data_;
-  if (constraintData_)  // PV, PV-soft, KKT, PV-early, LTL, LTL-soft, proximal on the Delassus matrix
+  if (constraintData_)  // PV, PV-soft, KKT, PV-early, LTL, LTL-soft, proximal-delassus (proximal with rows)
     return *(qdd_ = &constrainedForwardDynamics(model_, data, *constraints_, *constraintData_, q, v, tau,
                                                 constraintSettings_));
   switch (method_->id) {
@@ -119,7 +120,7 @@ const VecX& Solver::compute(const VecX& q, const VecX& v, const VecX& tau) {
     case MethodId::Lagrange: result_ = lagrangeForwardDynamics(model_, data, q, v, tau); qdd_ = &result_; break;
     case MethodId::Proximal:
     case MethodId::ProximalSparse:
-      proximalResult_ = &forwardDynamicsProximal(model_, data, *proximal_, q, v, tau, settings_.proximal);
+      proximalResult_ = &proximalSparseForwardDynamics(model_, data, *proximal_, q, v, tau, settings_.proximal);
       qdd_ = &proximalResult_->qdd;
       break;
     case MethodId::Approximate:

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "algorithms/cluster_blocks.hpp"
-#include "algorithms/force_propagators.hpp"
+#include "../kernels/cluster_blocks.hpp"
+#include "../kernels/force_propagators.hpp"
 
 namespace grbda::detail {
 

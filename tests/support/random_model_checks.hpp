@@ -81,7 +81,7 @@ inline StateCheck checkModelAtState(const Model& model, Data& data, ProximalData
     // H: symmetric to roundoff, positive definite, equal to the projected tree mass matrix
     checks::compare(out, "H - H^T", (H - H.transpose()).norm(), H.norm(), 100 * eps);
     if (Eigen::LLT<MatX>(H).info() != Eigen::Success && out.failure.empty()) out.failure = "H is not positive definite";
-    checks::compare(out, "H vs G^T H_tree G", (H - projectedMassMatrix(model, data, q)).norm(), H.norm(), 1e-11);
+    checks::compare(out, "H vs G^T H_tree G", (H - projectionMassMatrix(model, data, q)).norm(), H.norm(), 1e-11);
 
     // Forward dynamics: the error of a backward-stable solve grows with the condition number;
     // C-ABA's with cond(H), the baselines' with that of the spanning tree's mass matrix they
@@ -109,7 +109,7 @@ inline StateCheck checkModelAtState(const Model& model, Data& data, ProximalData
     ProximalSettings settings;
     settings.maxIterations = 50;
     settings.tolerance = 1e-12;
-    const ProximalResult& prox = forwardDynamicsProximal(model, data, proximal, q, v, tau, settings);
+    const ProximalResult& prox = proximalSparseForwardDynamics(model, data, proximal, q, v, tau, settings);
     // The proximal solver iterates with a regularisation μ = 1e-8 until ‖K q̈ − k‖∞ ≤ 1e-12, an
     // absolute bound that roundoff alone exceeds when q̈ is large: it has settled when the residual
     // is at roundoff relative to q̈. Its answer is exact to about 1e-9 even when well conditioned
@@ -124,7 +124,7 @@ inline StateCheck checkModelAtState(const Model& model, Data& data, ProximalData
     const VecX tauCluster = inverseDynamics(model, data, q, v, qdd);
     const double idScale = tau.norm() + C.norm() + H.norm() * qdd.norm();
     checks::compare(out, "C-RNEA vs projected RNEA",
-                    (tauCluster - projectedInverseDynamics(model, data, q, v, qdd)).norm(), idScale, 1e-11);
+                    (tauCluster - projectionInverseDynamics(model, data, q, v, qdd)).norm(), idScale, 1e-11);
     checks::compare(out, "C-RNEA(C-ABA(tau)) vs tau", (tauCluster - tau).norm(), idScale,
                     std::max(1e-11, 1e-14 * out.condition));
   } catch (const Error& e) {

@@ -82,18 +82,18 @@ void runEveryAlgorithm(const Shared& s, Workspace& w, const State& st, std::vect
   keep(dydd);
   keep(projectionForwardDynamics(m, d, st.q, st.v, st.x));
   keep(lagrangeForwardDynamics(m, d, st.q, st.v, st.x));
-  keep(projectedInverseDynamics(m, d, st.q, st.v, st.x));
-  keep(forwardDynamicsProximal(m, d, w.proximal, st.q, st.v, st.x).qdd);
+  keep(projectionInverseDynamics(m, d, st.q, st.v, st.x));
+  keep(proximalSparseForwardDynamics(m, d, w.proximal, st.q, st.v, st.x).qdd);
   for (ConstraintSolver solver :
-       {ConstraintSolver::PV, ConstraintSolver::PVSoft, ConstraintSolver::KKT, ConstraintSolver::Proximal,
+       {ConstraintSolver::PV, ConstraintSolver::PVSoft, ConstraintSolver::KKT, ConstraintSolver::ProximalDelassus,
         ConstraintSolver::PVEarly, ConstraintSolver::LTL, ConstraintSolver::LTLSoft}) {
     ConstraintSolverSettings settings;
     settings.solver = solver;
     keep(constrainedForwardDynamics(m, d, s.contacts, w.contacts, st.q, st.v, st.x, settings));
   }
   // PV-OSIM: Λ⁻¹ and Λ of the contact rows, and PV-OSIM-fast's operator products
-  keep(pvInverseOsim(m, d, s.contacts, w.contacts, st.q));
-  keep(pvOsim(m, d, s.contacts, w.contacts, st.q));
+  keep(pvInverseOperationalSpaceInertia(m, d, s.contacts, w.contacts, st.q));
+  keep(pvOperationalSpaceInertia(m, d, s.contacts, w.contacts, st.q));
   w.delassus.compute(m, d, s.contacts, w.contacts, st.q);
   const VecX ones = VecX::Ones(s.contacts.numRows());
   VecX y;

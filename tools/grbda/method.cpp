@@ -172,7 +172,7 @@ const VecX& MethodRunner::inverseDynamics(const VecX& q, const VecX& v, const Ve
   Data& data = *data_;
   switch (method_) {
     case Method::Cluster: return grbda::inverseDynamics(model_, data, q, v, qdd);
-    case Method::Projection: return vector_ = projectedInverseDynamics(model_, data, q, v, qdd);
+    case Method::Projection: return vector_ = projectionInverseDynamics(model_, data, q, v, qdd);
     case Method::Approximate:
     case Method::Unconstrained: return approximateInverseDynamics(*approx_, data, q, v, qdd);
     default: break;
@@ -188,7 +188,7 @@ const MatX& MethodRunner::massMatrix(const VecX& q) {
   Data& data = *data_;
   switch (method_) {
     case Method::Cluster: return grbda::massMatrix(model_, data, q);
-    case Method::Projection: return matrix_ = projectedMassMatrix(model_, data, q);
+    case Method::Projection: return matrix_ = projectionMassMatrix(model_, data, q);
     case Method::Approximate:
     case Method::Unconstrained: return approximateMassMatrix(*approx_, data, q);
     default: break;
@@ -224,16 +224,16 @@ const MatX& MethodRunner::inverseOsim(const VecX& q, bool linearOnly) {
     case Method::Efpa: return inverseOperationalSpaceInertia(model_, data, *osimSet_, q, linearOnly);
     case Method::PV:
       prepareOsimRows(linearOnly);
-      return pvInverseOsim(model_, data, *osimRows_, *osimRowData_, q);
+      return pvInverseOperationalSpaceInertia(model_, data, *osimRows_, *osimRowData_, q);
     case Method::PVFast:
       prepareOsimRows(linearOnly);
       pvFast_->compute(model_, data, *osimRows_, *osimRowData_, q);
       return matrix_;  // formed by reportedOsim, outside the timed calls
     case Method::Dense:
       prepareOsimRows(linearOnly);
-      return denseInverseOsim(model_, data, *osimRows_, *osimRowData_, q);
+      return denseInverseOperationalSpaceInertia(model_, data, *osimRows_, *osimRowData_, q);
     case Method::Projection:
-      return matrix_ = projectedInverseOperationalSpaceInertia(model_, data, endEffectors_, q, linearOnly);
+      return matrix_ = projectionInverseOperationalSpaceInertia(model_, data, endEffectors_, q, linearOnly);
     case Method::Approximate:
     case Method::Unconstrained:
       return approximateInverseOperationalSpaceInertia(*approx_, data, *osimSet_, q, linearOnly);

@@ -28,8 +28,10 @@ ProximalSettings proximalSettingsFromArgs(const ParsedArgs& args, Method method)
   ProximalSettings settings;
   const std::string* iterations = args.value("--prox-iters");
   const std::string* mu = args.value("--prox-mu");
-  if ((iterations || mu) && method != Method::Proximal && method != Method::ProximalSparse)
-    throw UsageError("--prox-iters and --prox-mu apply only to --method proximal and proximal-sparse");
+  if ((iterations || mu) && method != Method::Proximal && method != Method::ProximalSparse &&
+      method != Method::ProximalDelassus)
+    throw UsageError("--prox-iters and --prox-mu apply only to --method proximal and proximal-sparse"
+                     " (and proximal-delassus)");
   if (iterations) {
     const long n = parseCount(*iterations, "--prox-iters");
     if (n < 1) throw UsageError("--prox-iters must be at least 1, got " + *iterations);

@@ -32,6 +32,8 @@ namespace grbda {
 
 /// ÿ, λ and their derivatives with respect to q (tangent space), v and τ into cdata.derivatives.
 /// Returns cdata.derivatives.ddq.
+/// \note this overwrites what constrainedForwardDynamics does, data.derivatives, data.Minv and
+/// cdata.derivatives.
 const VecX& computeConstrainedDynamicsDerivatives(const Model& model, Data& data, const ConstraintModel& constraints,
                                                   ConstraintData& cdata, const VecX& q, const VecX& v,
                                                   const VecX& tau, const ConstraintSolverSettings& settings = {});

@@ -20,8 +20,8 @@
 //             parent array (baselines/ltl.hpp), Y = J L⁻¹, Y Yᵀ λ = the KKT right-hand side.
 //   ltl-soft  the same with the rows' compliance R, (Y Yᵀ + R) λ = ... (MuJoCo's route to the soft
 //             Gauss principle); equals pv-soft.
-//   proximal  PV's Delassus matrix with the proximal method of multipliers
-//             (L + μ1) λ_{j+1} = b + μ λ_j; when that does not converge (redundant or
+//   proximal-delassus  (old name "proximal") PV's Delassus matrix with the proximal method of
+//             multipliers (L + μ1) λ_{j+1} = b + μ λ_j; when that does not converge (redundant or
 //             inconsistent rows), the minimum-norm least-squares λ. Inconsistent rows are not an
 //             error here: cdata.inconsistent says so and cdata.inconsistency what is left unmet.
 //
@@ -30,11 +30,11 @@
 // once, and get the minimum-norm λ: never NaN. Redundant rows are consistent when their
 // right-hand sides agree within settings.consistencyTolerance (drift, stabilisation). Errors:
 // InputError for a ConstraintData of another model or constraint set, bad sizes or non-finite
-// inputs; NumericalError for a singular articulated inertia or, from every solver but proximal
-// and the soft ones, an inconsistent (infeasible) constraint set.
+// inputs; NumericalError for a singular articulated inertia or, from every solver but
+// proximal-delassus and the soft ones, an inconsistent (infeasible) constraint set.
 //
 // What it leaves valid in Data: data.qdd (q̈), data.a (gravity-biased body accelerations), the
-// articulated-cluster pass (plain for pv, kkt, proximal; with added inertias for pv-soft, pv-early;
+// articulated-cluster pass (plain for pv, kkt, proximal-delassus; with added inertias for pv-soft, pv-early;
 // untouched by ltl and ltl-soft, which leave H in data.H instead).
 #include <string>
 
@@ -42,11 +42,23 @@
 
 namespace grbda {
 
-enum class ConstraintSolver { PV, PVSoft, KKT, Proximal, LTL, LTLSoft, PVEarly };
+/// The solvers of constrainedForwardDynamics (the file comment says what each computes).
+enum class ConstraintSolver {
+  PV,                ///< "pv"
+  PVSoft,            ///< "pv-soft"
+  KKT,               ///< "kkt"
+  ProximalDelassus,  ///< "proximal-delassus": the proximal method on PV's Delassus matrix
+  LTL,               ///< "ltl"
+  LTLSoft,           ///< "ltl-soft"
+  PVEarly,           ///< "pv-early"
+  /// Old name of ProximalDelassus, kept for existing code.
+  Proximal = ProximalDelassus
+};
 
-/// "pv", "pv-soft", "kkt", "proximal", "ltl", "ltl-soft", "pv-early".
+/// "pv", "pv-soft", "kkt", "proximal-delassus", "ltl", "ltl-soft", "pv-early".
 const char* constraintSolverName(ConstraintSolver solver);
-/// The solver named `name`; InputError listing the valid names otherwise.
+/// The solver named `name` ("proximal", the old name of proximal-delassus, too); InputError
+/// listing the valid names otherwise.
 ConstraintSolver constraintSolverFromName(const std::string& name);
 
 /// Which solver constrainedForwardDynamics uses, and the proximal solver's settings.
@@ -61,6 +73,9 @@ struct ConstraintSolverSettings {
   double consistencyTolerance = 1e-4;
 };
 
+/// Constrained forward dynamics by `settings.solver`: q̈ in data.qdd (returned), λ in cdata.lambda.
+/// \note this overwrites data.qdd, data.a, the cluster kinematics, cdata's results and workspace,
+/// and the articulated-cluster pass (pv, kkt, proximal-delassus, pv-soft, pv-early) or data.H (ltl).
 const VecX& constrainedForwardDynamics(const Model& model, Data& data, const ConstraintModel& constraints,
                                        ConstraintData& cdata, const VecX& q, const VecX& v, const VecX& tau,
                                        const ConstraintSolverSettings& settings = {},

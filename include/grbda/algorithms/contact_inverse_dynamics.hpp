@@ -52,6 +52,8 @@ struct ContactInverseDynamicsReport {
 
 /// τ (model.nv(), zero on the floating base) and λ (cdata.lambda) for q̈ consistent with the rows.
 /// q independent or spanning positions, v and qdd independent velocities (as inverseDynamics).
+/// \note this overwrites data.tau (returned), data.a, data.f, the cluster kinematics, cdata.lambda
+/// and cdata's rows and diagnostics.
 const VecX& contactInverseDynamics(const Model& model, Data& data, const ConstraintModel& constraints,
                                    ConstraintData& cdata, const VecX& q, const VecX& v, const VecX& qdd,
                                    const ContactInverseDynamicsSettings& settings = {},

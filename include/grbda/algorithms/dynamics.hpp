@@ -7,6 +7,14 @@
 // against the constraints). v, tau, qdd are independent (model.nv()). Inputs are validated
 // (InputError); singular states raise NumericalError instead of returning NaN. Results live in
 // `data` and are returned by reference, so calling these in a loop allocates nothing.
+//
+// Each call's \note says what it overwrites in Data, in two groups the notes of every header use:
+//  * the cluster kinematics: data.qSpan, data.Xup, data.Xa, data.Xout and each cluster's G, g, K,
+//    k, S (with velocities also data.vSpan, data.v, data.c); the call bumps data.kinematicsVersion,
+//    so an articulated pass made earlier no longer counts as valid (applyTestForce refuses it);
+//  * the articulated-cluster pass: data.IA, data.pA, each cluster's U, D, Dinv, detD, XU, DinvXUt,
+//    u, w, and its stamp data.articulated.
+// Everything else in Data keeps what the last call that wrote it left.
 #include "grbda/data.hpp"
 
 namespace grbda {
@@ -15,11 +23,14 @@ namespace grbda {
 /// constraint rows (Model::loopConstraints(): this call would ignore them; solve them with
 /// constrainedForwardDynamics and ConstraintModel(model)). massMatrix, biasForces and
 /// inverseDynamics of such a model are the open tree's H, C and τ, which those solvers build on.
+/// \note this overwrites data.qdd, data.a (gravity-biased), the cluster kinematics and the articulated-cluster pass.
 const VecX& forwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau);
 const VecX& forwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau,
                             const ExternalForces& fext);
 
 /// Inverse dynamics: tau = H qdd + C - J^T fext.
+/// \note this overwrites data.tau, data.a (gravity-biased), data.f (read by clusterJointForce and
+/// jointReactions) and the cluster kinematics.
 const VecX& inverseDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd);
 const VecX& inverseDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd,
                             const ExternalForces& fext);
@@ -28,24 +39,32 @@ const VecX& inverseDynamics(const Model& model, Data& data, const VecX& q, const
 /// body to the cluster (the reaction wrench of the cluster joint, [P0] eq. 65 summed over the
 /// cluster's bodies), in the output body's coordinates, or in world coordinates for a cluster
 /// on the ground. Throws InputError for k out of range.
+/// \note this overwrites nothing; it reads data.f and data.Xout of the last inverseDynamics.
 Vec6 clusterJointForce(const Model& model, const Data& data, int k);
 
 /// Joint-space mass matrix H(q) (symmetric, both triangles).
+/// \note this overwrites data.H, data.Ic, each cluster's F and XU, and the cluster kinematics.
 const MatX& massMatrix(const Model& model, Data& data, const VecX& q);
 /// Inverse mass matrix H(q)⁻¹ (symmetric, both triangles) by the articulated-cluster pass and one
 /// outward sweep (Jain's innovations factorisation, seed 001 §1.8; Pinocchio's computeMinverse for
 /// trees), without forming or factorising H. Lives in data.Minv; the first call sizes it, later
 /// calls allocate nothing. NumericalError if some D_k is not positive definite.
+/// \note this overwrites data.Minv, data.minvP, data.minvA, data.spanScratch, the cluster kinematics and
+/// the articulated-cluster pass (without bias terms).
 const MatX& inverseMassMatrix(const Model& model, Data& data, const VecX& q);
 /// log det H(q) = Σ_k log det D_k over the articulated-cluster pivots (seed 001: det ℳ = Π det D(k)),
 /// without forming H. NumericalError if some D_k is not positive definite.
+/// \note this overwrites the cluster kinematics and the articulated-cluster pass (without bias terms).
 double logDetMassMatrix(const Model& model, Data& data, const VecX& q);
 
 /// Bias forces C(q, v): gravity, Coriolis and centrifugal terms.
+/// \note this overwrites data.C, data.tau (= C), data.a, data.f and the cluster kinematics.
 const VecX& biasForces(const Model& model, Data& data, const VecX& q, const VecX& v);
 
 /// Spanning positions for independent positions q (closes the loops; NumericalError if they
 /// cannot be closed). Also accepts spanning positions, which it checks and returns.
+/// \note this overwrites data.qSpan (returned) and the clusters' loop-closure scratch only; it does
+/// not bump data.kinematicsVersion.
 const VecX& completeConfiguration(const Model& model, Data& data, const VecX& q);
 
 }  // namespace grbda

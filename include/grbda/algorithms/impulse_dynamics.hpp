@@ -45,6 +45,8 @@ class ImpulseData {
 /// v⁺ (returned, in idata.vPlus) and Λ (idata.impulses, also cdata.lambda) for the rows of
 /// `constraints` at (q, v⁻) with restitution e. q independent or spanning positions, v independent
 /// velocities. `settings.mu` / maxIterations / tolerance steer the redundant-rows path.
+/// \note this overwrites idata, cdata.lambda and cdata's rows, data.qdd, data.a, the cluster
+/// kinematics and the articulated-cluster pass.
 const VecX& impulseDynamics(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cdata,
                             ImpulseData& idata, const VecX& q, const VecX& v, double restitution,
                             const ConstraintSolverSettings& settings = {});

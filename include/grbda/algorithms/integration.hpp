@@ -32,14 +32,17 @@ VecX positionRate(const Model& model, const VecX& q, const VecX& v);
 void normalizeConfiguration(const Model& model, VecX& q);
 
 /// Kinetic energy ½ vᵀ H(q) v = ½ Σ v_iᵀ I_i v_i over the bodies [J]; runs forwardKinematics.
+/// \note this overwrites the cluster kinematics with velocities.
 double kineticEnergy(const Model& model, Data& data, const VecX& q, const VecX& v);
 /// Gravitational potential energy −Σ m_i g · c_i (g = data.gravity(model); c_i: body i's centre
 /// of mass in the world) [J]; zero at the world origin. Runs forwardKinematics.
+/// \note this overwrites the cluster kinematics.
 double potentialEnergy(const Model& model, Data& data, const VecX& q);
 
 /// How far the URDF+ loops are from closed at the kinematics in `data` (after forwardKinematics):
 /// the largest distance between the two frames a `<loop>` joins [m] (0 without loops). Independent
 /// positions are completed by Newton, so this stays at its tolerance; simulators report it.
+/// \note this overwrites nothing; it reads data.Xa.
 double loopClosureError(const Model& model, const Data& data);
 
 }  // namespace grbda

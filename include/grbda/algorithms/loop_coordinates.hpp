@@ -22,10 +22,10 @@ std::vector<std::string> reducedVelocityNames(const Model& model);
 /// The model's positions from reduced ones: every kept group's loops closed by Newton in the
 /// assembly mode build() fixed (as an embedded cluster would). InputError for a wrong size or
 /// non-finite entries; NumericalError when a group cannot be closed there.
-VecX expandPositions(const Model& model, const VecX& y);
+VecX expandPositions(const Model& model, const VecX& qReduced);
 /// The model's velocities at positions q (model-sized, closed) from reduced ones: q̇ = G(q) ẏ
-/// in each kept group, so that K(q) q̇ = 0.
-VecX expandVelocities(const Model& model, const VecX& q, const VecX& yd);
+/// in each kept group (ẏ: vReduced), so that K(q) q̇ = 0.
+VecX expandVelocities(const Model& model, const VecX& q, const VecX& vReduced);
 /// Generalised forces on the model's coordinates from reduced ones: zero on the dependent
 /// joints (Gᵀ of the result is the reduced force again, G's independent rows being the identity).
 VecX expandForces(const Model& model, const VecX& tau);

@@ -60,20 +60,25 @@ class OsimSet {
 /// the world give zero rows. The result lives in data.osim; after the first call with a given set
 /// (which sizes the buffers) the call allocates nothing. NumericalError if some D_k is not
 /// positive definite.
+/// \note this overwrites data.osim, the cluster kinematics and the articulated-cluster pass (no
+/// bias terms), which applyTestForce can then read.
 const MatX& inverseOperationalSpaceInertia(const Model& model, Data& data, const OsimSet& set, const VecX& q,
                                            bool linearOnly = false);
 
 /// Articulated inertias and force propagators at q (the configuration pass of C-ABA, spec §6.3
 /// pass A). applyTestForce reads them; inverseOperationalSpaceInertia also leaves them ready.
+/// \note this overwrites the cluster kinematics and the articulated-cluster pass (no bias terms).
 void updateForcePropagators(const Model& model, Data& data, const VecX& q);
 
 /// Apply-test-force (spec §6.6) at the configuration of the last updateForcePropagators /
 /// inverseOperationalSpaceInertia call: for the force F (world axes) at `point` (frame
-/// coordinates) of `frame`, returns λ⁻¹ = Fᵀ J_lin H⁻¹ J_linᵀ F and sets dydd = H⁻¹ J_linᵀ F
-/// (J_lin: linear rows of the world-aligned point Jacobian). O(depth) for λ⁻¹, O(n) for dydd;
-/// allocates nothing when dydd already has nv entries. InputError if the kinematics in `data`
+/// coordinates) of `frame`, returns λ⁻¹ = Fᵀ J_lin H⁻¹ J_linᵀ F and sets qdd = H⁻¹ J_linᵀ F
+/// (J_lin: linear rows of the world-aligned point Jacobian). O(depth) for λ⁻¹, O(n) for qdd;
+/// allocates nothing when qdd already has nv entries. InputError if the kinematics in `data`
 /// changed since the propagators were computed.
+/// \note this overwrites qdd, data.a (the unit response) and each supporting cluster's u (unused by a
+/// pass without bias terms), so further applyTestForce calls still see a valid pass.
 double applyTestForce(const Model& model, Data& data, int frame, const Vec3& point, const Vec3& forceWorld,
-                      VecX& dydd);
+                      VecX& qdd);
 
 }  // namespace grbda

@@ -20,13 +20,27 @@
 namespace grbda {
 
 /// PV-OSIM: Λ⁻¹ = J H⁻¹ Jᵀ (m x m) at q (independent or spanning positions), into cdata.LambdaInv.
-const MatX& pvInverseOsim(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cdata,
-                          const VecX& q);
+/// \note this overwrites cdata.LambdaInv and data's cluster kinematics and articulated-cluster pass
+/// (no bias terms: data.pA, data.qdd are not this call's).
+const MatX& pvInverseOperationalSpaceInertia(const Model& model, Data& data, const ConstraintModel& constraints,
+                                             ConstraintData& cdata, const VecX& q);
 
 /// PV-OSIM then a Cholesky factorisation: Λ = (J H⁻¹ Jᵀ)⁻¹ (m x m) into cdata.Lambda (cdata.LambdaInv
 /// holds Λ⁻¹). NumericalError naming the rank when the rows are redundant.
-const MatX& pvOsim(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cdata,
-                   const VecX& q);
+/// \note this overwrites what pvInverseOperationalSpaceInertia does, and cdata.Lambda.
+const MatX& pvOperationalSpaceInertia(const Model& model, Data& data, const ConstraintModel& constraints,
+                                      ConstraintData& cdata, const VecX& q);
+
+/// Old name of pvInverseOperationalSpaceInertia, kept for existing code.
+inline const MatX& pvInverseOsim(const Model& model, Data& data, const ConstraintModel& constraints,
+                                 ConstraintData& cdata, const VecX& q) {
+  return pvInverseOperationalSpaceInertia(model, data, constraints, cdata, q);
+}
+/// Old name of pvOperationalSpaceInertia, kept for existing code.
+inline const MatX& pvOsim(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cdata,
+                          const VecX& q) {
+  return pvOperationalSpaceInertia(model, data, constraints, cdata, q);
+}
 
 /// PV-OSIM-fast (eq. 54): Λ and Λ⁻¹ of a floating-base robot as an operator, without forming
 /// an m x m matrix. The pass stops below the base b: L_b^A (the Delassus matrix of the rows with

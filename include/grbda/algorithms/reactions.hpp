@@ -27,11 +27,13 @@ struct JointReaction {
 /// body in regular order. A cluster of several bodies (a loop or coupling) has one entry for the
 /// whole cluster (wholeCluster), since splitting it between its spanning-tree joints needs the
 /// loop-closure forces; its moment is about the joint origin of the cluster's first body.
+/// \note this overwrites nothing; it reads data.f, data.Xa of the last inverseDynamics.
 std::vector<JointReaction> jointReactions(const Model& model, const Data& data);
 
 /// The reaction of body i's joint as a world-axes spatial force [moment about the joint origin;
 /// force], after inverseDynamics; allocates nothing. InputError for a body of a loop cluster or
 /// out of range, or a Data made for another model (as jointReactions).
+/// \note this overwrites nothing; it reads data.f, data.Xa of the last inverseDynamics.
 Vec6 jointReaction(const Model& model, const Data& data, int body);
 
 }  // namespace grbda

@@ -45,6 +45,7 @@ Model modelWithParameters(const Model& model, const VecX& pi);
 
 /// Y(q, v, q̈): model.nv() x 10 · numBodies, into Y (resized on the first call only). q
 /// independent or spanning positions, v and qdd independent (as inverseDynamics). Returns Y.
+/// \note this overwrites Y, data.a, data.f and the cluster kinematics.
 const MatX& computeRegressor(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd, MatX& Y);
 
 /// The 6 x 10 body regressor: Y_b π = I(π) a + v ×* I(π) v (spatial v, a in body coordinates).

@@ -3,43 +3,56 @@
 // forward kinematics, RNEA, ABA, CRBA. They ignore loop constraints and couplings; for a model
 // without loops they are the ground truth the cluster algorithms reduce to, and for constrained
 // models they give H_tree, C_tree for the projection and Lagrange baselines.
-// Inputs are spanning coordinates (model.nq(), model.nv()); they are not validated here — the
-// public entry points in dynamics.hpp check sizes and finiteness first.
-// Each call overwrites data.Xup and data.Xa (and v, c, a, f, IA, pA as it computes them) with the
-// spanning tree's state and bumps data.kinematicsVersion: what an earlier cluster pass left (the
-// force propagators of updateForcePropagators) is then invalid, and applyTestForce refuses it.
+// Inputs are spanning coordinates (model.nqSpanning(), model.nvSpanning()); only the Data/Model
+// match is checked here — the public entry points in dynamics.hpp check sizes and finiteness.
+// Results go to the spanning-tree fields of Data (tauTree, qddTree, CTree, HTree), never to the
+// cluster results (tau, qdd, C, H). Each call overwrites data.Xup and data.Xa (and v, c, a, f, IA,
+// pA as it computes them) with the spanning tree's state and bumps data.kinematicsVersion: what an
+// earlier cluster pass left (the force propagators of updateForcePropagators) is then invalid,
+// and applyTestForce refuses it.
 #include "grbda/algorithms/kinematics.hpp"
 #include "grbda/data.hpp"
 
 namespace grbda::tree {
 
-/// Poses: data.Xup, data.Xa.
+/// Poses.
+/// \note this overwrites data.Xup, data.Xa and bumps data.kinematicsVersion.
 void forwardKinematics(const Model& model, Data& data, const VecX& q);
-/// Poses and velocities: + data.v, data.c.
+/// Poses and velocities.
+/// \note this overwrites data.Xup, data.Xa, data.v, data.c and bumps data.kinematicsVersion.
 void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX& v);
-/// Poses, velocities and true (not gravity-biased) accelerations data.a.
+/// Poses, velocities and true (not gravity-biased) accelerations.
+/// \note this overwrites data.Xup, data.Xa, data.v, data.c, data.a and bumps data.kinematicsVersion.
 void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd);
 
-/// RNEA: tau = H(q) qdd + C(q, v) - J^T fext. Result in data.tau.
+/// RNEA: tau = H(q) qdd + C(q, v) - J^T fext. Result in data.tauTree.
+/// \note this overwrites data.tauTree, data.Xup, data.Xa, data.v, data.c, data.a (gravity-biased),
+/// data.f and bumps data.kinematicsVersion.
 const VecX& rnea(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd,
                  const ExternalForces* fext = nullptr);
 
-/// ABA: qdd = H^{-1}(tau - C + J^T fext). With `armature` (size nv), H + diag(armature) is used
-/// (the reflected-inertia approximation, spec §6.9.3). Result in data.qdd. Throws
+/// ABA: qdd = H^{-1}(tau - C + J^T fext). With `armature` (size nvSpanning), H + diag(armature)
+/// is used (the reflected-inertia approximation, spec §6.9.3). Result in data.qddTree. Throws
 /// NumericalError naming the joint when an articulated inertia is not positive (a massless
 /// subtree) instead of returning NaN.
+/// \note this overwrites data.qddTree, data.Xup, data.Xa, data.v, data.c, data.a (gravity-biased),
+/// data.IA, data.pA, data.U, data.Dinv, data.u and bumps data.kinematicsVersion; data.articulated
+/// (the cluster pass's stamp) is left as it was, so it no longer matches.
 const VecX& aba(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau,
                 const ExternalForces* fext = nullptr, const VecX* armature = nullptr);
 
-/// CRBA: joint-space mass matrix, both triangles filled. Result in data.H.
+/// CRBA: joint-space mass matrix, both triangles filled. Result in data.HTree.
+/// \note this overwrites data.HTree, data.Ic, data.Xup, data.Xa and bumps data.kinematicsVersion.
 const MatX& crba(const Model& model, Data& data, const VecX& q);
 
-/// Bias forces C(q, v) (gravity and velocity products) = RNEA with qdd = 0. Result in data.C.
+/// Bias forces C(q, v) (gravity and velocity products) = RNEA with qdd = 0. Result in data.CTree.
+/// \note this overwrites data.CTree and everything rnea does (data.tauTree holds C too).
 const VecX& nonLinearEffects(const Model& model, Data& data, const VecX& q, const VecX& v,
                              const ExternalForces* fext = nullptr);
 
 /// Spanning-tree Jacobian (6 x nvSpanning) of a frame point, from the poses of the last
-/// tree::forwardKinematics (data.Xup = parent transforms, data.Xa).
+/// tree::forwardKinematics (or any call above: data.Xup = parent transforms, data.Xa).
+/// \note this overwrites only J; it reads data.Xa, data.Xup.
 void frameJacobian(const Model& model, const Data& data, int frame, const Vec3& point, ReferenceFrame axes,
                    Mat6X& J);
 

@@ -19,14 +19,29 @@ struct ConstraintMatrices {
 };
 void constraintMatrices(const Model& model, Data& data, const VecX& q, const VecX& v, ConstraintMatrices& out);
 
-/// Projected RNEA (spec §6.9.2): τ = Gᵀ RNEA_tree(q, q̇, G ÿ + g).
-VecX projectedInverseDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd);
+/// The projection method's inverse dynamics ("projected RNEA", spec §6.9.2):
+/// τ = Gᵀ RNEA_tree(q, q̇, G ÿ + g).
+VecX projectionInverseDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd);
 /// Projection method (spec §6.9.4): ÿ = (Gᵀ H_tree G)⁻¹ (τ − Gᵀ(C_tree + H_tree g)).
 VecX projectionForwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau);
 /// Lagrange multipliers (spec §6.9.5): dense KKT with τ_tree = pinv(Gᵀ) τ; returns ÿ.
 VecX lagrangeForwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau);
-/// Projected mass matrix Gᵀ H_tree G and bias Gᵀ (C_tree + H_tree g) (spec §6.9.7).
-MatX projectedMassMatrix(const Model& model, Data& data, const VecX& q);
-VecX projectedBiasForces(const Model& model, Data& data, const VecX& q, const VecX& v);
+/// The projection method's mass matrix Gᵀ H_tree G ("projected mass matrix", spec §6.9.7).
+MatX projectionMassMatrix(const Model& model, Data& data, const VecX& q);
+/// The projection method's bias forces Gᵀ (C_tree + H_tree g) (spec §6.9.7).
+VecX projectionBiasForces(const Model& model, Data& data, const VecX& q, const VecX& v);
+
+/// Old name of projectionInverseDynamics, kept for existing code.
+inline VecX projectedInverseDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd) {
+  return projectionInverseDynamics(model, data, q, v, qdd);
+}
+/// Old name of projectionMassMatrix, kept for existing code.
+inline MatX projectedMassMatrix(const Model& model, Data& data, const VecX& q) {
+  return projectionMassMatrix(model, data, q);
+}
+/// Old name of projectionBiasForces, kept for existing code.
+inline VecX projectedBiasForces(const Model& model, Data& data, const VecX& q, const VecX& v) {
+  return projectionBiasForces(model, data, q, v);
+}
 
 }  // namespace grbda

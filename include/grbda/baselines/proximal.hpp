@@ -143,14 +143,29 @@ struct ProximalData {
   void analyse(const Model& model);  ///< the symbolic analysis and the buffers (constructors)
 };
 
-/// Constrained forward dynamics by the proximal method on a prepared workspace: no heap
-/// allocation (unless `settings.rows` differs from the workspace's, which rebuilds it once).
-/// q independent or spanning, v and tau independent (as in dynamics.hpp).
-const ProximalResult& forwardDynamicsProximal(const Model& model, Data& data, ProximalData& workspace,
-                                              const VecX& q, const VecX& v, const VecX& tau,
-                                              const ProximalSettings& settings = {});
+/// Constrained forward dynamics by the proximal method on the spanning tree's sparse KKT system
+/// ("proximal-sparse"; not the Delassus-matrix solver ConstraintSolver::ProximalDelassus), on a
+/// prepared workspace: no heap allocation (unless `settings.rows` differs from the workspace's,
+/// which rebuilds it once). q independent or spanning, v and tau independent (as in dynamics.hpp).
+/// \note this overwrites workspace.result (returned), workspace's factor and, through the tree
+/// algorithms, data's spanning-tree kinematics, data.HTree and data.CTree.
+const ProximalResult& proximalSparseForwardDynamics(const Model& model, Data& data, ProximalData& workspace,
+                                                    const VecX& q, const VecX& v, const VecX& tau,
+                                                    const ProximalSettings& settings = {});
 /// Convenience: builds a temporary workspace (allocates).
-ProximalResult forwardDynamicsProximal(const Model& model, Data& data, const VecX& q, const VecX& v,
-                                       const VecX& tau, const ProximalSettings& settings = {});
+ProximalResult proximalSparseForwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v,
+                                             const VecX& tau, const ProximalSettings& settings = {});
+
+/// Old name of proximalSparseForwardDynamics, kept for existing code.
+inline const ProximalResult& forwardDynamicsProximal(const Model& model, Data& data, ProximalData& workspace,
+                                                     const VecX& q, const VecX& v, const VecX& tau,
+                                                     const ProximalSettings& settings = {}) {
+  return proximalSparseForwardDynamics(model, data, workspace, q, v, tau, settings);
+}
+/// Old name of proximalSparseForwardDynamics, kept for existing code.
+inline ProximalResult forwardDynamicsProximal(const Model& model, Data& data, const VecX& q, const VecX& v,
+                                              const VecX& tau, const ProximalSettings& settings = {}) {
+  return proximalSparseForwardDynamics(model, data, q, v, tau, settings);
+}
 
 }  // namespace grbda

@@ -75,7 +75,7 @@ class ConstraintData {
 
   // ---- results of the last operational-space call (algorithms/pv_osim.hpp, osim_baselines.hpp) ----
   MatX LambdaInv;           ///< Λ⁻¹ = J H⁻¹ Jᵀ of the rows (m x m, the ConstraintModel's order)
-  MatX Lambda;              ///< Λ = (J H⁻¹ Jᵀ)⁻¹ (pvOsim only)
+  MatX Lambda;              ///< Λ = (J H⁻¹ Jᵀ)⁻¹ (pvOperationalSpaceInertia only)
 
   // ---- results of the last computeConstrainedDynamicsDerivatives call ----
   ConstraintDerivativesData derivatives;  ///< results of computeConstrainedDynamicsDerivatives

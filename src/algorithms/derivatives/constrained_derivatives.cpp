@@ -7,10 +7,10 @@
 
 #include "constraint_rows_derivatives.hpp"
 #include "derivatives_internal.hpp"
-#include "../checks.hpp"
-#include "../cluster_algorithms.hpp"
+#include "../../kernels/checks.hpp"
+#include "../../kernels/cluster_algorithms.hpp"
 #include "../../cluster/cluster_joint.hpp"
-#include "../../constraints/constraint_rows.hpp"
+#include "../../kernels/constraint_rows.hpp"
 #include "grbda/errors.hpp"
 
 namespace grbda {

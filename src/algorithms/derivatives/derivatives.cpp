@@ -5,10 +5,10 @@
 #include <string>
 
 #include "derivatives_internal.hpp"
-#include "../checks.hpp"
+#include "../../kernels/checks.hpp"
 #include "../kept_loops_check.hpp"
-#include "../cluster_algorithms.hpp"
-#include "../cluster_state.hpp"
+#include "../../kernels/cluster_algorithms.hpp"
+#include "../../kernels/cluster_state.hpp"
 #include "../../cluster/cluster_joint.hpp"
 #include "grbda/algorithms/dynamics.hpp"
 

@@ -23,7 +23,7 @@
 
 #include <array>
 
-#include "../cluster_state.hpp"
+#include "../../kernels/cluster_state.hpp"
 #include "grbda/spatial/cross.hpp"
 #include "../../cluster/cluster_joint.hpp"
 

@@ -11,7 +11,7 @@
 #include "grbda/errors.hpp"
 #include "grbda/spatial/cross.hpp"
 
-#include "../../algorithms/cluster_state.hpp"
+#include "../../kernels/cluster_state.hpp"
 
 namespace grbda::detail {
 
