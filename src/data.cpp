@@ -30,6 +30,7 @@ void sizeClusterData(const Model& model, const Cluster& cl, ClusterData& cd) {
   cd.u = VecX::Zero(d);
   cd.w = VecX::Zero(d);
   cd.F = MatX::Zero(6 * nb, d);
+  cd.Fout = MatX::Zero(6, d);
   cl.joint->initializeData(model, cl, cd);
 }
 

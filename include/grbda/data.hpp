@@ -48,7 +48,8 @@ struct ClusterData {
   VecX u;                          ///< τ_k − S_kᵀ pA_k (passes with bias terms only)
   VecX w;                          ///< scratch: u_k − U_kᵀ c_k on the way in, then ÿ_k
   MatX scratchD6;                  ///< scratch (d x 6)
-  MatX F;                          ///< CRBA scratch (6n x d)
+  MatX F;                          ///< CRBA: Ic_i S_k per body (6n x d)
+  MatX Fout;                       ///< CRBA: F folded onto the output body, then carried inward (6 x d)
   bool positionsKnown = false;     ///< unused since completion became history-independent (kept for ABI)
 };
 
