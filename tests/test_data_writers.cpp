@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "grbda/algorithms/dynamics.hpp"
+#include "grbda/algorithms/reactions.hpp"
+#include "grbda/errors.hpp"
 #include "grbda/data.hpp"
 #include "grbda/urdf/urdf.hpp"
 
@@ -34,4 +36,21 @@ TEST(DataWriters, MassMatrixLeavesTheArticulatedPassFieldsAlone) {
     const VecX bias = inverseDynamics(model, data, q, VecX::Zero(model.nv()), VecX::Zero(model.nv()));
     EXPECT_LT((H * qdd - (tau - bias)).norm(), 1e-9 * (1.0 + tau.norm())) << file;
   }
+}
+
+TEST(DataWriters, TransmittedForcesAreReadOnlyAfterInverseDynamicsOfTheCurrentState) {
+  const Model model = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf");
+  Data data(model);
+  const VecX q = model.neutralConfiguration();
+  const VecX v = VecX::LinSpaced(model.nv(), -1.0, 1.0), qdd = VecX::LinSpaced(model.nv(), 0.5, -0.5);
+  EXPECT_THROW(clusterJointForce(model, data, 0), InputError);  // nothing computed yet
+  EXPECT_THROW(jointReactions(model, data), InputError);
+  const VecX tau = inverseDynamics(model, data, q, v, qdd);
+  const Vec6 f0 = clusterJointForce(model, data, 0);
+  EXPECT_NO_THROW(jointReactions(model, data));
+  forwardDynamics(model, data, q, v, tau);  // a new kinematics pass: f is no longer this state's
+  EXPECT_THROW(clusterJointForce(model, data, 0), InputError);
+  EXPECT_THROW(jointReaction(model, data, 1), InputError);
+  inverseDynamics(model, data, q, v, qdd);
+  EXPECT_EQ(clusterJointForce(model, data, 0), f0);  // the same call gives the same forces again
 }

@@ -208,6 +208,10 @@ class Data {
   /// Incremented by every cluster kinematics update (any algorithm's call): what was computed at
   /// an older value no longer matches Xup, Xout, S, v, c.
   std::uint64_t kinematicsVersion = 0;
+  /// kinematicsVersion at which the last C-RNEA inward pass left its transmitted forces in f
+  /// (0: none yet); clusterJointForce and jointReaction(s) read f only when it equals
+  /// kinematicsVersion.
+  std::uint64_t rneaForcesVersion = 0;
 
   // Results in independent coordinates (cluster algorithms)
   VecX tau;   ///< generalized forces (C-RNEA)
