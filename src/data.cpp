@@ -30,6 +30,7 @@ void sizeClusterData(const Model& model, const Cluster& cl, ClusterData& cd) {
   cd.u = VecX::Zero(d);
   cd.w = VecX::Zero(d);
   cd.F = MatX::Zero(6 * nb, d);
+  cd.Fout = MatX::Zero(6, d);
   cl.joint->initializeData(model, cl, cd);
 }
 
@@ -87,8 +88,8 @@ void Data::sizeWholeBodyData(const Model& model) {
   cd.subtreeCom.assign(n, Vec3::Zero());
   cd.Jcom = Mat3X::Zero(3, nv);
   cd.aBias.assign(n, Vec6::Zero());
-  cd.hc.assign(n, Vec3::Zero());
-  cd.mc.assign(n, 0.0);
+  cd.massMoment.assign(n, Eigen::Vector4d::Zero());
+  cd.compositeParams.assign(n, Eigen::Matrix<double, 10, 1>::Zero());
   cd.Ag = Mat6X::Zero(6, nv);
   CoriolisData& co = coriolis;
   co.C = MatX::Zero(nv, nv);

@@ -48,7 +48,8 @@ struct ClusterData {
   VecX u;                          ///< τ_k − S_kᵀ pA_k (passes with bias terms only)
   VecX w;                          ///< scratch: u_k − U_kᵀ c_k on the way in, then ÿ_k
   MatX scratchD6;                  ///< scratch (d x 6)
-  MatX F;                          ///< CRBA scratch (6n x d)
+  MatX F;                          ///< CRBA: Ic_i S_k per body (6n x d)
+  MatX Fout;                       ///< CRBA: F folded onto the output body, then carried inward (6 x d)
 };
 
 /// Workspace of C-EFPA and apply-test-force (algorithms/osim.hpp). The per-end-effector buffers
@@ -125,8 +126,8 @@ struct CentroidalData {
   std::vector<Vec3> subtreeCom;     ///< per body: CoM of its spanning subtree (centerOfMass)
   Mat3X Jcom;                       ///< 3 x nv CoM Jacobian, ṗ_G = Jcom v (centerOfMassJacobian)
   std::vector<Vec6> aBias;          ///< scratch: body accelerations at q̈ = 0, no gravity (body axes)
-  std::vector<Vec3> hc;             ///< scratch: composite first moments m c (cluster tree, body axes)
-  std::vector<double> mc;           ///< scratch: composite masses (cluster tree)
+  std::vector<Eigen::Vector4d> massMoment;  ///< scratch: composite [mass; first moment m c] (cluster tree, body axes; centerOfMassJacobian)
+  std::vector<Eigen::Matrix<double, 10, 1>> compositeParams;  ///< scratch: composite inertias as ten parameters [m; h; Ī_xx Ī_yy Ī_zz Ī_xy Ī_xz Ī_yz] (cluster tree, body axes; centroidal calls)
   Mat6X Ag;     ///< A_G (6 x nv): rows [linear; angular about p_G], h_G = A_G v (centroidal calls)
   Vec6 hg = Vec6::Zero();   ///< h_G = [m ṗ_G; angular momentum about p_G] (centroidalMomentum, centroidalDynamics)
   Vec6 dhg = Vec6::Zero();  ///< Ȧ_G v = dh_G/dt at q̈ = 0, no gravity (centroidalMomentumBias, centroidalDynamics)
@@ -206,6 +207,10 @@ class Data {
   /// Incremented by every cluster kinematics update (any algorithm's call): what was computed at
   /// an older value no longer matches Xup, Xout, S, v, c.
   std::uint64_t kinematicsVersion = 0;
+  /// kinematicsVersion at which the last C-RNEA inward pass left its transmitted forces in f
+  /// (0: none yet); clusterJointForce and jointReaction(s) read f only when it equals
+  /// kinematicsVersion.
+  std::uint64_t rneaForcesVersion = 0;
 
   // Results in independent coordinates (cluster algorithms)
   VecX tau;   ///< generalized forces (C-RNEA)

@@ -6,6 +6,7 @@
 #include "../kernels/checks.hpp"
 #include "../kernels/cluster_state.hpp"
 #include "grbda/spatial/cross.hpp"
+#include "spatial/rigid_params.hpp"
 
 namespace grbda {
 
@@ -43,10 +44,12 @@ void massAndCom(const Model& model, Data& data, const char* algorithm) {
   data.centroidal.com = h / m;
 }
 
-/// Ī_G of a world inertia I0 about the origin with mass M and CoM p: Ī_O − M ((p·p) 1 − p pᵀ).
-Mat6 centroidalInertia(const Mat6& I0, double M, const Vec3& p) {
+/// Ī_G of a world inertia p0 (ten parameters, about the origin) with mass M and CoM p:
+/// Ī_O − M ((p·p) 1 − p pᵀ).
+Mat6 centroidalInertia(const detail::RigidParams& p0, double M, const Vec3& p) {
   Mat6 Ig = Mat6::Zero();
-  Mat3 Ibar = I0.topLeftCorner<3, 3>();
+  Mat3 Ibar;
+  Ibar << p0(4), p0(7), p0(8), p0(7), p0(5), p0(9), p0(8), p0(9), p0(6);
   Ibar.noalias() += M * p * p.transpose();
   Ibar.diagonal().array() -= M * p.squaredNorm();
   Ig.topLeftCorner<3, 3>() = Ibar;
@@ -54,43 +57,44 @@ Mat6 centroidalInertia(const Mat6& I0, double M, const Vec3& p) {
   return Ig;
 }
 
-/// The CCRBA pass, backward over clusters: composite inertias Ic (data.Ic) over the cluster tree;
-/// A_0's columns of cluster k (about the world origin) = Σ_i ^iX_0ᵀ Ic_i S_k[i]; with `bias`,
-/// also f0 = Σ_i ^iX_0ᵀ (Ic_i c_i + v_i ×* I_i v_i) — the composite form of Σ_i ^iX_0ᵀ I_i a_i
-/// (a_i = Σ over i's support of the velocity products c_j, each moving j's whole composite).
+/// The CCRBA pass, backward over clusters, with inertias as ten parameters: composites Ic over
+/// the cluster tree (cd.compositeParams); A_0's columns of cluster k (about the world origin) =
+/// Σ_i ^iX_0ᵀ Ic_i S_k[i]; with `bias`, also f0 = Σ_i ^iX_0ᵀ (Ic_i c_i + v_i ×* I_i v_i) — the
+/// composite form of Σ_i ^iX_0ᵀ I_i a_i (a_i = Σ over i's support of the velocity products c_j,
+/// each moving j's whole composite).
 void ccrbaPass(const Model& model, Data& data, bool bias) {
   CentroidalData& cd = data.centroidal;
-  for (int i = 0; i < model.numBodies(); ++i) data.Ic[static_cast<size_t>(i)] = model.body(i).inertia;
-  Mat6 I0 = Mat6::Zero();
-  cd.f0.setZero();
+  std::vector<detail::RigidParams>& Ic = cd.compositeParams;
+  for (int i = 0; i < model.numBodies(); ++i) Ic[static_cast<size_t>(i)] = detail::rigidParams(model.body(i).inertia);
+  detail::RigidParams I0 = detail::RigidParams::Zero();
+  Vec6 f0 = Vec6::Zero();
   for (int k = model.numClusters() - 1; k >= 0; --k) {
     const Cluster& cl = model.cluster(k);
     const ClusterData& cld = data.clusters[static_cast<size_t>(k)];
-    for (int c = 0; c < cl.nv; ++c) cd.Ag.col(cl.vIndex + c).setZero();
+    auto columns = cd.Ag.middleCols(cl.vIndex, cl.nv);
+    columns.setZero();
     for (int r = 0; r < cl.numBodies; ++r) {
-      const int i = cl.firstBody + r;
-      const Mat6& Ic = data.Ic[static_cast<size_t>(i)];
-      const Transform& Xa = data.Xa[static_cast<size_t>(i)];
-      for (int c = 0; c < cl.nv; ++c) {
-        const Vec6 F = Ic * cld.S.block<6, 1>(6 * r, c);
-        cd.Ag.col(cl.vIndex + c) += Xa.applyTranspose(F);
-      }
+      const auto i = static_cast<size_t>(cl.firstBody + r);
+      const detail::RigidParams& Ici = Ic[i];
+      const Transform& Xa = data.Xa[i];
+      for (int c = 0; c < cl.nv; ++c)
+        columns.col(c) += Xa.applyTranspose(detail::rigidTimes(Ici, cld.S.block<6, 1>(6 * r, c)));
       if (bias) {
-        const Vec6& v = data.v[static_cast<size_t>(i)];
-        const Mat6& I = model.body(i).inertia;
-        Vec6 f = Ic * data.c[static_cast<size_t>(i)];
-        f += crossForce(v, I * v);
-        cd.f0 += Xa.applyTranspose(f);
+        const Vec6& v = data.v[i];
+        const Vec6 f = detail::rigidTimes(Ici, data.c[i]) +
+                       crossForce(v, detail::rigidTimes(detail::rigidParams(model.body(static_cast<int>(i)).inertia), v));
+        f0 += Xa.applyTranspose(f);
       }
-      if (cl.output >= 0) data.Xout[static_cast<size_t>(i)].addTransformedRigidInertia(Ic, data.Ic[static_cast<size_t>(cl.output)]);
-      else Xa.addTransformedRigidInertia(Ic, I0);
+      if (cl.output >= 0) detail::addRigidTransformed(data.Xout[i], Ici, Ic[static_cast<size_t>(cl.output)]);
+      else detail::addRigidTransformed(Xa, Ici, I0);
     }
   }
-  const double M = I0(5, 5);
+  const double M = I0(0);
   checkMass(model, M, "centroidalMomentumMatrix");
   cd.mass = M;
-  cd.com = firstMoment(I0) / M;
+  cd.com = I0.segment<3>(1) / M;
   cd.Ig = centroidalInertia(I0, M, cd.com);
+  cd.f0 = f0;
   for (int c = 0; c < model.nv(); ++c) cd.Ag.col(c) = aboutPoint(cd.Ag.col(c), cd.com);
 }
 

@@ -1,4 +1,5 @@
-// Cluster composite-rigid-body algorithm: H in independent coordinates (spec §6.4).
+// Cluster composite-rigid-body algorithm: H in independent coordinates (spec §6.4). It writes
+// data.Ic, data.H and each cluster's F and Fout, nothing the articulated pass owns.
 #include "../kernels/cluster_algorithms.hpp"
 
 namespace grbda::detail {
@@ -10,27 +11,27 @@ void clusterCrba(const Model& model, Data& data) {
     ClusterData& cd = data.clusters[k];
     const int d = cl.nv;
     // F = Ic_k S_k,  H_kk = S_k^T F;  fold Ic_k and F onto the output body
-    cd.XU.setZero();
+    cd.Fout.setZero();
     for (int r = 0; r < cl.numBodies; ++r) {
       const int i = cl.firstBody + r;
       cd.F.middleRows<6>(6 * r).noalias() = data.Ic[i] * cd.S.middleRows<6>(6 * r);
       if (cl.output >= 0) {
         data.Xout[i].addTransformedRigidInertia(data.Ic[i], data.Ic[cl.output]);  // composites are rigid
-        for (int c = 0; c < d; ++c) cd.XU.col(c) += data.Xout[i].applyTranspose(cd.F.block<6, 1>(6 * r, c));
+        for (int c = 0; c < d; ++c) cd.Fout.col(c) += data.Xout[i].applyTranspose(cd.F.block<6, 1>(6 * r, c));
       }
     }
     data.H.block(cl.vIndex, cl.vIndex, d, d).noalias() = cd.S.transpose() * cd.F;
     for (int r = 0; r < d; ++r)  // exactly symmetric: keep the upper triangle
       for (int c = 0; c < r; ++c) data.H(cl.vIndex + r, cl.vIndex + c) = data.H(cl.vIndex + c, cl.vIndex + r);
-    // H_jk for ancestors j: the force XU acts on the output body only; carry it up body by body
+    // H_jk for ancestors j: the force Fout acts on the output body only; carry it up body by body
     for (int o = cl.output; o >= 0; o = model.body(o).output) {
       const Cluster& cj = model.cluster(model.body(o).cluster);
       const ClusterData& cdj = data.clusters[model.body(o).cluster];
       const int ro = o - cj.firstBody;
       auto Hjk = data.H.block(cj.vIndex, cl.vIndex, cj.nv, d);
-      Hjk.noalias() = cdj.S.middleRows<6>(6 * ro).transpose() * cd.XU;
+      Hjk.noalias() = cdj.S.middleRows<6>(6 * ro).transpose() * cd.Fout;
       data.H.block(cl.vIndex, cj.vIndex, d, cj.nv) = Hjk.transpose();
-      for (int c = 0; c < d; ++c) cd.XU.col(c) = data.Xout[o].applyTranspose(cd.XU.col(c));
+      for (int c = 0; c < d; ++c) cd.Fout.col(c) = data.Xout[o].applyTranspose(cd.Fout.col(c));
     }
   }
 }

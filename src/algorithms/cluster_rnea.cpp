@@ -50,6 +50,7 @@ void clusterRnea(const Model& model, Data& data, const VecX& ydd, const External
     const Cluster& cl = model.cluster(k);
     withClusterDof(cl.nv, [&](auto D) { inwardStep<D>(data, cl, data.clusters[k]); });
   }
+  data.rneaForcesVersion = data.kinematicsVersion;
 }
 
 void clusterRneaOutward(const Model& model, Data& data, const VecX& ydd, const ExternalForces* fext) {
@@ -66,6 +67,7 @@ void clusterRneaInward(const Model& model, Data& data) {
     const Cluster& cl = model.cluster(k);
     withClusterDof(cl.nv, [&](auto D) { inwardStep<D>(data, cl, data.clusters[k]); });
   }
+  data.rneaForcesVersion = data.kinematicsVersion;
 }
 
 }  // namespace grbda::detail

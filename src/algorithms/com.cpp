@@ -94,45 +94,41 @@ const Vec3& centerOfMass(const Model& model, Data& data, const VecX& q, const Ve
 const Mat3X& centerOfMassJacobian(const Model& model, Data& data, const VecX& q) {
   detail::prepareState(model, data, q, nullptr, "centerOfMassJacobian");
   CentroidalData& cd = data.centroidal;
+  std::vector<Eigen::Vector4d>& mh = cd.massMoment;  // composites [m; h], starting as the bodies
   for (int i = 0; i < model.numBodies(); ++i) {
-    cd.mc[i] = bodyMass(model.body(i));
-    cd.hc[i] = bodyMoment(model.body(i));
+    const Mat6& I = model.body(i).inertia;
+    mh[static_cast<size_t>(i)] = Eigen::Vector4d(I(5, 5), I(2, 4), I(0, 5), I(1, 3));
   }
-  // Backward over clusters, composites (mass mc, first moment hc) over the cluster tree as in the
+  // Backward over clusters, composites (mass m, first moment h) over the cluster tree as in the
   // cluster CRBA: column s = [ω; u] of S_k at body i moves i's composite, whose linear momentum
-  // is mc u + ω × hc (body axes); J_c's column is its sum over the cluster's bodies, in world
+  // is m u + ω × h (body axes); J_c's column is its sum over the cluster's bodies, in world
   // axes, over M.
-  Vec3 moment = Vec3::Zero();
-  double mass = 0.0;
+  Eigen::Vector4d total = Eigen::Vector4d::Zero();
   for (int k = model.numClusters() - 1; k >= 0; --k) {
     const Cluster& cl = model.cluster(k);
-    const ClusterData& cld = data.clusters[static_cast<size_t>(k)];
-    for (int c = 0; c < cl.nv; ++c) cd.Jcom.col(cl.vIndex + c).setZero();
+    const MatX& S = data.clusters[static_cast<size_t>(k)].S;
+    auto J = cd.Jcom.middleCols(cl.vIndex, cl.nv);
+    J.setZero();
     for (int r = 0; r < cl.numBodies; ++r) {
-      const int i = cl.firstBody + r;
-      const Mat3& E = data.Xa[static_cast<size_t>(i)].E;
+      const auto i = static_cast<size_t>(cl.firstBody + r);
+      const double m = mh[i](0);
+      const Vec3 h = mh[i].tail<3>();
+      const Mat3& E = data.Xa[i].E;
       for (int c = 0; c < cl.nv; ++c) {
-        const auto s = cld.S.block<6, 1>(6 * r, c);
-        const Vec3 p = cd.mc[i] * s.tail<3>() + s.head<3>().cross(cd.hc[i]);
-        cd.Jcom.col(cl.vIndex + c).noalias() += E.transpose() * p;
+        const auto s = S.block<6, 1>(6 * r, c);
+        J.col(c).noalias() += E.transpose() * (m * s.tail<3>() + s.head<3>().cross(h));
       }
-      const int o = cl.output;
-      const Transform& X = o >= 0 ? data.Xout[static_cast<size_t>(i)] : data.Xa[static_cast<size_t>(i)];
-      // first moment in the output body's (or world) coordinates: Eᵀ h + m r
-      const Vec3 h = X.E.transpose() * cd.hc[i] + cd.mc[i] * X.r;
-      if (o >= 0) {
-        cd.hc[o] += h;
-        cd.mc[o] += cd.mc[i];
-      } else {
-        moment += h;
-        mass += cd.mc[i];
-      }
+      // the composite's first moment in the output body's (or world) coordinates: Eᵀ h + m r
+      const Transform& X = cl.output >= 0 ? data.Xout[i] : data.Xa[i];
+      Eigen::Vector4d& to = cl.output >= 0 ? mh[static_cast<size_t>(cl.output)] : total;
+      to(0) += m;
+      to.tail<3>() += X.E.transpose() * h + m * X.r;
     }
   }
-  checkMass(model, mass, "centerOfMassJacobian");
-  cd.mass = mass;
-  cd.com = moment / mass;
-  cd.Jcom /= mass;
+  checkMass(model, total(0), "centerOfMassJacobian");
+  cd.mass = total(0);
+  cd.com = total.tail<3>() / total(0);
+  cd.Jcom /= total(0);
   return cd.Jcom;
 }
 

@@ -5,6 +5,7 @@
 
 #include "../kernels/articulated_pass.hpp"
 #include "../kernels/checks.hpp"
+#include "../kernels/rnea_forces_check.hpp"
 #include "kept_loops_check.hpp"
 #include "../kernels/cluster_algorithms.hpp"
 #include "../kernels/cluster_state.hpp"
@@ -44,6 +45,7 @@ const VecX& inverseDynamics(const Model& model, Data& data, const VecX& q, const
 
 Vec6 clusterJointForce(const Model& model, const Data& data, int k) {
   detail::checkData(model, data, "clusterJointForce");
+  detail::checkRneaForces(data, "clusterJointForce");
   if (k < 0 || k >= model.numClusters())
     throw InputError("clusterJointForce: cluster index " + std::to_string(k) + " out of range [0, " +
                      std::to_string(model.numClusters()) + ")");

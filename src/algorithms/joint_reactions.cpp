@@ -6,6 +6,7 @@
 #include <string>
 
 #include "../kernels/checks.hpp"
+#include "../kernels/rnea_forces_check.hpp"
 #include "grbda/errors.hpp"
 
 namespace grbda {
@@ -29,6 +30,7 @@ Vec6 shiftMoment(const Vec6& f, const Vec3& p) {
 
 Vec6 jointReaction(const Model& model, const Data& data, int body) {
   detail::checkData(model, data, "jointReaction");
+  detail::checkRneaForces(data, "jointReaction");
   if (body < 0 || body >= model.numBodies())
     throw InputError("jointReaction: body index " + std::to_string(body) + " out of range [0, " +
                      std::to_string(model.numBodies()) + ")");
@@ -41,6 +43,7 @@ Vec6 jointReaction(const Model& model, const Data& data, int body) {
 
 std::vector<JointReaction> jointReactions(const Model& model, const Data& data) {
   detail::checkData(model, data, "jointReactions");
+  detail::checkRneaForces(data, "jointReactions");
   std::vector<JointReaction> out;
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);

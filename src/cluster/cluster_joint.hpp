@@ -43,7 +43,7 @@ class ClusterJoint {
   /// Independent positions from spanning ones (the inverse selection).
   virtual void independentPositions(const Cluster& cluster, const double* qSpan, double* y) const;
   /// ‖φ(q)‖∞ of the cluster's constraints at spanning positions qSpan.
-  double constraintViolation(const double* qSpan, ClusterData& cd) const;
+  virtual double constraintViolation(const double* qSpan, ClusterData& cd) const;
 
   /// Kinematics at data.qSpan: per body Xup, Xout, Xa and the cluster's S (and G, g, K, k).
   /// With v (the cluster's independent velocities): spanning velocities, body v and bias c with

@@ -74,6 +74,9 @@ class StaticClusterJoint final : public ClusterJoint {
       : ClusterJoint(std::move(constraints)), name_(name), bodies_(model, firstBody) {
     const MatX& G = constraints_.staticG();
     for (int r = 0; r < NB; ++r) G_.row(r) = G.row(r);
+    const MatX& K = constraints_.couplingRows();
+    fixedRows_ = K.rows() <= NB;  // repeated couplings in a file can give more rows: the general check
+    if (fixedRows_) K_ = K;
   }
   const char* typeName() const override { return name_; }
 
@@ -81,6 +84,13 @@ class StaticClusterJoint final : public ClusterJoint {
   bool completePositions(const Cluster&, const double* y, double* qSpan, ClusterData&) const override {
     Eigen::Map<Eigen::Matrix<double, NB, 1>>(qSpan).noalias() = G_ * Eigen::Map<const Eigen::Matrix<double, D, 1>>(y);
     return true;
+  }
+
+  /// ‖K q_span‖∞ with the coupling rows' sizes known (the constraints are linear couplings).
+  double constraintViolation(const double* qSpan, ClusterData& cd) const override {
+    if (!fixedRows_) return ClusterJoint::constraintViolation(qSpan, cd);
+    if (K_.rows() == 0) return 0.0;
+    return (K_ * Eigen::Map<const Eigen::Matrix<double, NB, 1>>(qSpan)).cwiseAbs().maxCoeff();
   }
 
   bool update(const Model& model, const Cluster& cl, Data& data, const double* v) const override {
@@ -93,6 +103,8 @@ class StaticClusterJoint final : public ClusterJoint {
   const char* name_;
   FixedClusterBodies<NB, D> bodies_;
   Eigen::Matrix<double, NB, D> G_;
+  Eigen::Matrix<double, Eigen::Dynamic, NB, 0, NB, NB> K_;  ///< the coupling rows K (φ = K q_span)
+  bool fixedRows_ = false;                                   ///< K fits K_ (at most NB rows)
 };
 
 }  // namespace grbda::detail

@@ -42,7 +42,8 @@ const char* constraintKindName(ConstraintKind kind) {
 
 const char* Constraint::kindName() const { return type ? type->name() : constraintKindName(kind); }
 
-ConstraintModel::ConstraintModel(const Model& model) : model_(&model), modelId_(model.id()) {
+ConstraintModel::ConstraintModel(const Model& model)
+    : model_(std::make_shared<const Model>(model)), modelId_(model.id()) {
   for (size_t l = 0; l < model.loopConstraints().size(); ++l) {
     Constraint c;
     c.loop = static_cast<int>(l);

@@ -21,6 +21,9 @@ std::vector<OptionSpec> outputOptions() {
       {"--json", "", "machine-readable JSON output (names next to the numbers, full precision)"},
       {"--log-level", "LEVEL", "trace, debug, info, warn, error or off (default warn); log goes to stderr"},
       {"--floating", "", "add a free joint between the world and the file's root link (a fixed-base file floats)"},
+      {"--transmissions", "exact|ignore",
+       "URDF <transmission> elements that carry drake:rotor_inertia: exact rotor bodies coupled by the gear "
+       "ratio (exact, the default) or ignored as before issue #25 (ignore)"},
   };
 }
 
@@ -79,7 +82,15 @@ void checkLength(const VecX& x, int expected, const std::string& option, const c
 }  // namespace
 
 namespace {
-Model builtinOrUrdf(const std::vector<std::string>& positional, LoopTreatment loops, bool floating) {
+TransmissionTreatment transmissionsFromArgs(const ParsedArgs& args) {
+  const std::string* text = args.value("--transmissions");
+  if (!text || *text == "exact") return TransmissionTreatment::ExactRotor;
+  if (*text == "ignore") return TransmissionTreatment::Ignore;
+  throw UsageError("--transmissions: '" + *text + "' is not exact or ignore");
+}
+
+Model builtinOrUrdf(const std::vector<std::string>& positional, LoopTreatment loops, bool floating,
+                    TransmissionTreatment transmissions) {
   // "builtin:NAME" names a robot built in code (robots that URDF+ cannot express, spec §5.9)
   const std::string prefix = "builtin:";
   if (positional.size() == 1 && positional[0].rfind(prefix, 0) == 0) {
@@ -101,6 +112,7 @@ Model builtinOrUrdf(const std::vector<std::string>& positional, LoopTreatment lo
   LoadOptions options;
   options.loops = loops;
   options.floatingBase = floating;
+  options.transmissions = transmissions;
   for (const auto& path : positional)  // an MJCF file (.xml, .mjcf) is a whole robot
     if (isMjcfPath(path)) {
       if (positional.size() != 1) throw UsageError("'" + path + "' is an MJCF file (a whole robot); give it alone");
@@ -129,7 +141,7 @@ Model loadModelFromArgs(const ParsedArgs& args, LoopTreatment loops) {
     }
   }
   if (args.positional.empty()) throw UsageError("no model file given");
-  Model model = builtinOrUrdf(args.positional, loops, args.has("--floating"));
+  Model model = builtinOrUrdf(args.positional, loops, args.has("--floating"), transmissionsFromArgs(args));
   if (const std::string* g = args.value("--gravity")) {
     const VecX gravity = parseVector(*g, "--gravity");
     if (gravity.size() != 3)

@@ -133,7 +133,9 @@ class ConstraintModel {
  private:
   void append(Constraint c);  ///< rows, compliance slots and version for a validated constraint
   bool uniformCompliance(const Constraint& c) const;  ///< all of c's rows have one compliance
-  const Model* model_;  ///< for validating additions; the ConstraintModel must not outlive it
+  /// The model additions are validated against: a copy made once, shared by copies of this
+  /// ConstraintModel, so moving or destroying the caller's Model leaves nothing dangling.
+  std::shared_ptr<const Model> model_;
   std::uint64_t modelId_;
   std::vector<Constraint> constraints_;
   VecX compliance_;

@@ -1,0 +1,56 @@
+// One writer per Data field (issue #26 §2): the CRBA keeps its folded forces in its own field
+// (ClusterData::Fout) and leaves the articulated pass's XU, D⁻¹ and U as C-ABA left them.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "grbda/algorithms/dynamics.hpp"
+#include "grbda/algorithms/reactions.hpp"
+#include "grbda/errors.hpp"
+#include "grbda/data.hpp"
+#include "grbda/urdf/urdf.hpp"
+
+using namespace grbda;
+
+TEST(DataWriters, MassMatrixLeavesTheArticulatedPassFieldsAlone) {
+  for (const char* file : {"mini_cheetah.urdf", "four_bar.urdf", "six_bar.urdf"}) {
+    const Model model = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/" + file);
+    Data data(model);
+    const VecX q = model.neutralConfiguration();
+    const VecX v = VecX::Ones(model.nv()), tau = VecX::LinSpaced(model.nv(), -1.0, 1.0);
+    forwardDynamics(model, data, q, v, tau);
+    std::vector<MatX> XU, U, Dinv;
+    for (const ClusterData& cd : data.clusters) {
+      XU.push_back(cd.XU);
+      U.push_back(cd.U);
+      Dinv.push_back(cd.Dinv);
+    }
+    const MatX H = massMatrix(model, data, q);
+    for (size_t k = 0; k < data.clusters.size(); ++k) {
+      EXPECT_EQ(data.clusters[k].XU, XU[k]) << file << " cluster " << k;
+      EXPECT_EQ(data.clusters[k].U, U[k]) << file << " cluster " << k;
+      EXPECT_EQ(data.clusters[k].Dinv, Dinv[k]) << file << " cluster " << k;
+    }
+    // and the mass matrix is still the one C-ABA inverts: H q̈ = τ − C at v = 0
+    const VecX qdd = forwardDynamics(model, data, q, VecX::Zero(model.nv()), tau);
+    const VecX bias = inverseDynamics(model, data, q, VecX::Zero(model.nv()), VecX::Zero(model.nv()));
+    EXPECT_LT((H * qdd - (tau - bias)).norm(), 1e-9 * (1.0 + tau.norm())) << file;
+  }
+}
+
+TEST(DataWriters, TransmittedForcesAreReadOnlyAfterInverseDynamicsOfTheCurrentState) {
+  const Model model = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf");
+  Data data(model);
+  const VecX q = model.neutralConfiguration();
+  const VecX v = VecX::LinSpaced(model.nv(), -1.0, 1.0), qdd = VecX::LinSpaced(model.nv(), 0.5, -0.5);
+  EXPECT_THROW(clusterJointForce(model, data, 0), InputError);  // nothing computed yet
+  EXPECT_THROW(jointReactions(model, data), InputError);
+  const VecX tau = inverseDynamics(model, data, q, v, qdd);
+  const Vec6 f0 = clusterJointForce(model, data, 0);
+  EXPECT_NO_THROW(jointReactions(model, data));
+  forwardDynamics(model, data, q, v, tau);  // a new kinematics pass: f is no longer this state's
+  EXPECT_THROW(clusterJointForce(model, data, 0), InputError);
+  EXPECT_THROW(jointReaction(model, data, 1), InputError);
+  inverseDynamics(model, data, q, v, qdd);
+  EXPECT_EQ(clusterJointForce(model, data, 0), f0);  // the same call gives the same forces again
+}
