@@ -48,8 +48,7 @@ void massAndCom(const Model& model, Data& data, const char* algorithm) {
 /// Ī_O − M ((p·p) 1 − p pᵀ).
 Mat6 centroidalInertia(const detail::RigidParams& p0, double M, const Vec3& p) {
   Mat6 Ig = Mat6::Zero();
-  Mat3 Ibar;
-  Ibar << p0(4), p0(7), p0(8), p0(7), p0(5), p0(9), p0(8), p0(9), p0(6);
+  Mat3 Ibar = detail::rotationalInertia(p0);
   Ibar.noalias() += M * p * p.transpose();
   Ibar.diagonal().array() -= M * p.squaredNorm();
   Ig.topLeftCorner<3, 3>() = Ibar;

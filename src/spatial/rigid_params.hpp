@@ -18,6 +18,13 @@ inline RigidParams rigidParams(const Mat6& I) {
   return p;
 }
 
+/// Ī_O, the rotational inertia about the frame's origin, as a 3 x 3 matrix.
+inline Mat3 rotationalInertia(const RigidParams& p) {
+  Mat3 Ibar;
+  Ibar << p(4), p(7), p(8), p(7), p(5), p(9), p(8), p(9), p(6);
+  return Ibar;
+}
+
 /// I s for a motion s = [ω; u]: [Ī_O ω + h × u; m u − h × ω].
 inline Vec6 rigidTimes(const RigidParams& p, const Vec6& s) {
   const Vec3 h = p.segment<3>(1), w = s.head<3>(), u = s.tail<3>();
@@ -39,9 +46,7 @@ inline void addRigidTransformed(const Transform& X, const RigidParams& p, RigidP
   const Vec3& r = X.r;
   const Vec3 hPrime = E.transpose() * p.segment<3>(1);
   const Vec3 hA = m * r + hPrime;
-  Mat3 Ibar;
-  Ibar << p(4), p(7), p(8), p(7), p(5), p(9), p(8), p(9), p(6);
-  const Mat3 IE = Ibar * E;  // Eᵀ (Ī E) is symmetric: six dot products
+  const Mat3 IE = rotationalInertia(p) * E;  // Eᵀ (Ī E) is symmetric: six dot products
   const double diagonal = m * r.squaredNorm() + 2.0 * r.dot(hPrime);
   out(0) += m;
   out.segment<3>(1) += hA;
