@@ -7,6 +7,7 @@
 #include <string>
 
 #include "../kernels/checks.hpp"
+#include "../kernels/tangent_rate.hpp"
 #include "grbda/algorithms/kinematics.hpp"
 #include "grbda/spatial/inertia.hpp"
 
@@ -73,6 +74,33 @@ VecX integrate(const Model& model, const VecX& q, const VecX& v, double dt) {
   integrate(model, q, v, dt, out);
   return out;
 }
+
+namespace detail {
+
+namespace {
+/// J_r(u)⁻¹ ω for SO(3): ω + ½ u × ω + c(θ) u × (u × ω), c = 1/θ² − cot(θ/2)/(2θ) → 1/12 + θ²/720.
+Vec3 inverseRightJacobianTimes(const Vec3& u, const Vec3& w) {
+  const double theta = u.norm();
+  const double c = theta < 1e-4 ? 1.0 / 12.0 + theta * theta / 720.0
+                                 : 1.0 / (theta * theta) - 1.0 / (2.0 * theta * std::tan(0.5 * theta));
+  const Vec3 uw = u.cross(w);
+  return w + 0.5 * uw + c * u.cross(uw);
+}
+}  // namespace
+
+void tangentRate(const Model& model, const VecX& u, const VecX& V, VecX& out) {
+  out = V;  // additive joints: u̇ = V
+  for (const Cluster& c : model.clusters()) {
+    if (!isFree(model, c)) continue;
+    const Vec3 uw = u.segment<3>(c.vIndex);
+    out.segment<3>(c.vIndex) = inverseRightJacobianTimes(uw, V.segment<3>(c.vIndex));
+    if (isSpherical(model, c)) continue;
+    const double angle = uw.norm();
+    if (angle != 0.0) out.segment<3>(c.vIndex + 3) = Eigen::AngleAxisd(angle, uw / angle) * V.segment<3>(c.vIndex + 3);
+  }
+}
+
+}  // namespace detail
 
 VecX difference(const Model& model, const VecX& q0, const VecX& q1) {
   detail::checkConfiguration(model, q0, "difference");

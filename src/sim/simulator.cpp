@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "../kernels/tangent_rate.hpp"
 #include "grbda/algorithms/dynamics.hpp"
 #include "grbda/algorithms/integration.hpp"
 #include "grbda/algorithms/kinematics.hpp"
@@ -454,8 +455,11 @@ void Simulator::report() {
     for (int k = 0; k < 3; ++k) previousLambda_.push_back(problem_.lambda[contactRow_[c] + k]);
 }
 
-// RK4 in the tangent space: stage configurations move from q along the stage velocities, and the
-// step moves q along the weighted mean velocity (a floating base by its exact exponential).
+// RK4 in the tangent space at q (Runge–Kutta–Munthe-Kaas): stage configurations are q ⊕ u_s with
+// offsets u_2 = h/2 K_1, u_3 = h/2 K_2, u_4 = h K_3; a stage's position rate is K_s = dexp⁻¹ of its
+// velocity V_s at u_s (detail::tangentRate: V_s itself on additive joints, the corrected rate on
+// quaternion joints, without which the step is second order on rotations); the step moves q by
+// h/6 (K_1 + 2K_2 + 2K_3 + K_4). v is a vector: classical RK4. Fourth order on every joint.
 void Simulator::stepRk4() {
   freeVelocity();
   gatherRows();
@@ -463,17 +467,27 @@ void Simulator::stepRk4() {
     throw InputError("Simulator: rk4 integrates only motion without contact, limit, friction or damping rows, and " +
                      std::to_string(problem_.m) + " rows are active at " + at(time_) + " (use semi-implicit-euler)");
   const double h = options_.dt;
-  integrate(model_, q_, v_, 0.5 * h, rkQ_);
-  rkV2_ = v_ + 0.5 * h * rkA1_;
+  // The scratch vectors take turns (no allocation): scratchV_ sums the K_s, rkV4_ holds u_s.
+  scratchV_ = v_;                                        // K_1 = V_1 = v (u_1 = 0)
+  rkV4_ = 0.5 * h * v_;                                  // u_2
+  integrate(model_, q_, rkV4_, 1.0, rkQ_);
+  rkV2_ = v_ + 0.5 * h * rkA1_;                          // V_2
   rkA2_ = forwardDynamics(model_, data_, rkQ_, rkV2_, tauApplied_);
-  integrate(model_, q_, rkV2_, 0.5 * h, rkQ_);
-  rkV3_ = v_ + 0.5 * h * rkA2_;
+  detail::tangentRate(model_, rkV4_, rkV2_, rkV3_);      // K_2
+  scratchV_ += 2.0 * rkV3_;
+  rkV4_ = 0.5 * h * rkV3_;                               // u_3
+  integrate(model_, q_, rkV4_, 1.0, rkQ_);
+  rkV3_ = v_ + 0.5 * h * rkA2_;                          // V_3
   rkA3_ = forwardDynamics(model_, data_, rkQ_, rkV3_, tauApplied_);
-  integrate(model_, q_, rkV3_, h, rkQ_);
-  rkV4_ = v_ + h * rkA3_;
-  rkA4_ = forwardDynamics(model_, data_, rkQ_, rkV4_, tauApplied_);
-  scratchV_ = (v_ + 2.0 * rkV2_ + 2.0 * rkV3_ + rkV4_) / 6.0;
-  integrate(model_, q_, scratchV_, h, qNext_);
+  detail::tangentRate(model_, rkV4_, rkV3_, rkV2_);      // K_3
+  scratchV_ += 2.0 * rkV2_;
+  rkV4_ = h * rkV2_;                                     // u_4
+  integrate(model_, q_, rkV4_, 1.0, rkQ_);
+  rkV3_ = v_ + h * rkA3_;                                // V_4
+  rkA4_ = forwardDynamics(model_, data_, rkQ_, rkV3_, tauApplied_);
+  detail::tangentRate(model_, rkV4_, rkV3_, rkV2_);      // K_4
+  scratchV_ += rkV2_;
+  integrate(model_, q_, scratchV_, h / 6.0, qNext_);
   v_ += (h / 6.0) * (rkA1_ + 2.0 * rkA2_ + 2.0 * rkA3_ + rkA4_);
   result_.contacts.clear();
   result_.joints.clear();
