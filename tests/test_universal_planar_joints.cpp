@@ -405,7 +405,8 @@ std::string cardanUrdf(double beta) {
 // A universal joint inside a loop (a Generic cluster): the output shaft turns at
 // r(θ) = cos β / (1 − sin²β cos²θ) times the input (the Cardan joint's textbook ratio), so
 // L = ½ (J_in + J_out r²) θ̇² and (J_in + J_out r²) θ̈ + J_out r r' θ̇² = τ. Only the moments about
-// the shaft axes enter (J = I_xx: both centres of mass lie on their axes).
+// the shaft axes enter (J = I_xx: both centres of mass lie on their axes). C-ABA, C-RNEA, CRBA and
+// ℳ⁻¹ are each checked against these closed forms.
 TEST(UniversalPlanarJoints, CardanJointInALoopMatchesTheTextbookRatio) {
   const double beta = 0.5, J_in = 0.004, J_out = 0.006;
   std::string log;
@@ -427,6 +428,10 @@ TEST(UniversalPlanarJoints, CardanJointInALoopMatchesTheTextbookRatio) {
     worstE = std::max(worstE, std::abs(kineticEnergy(model, data, q, v) - 0.5 * M * thd * thd));
     const double qdd = (tau - J_out * r * rp * thd * thd) / M;
     worstA = std::max(worstA, std::abs(forwardDynamics(model, data, q, v, t)[0] - qdd) / std::max(1.0, std::abs(qdd)));
+    const VecX a = VecX::Constant(1, qdd);
+    worstA = std::max(worstA, std::abs(inverseDynamics(model, data, q, v, a)[0] - tau));  // C-RNEA
+    worstA = std::max(worstA, std::abs(massMatrix(model, data, q)(0, 0) - M) / M);         // CRBA
+    worstA = std::max(worstA, std::abs(inverseMassMatrix(model, data, q)(0, 0) * M - 1.0));  // ℳ⁻¹
   }
   EXPECT_LT(worstE, 1e-12);
   EXPECT_LT(worstA, 1e-10);

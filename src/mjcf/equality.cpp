@@ -163,8 +163,9 @@ void readConnect(Reader& r, const ElementContext& at, const XMLElement& e, const
   if (p1.first == p2.first) fail(at, e, "both points are on the same rigid body; the equality constrains nothing");
   const LoopChains c = chainsOf(r, p1.first, p2.first);
   if (!c.planar)
-    fail(at, e, "this <connect> closes a spatial loop (joint '" + c.offender + "' is not parallel to the others); "
-                "grbda has no spherical loop joint yet, so only planar <connect> loops are read");
+    fail(at, e, "this <connect> closes a spatial loop (joint '" + c.offender +
+                    (r.jointInfo.at(c.offender).kind == JointKind::Spherical ? "' is a ball joint" : "' is not parallel to the others") +
+                    "); grbda has no spherical loop joint yet, so only planar <connect> loops are read");
   LoopSpec l;
   l.name = name;
   l.type = LoopKind::Revolute;
