@@ -309,8 +309,8 @@ TEST(MjcfErrors, NameFileLineAndElement) {
   setLogLevel(LogLevel::Error);
   expectError(replaced("name=\"jb\" type=\"hinge\"", "name=\"jb\" type=\"spherical\""), "type=\"spherical\"",
               "joint 'jb'", "expected one of free, ball, slide, hinge");
-  expectError(replaced("name=\"jb\" type=\"hinge\"", "name=\"jb\" type=\"ball\""), "type=\"ball\"", "joint 'jb'",
-              "ball joints are not supported yet");
+  expectError(replaced("name=\"jb\" type=\"hinge\"", "name=\"jb\" type=\"ball\""), "<connect", "equality connect 'loop'",
+              "closes a spatial loop (joint 'jb' is a ball joint)");
   expectError(replaced("body2=\"c\"", "body2=\"ghost\""), "<connect", "equality connect 'loop'",
               "body2 'ghost' is not a body of this file");
   expectError(replaced("<body name=\"c\" pos=\"2 0 1\">", "<body name=\"c\" pos=\"2 0 1.0.2\">"), "1.0.2", "body 'c'",

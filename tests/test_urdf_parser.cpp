@@ -196,8 +196,8 @@ TEST(UrdfErrors, BadAxesAndOrigins) {
 TEST(UrdfErrors, JointTypes) {
   expectLocatedError(robotText(kBase + massiveLink("arm") + joint("j", "base", "arm", "", "hinge")),
                      "unknown joint type 'hinge'", "<joint name=\"j\"");
-  expectLocatedError(robotText(kBase + massiveLink("arm") + joint("j", "base", "arm", "", "planar")),
-                     "unsupported joint type 'planar'", "<joint name=\"j\"");
+  expectLocatedError(robotText(kBase + massiveLink("arm") + joint("j", "base", "arm", "", "universal")),
+                     "needs its second axis", "<joint name=\"j\"");
   expectLocatedError(robotText(kBase + massiveLink("arm") + joint("j", "base", "arm", "", "revolute")),
                      "needs a <limit", "<joint name=\"j\"");
   expectLocatedError(robotText(kBase + massiveLink("arm") +

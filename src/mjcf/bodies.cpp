@@ -28,7 +28,7 @@ struct JointDesc {
   const XMLElement* e;
   const Defaults::Class* cls;
   std::string name;
-  std::string type;  // hinge, slide, free
+  std::string type;  // hinge, slide, ball, free
   Vec3 pos = Vec3::Zero();
 };
 
@@ -67,6 +67,28 @@ void readJointPhysics(Reader& r, const Attributes& a, const std::string& type, J
                        a.source("stiffness")->GetLineNum(), a.at.element);
 }
 
+// ball: grbda's spherical joint (docs/mjcf.md): MuJoCo's qpos (w, x, y, z) and its qvel (ω in the
+// body frame) are grbda's coordinates as they stand. No axis; a range is a cone limit, which grbda
+// has not: ignored with a warning. damping/frictionloss are kept as a URDF spherical joint keeps
+// <dynamics> (the simulator's joint friction acts on 1-DoF joints only).
+void readBallPhysics(Reader& r, const Attributes& a, JointSpec& j) {
+  j.kind = JointKind::Spherical;
+  const std::string limited = a.keyword("limited", "auto", {"true", "false", "auto"});
+  if (limited == "true" || (limited == "auto" && r.compiler.autolimits && a.has("range")))
+    detail::log().warn("{}:{}: {}: the range of a ball joint (a cone limit) is ignored: grbda's spherical joint has "
+                       "no limits", r.file, a.e.GetLineNum(), a.at.element);
+  j.dynamics.damping = a.number("damping", 0.0);
+  j.dynamics.friction = a.number("frictionloss", 0.0);
+  if (j.dynamics.damping < 0.0) fail(a.at, *a.source("damping"), "damping must be >= 0");
+  if (j.dynamics.friction < 0.0) fail(a.at, *a.source("frictionloss"), "frictionloss must be >= 0");
+  const double armature = a.number("armature", 0.0);
+  if (armature < 0.0) fail(a.at, *a.source("armature"), "armature must be >= 0");
+  if (armature > 0.0) r.armatureJoints.push_back(j.name);
+  if (a.number("stiffness", 0.0) != 0.0)
+    detail::log().warn("{}:{}: {}: joint stiffness is ignored (grbda has no joint springs)", r.file,
+                       a.source("stiffness")->GetLineNum(), a.at.element);
+}
+
 std::vector<JointDesc> jointsOf(Reader& r, const XMLElement& body, const std::string& bodyName,
                                 const Defaults::Class* cls) {
   std::vector<JointDesc> out;
@@ -79,10 +101,6 @@ std::vector<JointDesc> jointsOf(Reader& r, const XMLElement& body, const std::st
     if (is(*c, "joint")) {
       const Attributes a{at, *c, d.cls};
       d.type = a.keyword("type", "hinge", {"free", "ball", "slide", "hinge"});
-      if (d.type == "ball")
-        fail(at, *a.source("type"),
-             "ball joints are not supported yet (grbda has no spherical joint); a ball can be written as three "
-             "hinges with orthogonal axes in one body, which is exact away from gimbal lock");
       d.pos = a.vec3("pos", Vec3::Zero());
     }
     if (r.jointInfo.count(d.name)) fail(at, *c, "joint name '" + d.name + "' is used twice");
@@ -179,7 +197,8 @@ void addJointChain(Reader& r, const std::vector<JointDesc>& joints, const std::s
         fail(jat, *d.e, "a free joint must be on a top-level body (a child of <worldbody>)");
       j.kind = JointKind::Floating;
     } else {
-      readJointPhysics(r, Attributes{jat, *d.e, d.cls}, d.type, j);
+      if (d.type == "ball") readBallPhysics(r, Attributes{jat, *d.e, d.cls}, j);
+      else readJointPhysics(r, Attributes{jat, *d.e, d.cls}, d.type, j);
       j.origin = (k == 0 ? origin * Pose::translation(d.pos) : Pose::translation(d.pos - joints[k - 1].pos)).toTransform();
     }
     if (j.child != name) {

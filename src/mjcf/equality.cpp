@@ -38,6 +38,8 @@ const JointInfo& jointNamed(const Reader& r, const ElementContext& at, const XML
   const auto it = r.jointInfo.find(name);
   if (it == r.jointInfo.end()) fail(at, e, std::string(attr) + " '" + name + "' is not a joint of this file");
   if (it->second.kind == JointKind::Floating) fail(at, e, std::string(attr) + " '" + name + "' is a free joint");
+  if (it->second.kind == JointKind::Spherical)
+    fail(at, e, std::string(attr) + " '" + name + "' is a ball joint (an <equality joint> couples 1-DoF joints)");
   return it->second;
 }
 
@@ -105,7 +107,8 @@ LoopChains chainsOf(const Reader& r, const std::string& link1, const std::string
   for (const auto* chain : {&c.pred, &c.succ})
     for (const std::string& j : *chain) {
       const JointInfo& info = r.jointInfo.at(j);
-      if (info.kind == JointKind::Prismatic || info.kind == JointKind::Floating) continue;
+      if (info.kind == JointKind::Spherical && c.planar) c.planar = false, c.offender = j;  // a ball turns about any axis
+      if (info.kind != JointKind::Revolute && info.kind != JointKind::Continuous) continue;
       const Vec3 a = info.worldAxis.normalized();
       if (!haveNormal) c.normal = a, haveNormal = true;
       else if (c.normal.cross(a).norm() > kParallel && c.planar) c.planar = false, c.offender = j;
@@ -160,8 +163,9 @@ void readConnect(Reader& r, const ElementContext& at, const XMLElement& e, const
   if (p1.first == p2.first) fail(at, e, "both points are on the same rigid body; the equality constrains nothing");
   const LoopChains c = chainsOf(r, p1.first, p2.first);
   if (!c.planar)
-    fail(at, e, "this <connect> closes a spatial loop (joint '" + c.offender + "' is not parallel to the others); "
-                "grbda has no spherical loop joint yet, so only planar <connect> loops are read");
+    fail(at, e, "this <connect> closes a spatial loop (joint '" + c.offender +
+                    (r.jointInfo.at(c.offender).kind == JointKind::Spherical ? "' is a ball joint" : "' is not parallel to the others") +
+                    "); grbda has no spherical loop joint yet, so only planar <connect> loops are read");
   LoopSpec l;
   l.name = name;
   l.type = LoopKind::Revolute;

@@ -3,6 +3,7 @@
 #include "grbda/errors.hpp"
 #include "grbda/model_source.hpp"
 #include "serialize/model_source_access.hpp"
+#include "urdf/compound_joints.hpp"
 #include "urdf/mass_check.hpp"
 #include "urdf/merge.hpp"
 #include "urdf/transmission.hpp"
@@ -36,24 +37,26 @@ void requireLeaders(const std::vector<ConstraintSpec>& ignored, const urdf_detai
 
 ModelBuilder assemble(const std::vector<UrdfFile>& files, TransmissionTreatment transmissions) {
   const urdf_detail::MergedUrdf merged = urdf_detail::mergeUrdfFiles(files);
+  // the links and joints grbda builds: universal and planar joints as chains of 1-DoF joints
+  const urdf_detail::MergedUrdf tree = urdf_detail::expandCompoundJoints(merged);
   ModelBuilder builder(merged.robotName, merged.sourceFile);
-  for (const auto& l : merged.links) {
+  for (const auto& l : tree.links) {
     builder.addLink(l.spec);
     for (const CollisionSpec& c : l.collisions) builder.addCollision(c);
   }
-  for (const auto& j : merged.joints) builder.addJoint(j.spec);
+  for (const auto& j : tree.joints) builder.addJoint(j.spec);
   for (const UrdfFile& f : files) {  // URDF+ <loop>, <coupling> (not seen by urdfdom) and <mimic>
     urdf_detail::UrdfConstraints extra = urdf_detail::readUrdfConstraints(f);
     for (auto& l : extra.loops) builder.addLoop(std::move(l));
     for (auto& c : extra.couplings) builder.addCoupling(std::move(c));
     for (auto& c : extra.mimics) builder.addConstraint(std::move(c));
-    requireLeaders(extra.ignoredMimics, merged);
+    requireLeaders(extra.ignoredMimics, tree);
   }
   if (transmissions == TransmissionTreatment::ExactRotor) {  // all files at once: one rotor per joint
     std::vector<urdf_detail::RotorTransmission> rotors;
     for (const UrdfFile& f : files)
       for (auto& r : urdf_detail::readRotorTransmissions(f)) rotors.push_back(std::move(r));
-    urdf_detail::addRotors(builder, merged, rotors);
+    urdf_detail::addRotors(builder, tree, rotors);
   }
 
   const std::string xml = files.size() == 1 ? files.front().text : urdf_detail::mergedXml(files, merged);

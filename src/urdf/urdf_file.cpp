@@ -12,6 +12,7 @@
 #include "grbda/collision/mesh.hpp"
 #include "grbda/errors.hpp"
 #include "log.hpp"
+#include "urdf/compound_joints.hpp"
 #include "urdf/xml_values.hpp"
 
 namespace grbda::urdf_detail {
@@ -146,9 +147,10 @@ JointKind jointKind(const ElementContext& at, const XMLElement& e) {
   if (type == "floating") return JointKind::Floating;
   if (type == "screw") return JointKind::Screw;
   if (type == "spherical") return JointKind::Spherical;
-  if (type == "planar") fail(at, e, "unsupported joint type 'planar' (use two prismatic and one revolute joint)");
+  if (type == "universal" || type == "planar") return JointKind::Continuous;  // expanded (compound_joints.hpp)
   fail(at, e, "unknown joint type '" + type +
-                  "' (expected revolute, continuous, prismatic, screw, spherical, fixed or floating)");
+                  "' (expected revolute, continuous, prismatic, screw, spherical, universal, planar, fixed or "
+                  "floating)");
 }
 
 // A spherical joint (URDF+, docs/urdf-plus.md) has a quaternion, not one angle: a `<limit>` with
@@ -197,7 +199,7 @@ void readScrewPitch(const ElementContext& at, const XMLElement& joint, JointSpec
 // The values are kept for the simulator: position bounds for revolute and prismatic joints that
 // state lower or upper (URDF's default of 0 for a missing one, as urdfdom reads it), effort and
 // velocity for every joint that has the element.
-void readLimit(const ElementContext& at, const XMLElement& joint, JointSpec& j) {
+void readLimit(const ElementContext& at, const XMLElement& joint, JointSpec& j, bool universal) {
   const XMLElement* limit = uniqueChild(at, joint, "limit");
   if (!limit) {
     if (j.kind == JointKind::Revolute || j.kind == JointKind::Prismatic)
@@ -210,7 +212,8 @@ void readLimit(const ElementContext& at, const XMLElement& joint, JointSpec& j) 
   const double lower = numberAttribute(at, *limit, "lower", 0.0);
   const double upper = numberAttribute(at, *limit, "upper", 0.0);
   const bool stated = limit->Attribute("lower") || limit->Attribute("upper");
-  if ((j.kind == JointKind::Revolute || j.kind == JointKind::Prismatic || j.kind == JointKind::Screw) && stated) {
+  const bool bounded = j.kind == JointKind::Revolute || j.kind == JointKind::Prismatic || j.kind == JointKind::Screw;
+  if ((bounded || universal) && stated) {  // a universal joint's bounds apply to both of its angles
     if (lower > upper)
       fail(at, *limit, "limit lower (" + std::to_string(lower) + ") is greater than upper (" + std::to_string(upper) + ")");
     j.limits.hasPositionLimits = true;
@@ -256,6 +259,9 @@ UrdfJoint readJoint(const std::string& file, const XMLElement& e) {
   j.where = SourceLocation{file, e.GetLineNum()};
   const ElementContext at{file, "joint '" + j.name + "'"};
   j.kind = jointKind(at, e);
+  const std::string type = e.Attribute("type");
+  if (type == "universal") out.compound = UrdfJoint::Compound::Universal;
+  if (type == "planar") out.compound = UrdfJoint::Compound::Planar;
   j.parent = requiredAttribute(at, requiredChild(at, e, "parent"), "link");
   j.child = requiredAttribute(at, requiredChild(at, e, "child"), "link");
   const Origin origin = readOrigin(at, uniqueChild(at, e, "origin"));
@@ -263,7 +269,8 @@ UrdfJoint readJoint(const std::string& file, const XMLElement& e) {
   if (const XMLElement* axis = uniqueChild(at, e, "axis")) j.axis = vectorAttribute(at, *axis, "xyz", Vec3::UnitX());
   if (j.kind == JointKind::Screw) readScrewPitch(at, e, j);
   if (j.kind == JointKind::Spherical) checkSpherical(at, e);
-  readLimit(at, e, j);
+  if (out.compound != UrdfJoint::Compound::None) readCompoundJoint(at, e, out);
+  readLimit(at, e, j, out.compound == UrdfJoint::Compound::Universal);
   readDynamics(at, e, j);
   readIndependent(at, e, j);
   if (e.FirstChildElement("mimic")) {  // the follower of a <mimic> is driven (urdf_plus reads the element)

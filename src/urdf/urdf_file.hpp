@@ -21,7 +21,12 @@ struct UrdfLink {
 };
 
 struct UrdfJoint {
+  /// A URDF+ joint the reader expands into 1-DoF joints (urdf/compound_joints.hpp); spec.kind is
+  /// then Continuous (what urdfdom is shown for a universal joint) and the expansion sets the kinds.
+  enum class Compound { None, Universal, Planar };
   JointSpec spec;
+  Compound compound = Compound::None;
+  Vec3 axis2 = Vec3::Zero();  ///< universal: `<axis2 xyz>`, in the joint frame
   const tinyxml2::XMLElement* element = nullptr;
 };
 

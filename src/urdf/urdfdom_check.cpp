@@ -93,11 +93,14 @@ int urdfdomType(JointKind k) {
   return urdf::Joint::UNKNOWN;
 }
 
-void compareJoint(const urdf::ModelInterface& model, const JointSpec& j) {
+void compareJoint(const urdf::ModelInterface& model, const UrdfJoint& ours) {
+  const JointSpec& j = ours.spec;
   const std::string el = "joint '" + j.name + "'";
   const urdf::JointConstSharedPtr theirs = model.getJoint(j.name);
   if (!theirs) disagree(j.where, el, "the joint list");
-  if (theirs->type != urdfdomType(j.kind)) disagree(j.where, el, "the joint type");
+  const bool planar = ours.compound == UrdfJoint::Compound::Planar;  // URDF's own type; spec.kind stands in
+  if (theirs->type != (planar ? static_cast<int>(urdf::Joint::PLANAR) : urdfdomType(j.kind)))
+    disagree(j.where, el, "the joint type");
   if (theirs->parent_link_name != j.parent || theirs->child_link_name != j.child)
     disagree(j.where, el, "the parent or child link");
   const urdf::Pose& p = theirs->parent_to_joint_origin_transform;
@@ -108,19 +111,27 @@ void compareJoint(const urdf::ModelInterface& model, const JointSpec& j) {
   if (hasAxis && !close(toVec3(theirs->axis), j.axis)) disagree(j.where, el, "the <axis>");
 }
 
-// urdfdom knows URDF's joint types only: a screw joint (URDF+, SDFormat's helical joint) is shown
-// to it as a continuous joint about the same axis and a spherical joint as a floating one (three
-// rotations and no axis), so that it still checks everything else.
+// urdfdom knows URDF's joint types only: a screw joint (URDF+, SDFormat's helical joint) and a
+// universal joint are shown to it as a continuous joint about the same (first) axis and a spherical
+// joint as a floating one (three rotations and no axis), so that it still checks everything else.
+std::string plainType(const std::string& type) {
+  if (type == "screw" || type == "universal") return "continuous";
+  if (type == "spherical") return "floating";
+  return {};
+}
+
 std::string asPlainUrdf(const std::string& xml) {
-  if (xml.find("screw") == std::string::npos && xml.find("spherical") == std::string::npos) return xml;
+  if (xml.find("screw") == std::string::npos && xml.find("spherical") == std::string::npos &&
+      xml.find("universal") == std::string::npos)
+    return xml;
   tinyxml2::XMLDocument doc;
   if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) return xml;  // urdfdom reports it
   tinyxml2::XMLElement* robot = doc.FirstChildElement("robot");
   bool changed = false;
   for (tinyxml2::XMLElement* j = robot ? robot->FirstChildElement("joint") : nullptr; j;
        j = j->NextSiblingElement("joint"))
-    if (const char* type = j->Attribute("type"); type && (std::string(type) == "screw" || std::string(type) == "spherical")) {
-      j->SetAttribute("type", std::string(type) == "screw" ? "continuous" : "floating");
+    if (const char* type = j->Attribute("type"); type && !plainType(type).empty()) {
+      j->SetAttribute("type", plainType(type).c_str());
       changed = true;
     }
   if (!changed) return xml;
@@ -154,7 +165,7 @@ bool checkWithUrdfdom(const std::string& rawXml, const MergedUrdf& merged, std::
                          " (please report this)",
                      merged.sourceFile);
   for (const UrdfLink& l : merged.links) compareLink(*model, l);
-  for (const UrdfJoint& j : merged.joints) compareJoint(*model, j.spec);
+  for (const UrdfJoint& j : merged.joints) compareJoint(*model, j);
   return true;
 }
 
