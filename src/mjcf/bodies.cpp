@@ -36,6 +36,21 @@ void claimLink(Reader& r, const ElementContext& at, const XMLElement& e, const s
   if (!r.linkNames.insert(name).second) fail(at, e, "the name '" + name + "' is used by two bodies");
 }
 
+// damping, frictionloss, armature and stiffness, as every MuJoCo joint type states them: damping and
+// friction kept, armature listed (approximate rotor inertia, docs/mjcf.md), stiffness warned about.
+void readJointPassives(Reader& r, const Attributes& a, JointSpec& j) {
+  j.dynamics.damping = a.number("damping", 0.0);
+  j.dynamics.friction = a.number("frictionloss", 0.0);
+  if (j.dynamics.damping < 0.0) fail(a.at, *a.source("damping"), "damping must be >= 0");
+  if (j.dynamics.friction < 0.0) fail(a.at, *a.source("frictionloss"), "frictionloss must be >= 0");
+  const double armature = a.number("armature", 0.0);
+  if (armature < 0.0) fail(a.at, *a.source("armature"), "armature must be >= 0");
+  if (armature > 0.0) r.armatureJoints.push_back(j.name);
+  if (a.number("stiffness", 0.0) != 0.0)
+    detail::log().warn("{}:{}: {}: joint stiffness is ignored (grbda has no joint springs)", r.file,
+                       a.source("stiffness")->GetLineNum(), a.at.element);
+}
+
 // hinge and slide: axis, range/limited (ref shifts the coordinate origin), damping, frictionloss,
 // armature (kept out: see docs/mjcf.md), stiffness (no springs in grbda).
 void readJointPhysics(Reader& r, const Attributes& a, const std::string& type, JointSpec& j) {
@@ -55,16 +70,7 @@ void readJointPhysics(Reader& r, const Attributes& a, const std::string& type, J
     j.limits.upper = range[1] * scale - ref;
   }
   j.kind = type == "slide" ? JointKind::Prismatic : isLimited ? JointKind::Revolute : JointKind::Continuous;
-  j.dynamics.damping = a.number("damping", 0.0);
-  j.dynamics.friction = a.number("frictionloss", 0.0);
-  if (j.dynamics.damping < 0.0) fail(a.at, *a.source("damping"), "damping must be >= 0");
-  if (j.dynamics.friction < 0.0) fail(a.at, *a.source("frictionloss"), "frictionloss must be >= 0");
-  const double armature = a.number("armature", 0.0);
-  if (armature < 0.0) fail(a.at, *a.source("armature"), "armature must be >= 0");
-  if (armature > 0.0) r.armatureJoints.push_back(j.name);
-  if (a.number("stiffness", 0.0) != 0.0)
-    detail::log().warn("{}:{}: {}: joint stiffness is ignored (grbda has no joint springs)", r.file,
-                       a.source("stiffness")->GetLineNum(), a.at.element);
+  readJointPassives(r, a, j);
 }
 
 // ball: grbda's spherical joint (docs/mjcf.md): MuJoCo's qpos (w, x, y, z) and its qvel (ω in the
@@ -77,16 +83,7 @@ void readBallPhysics(Reader& r, const Attributes& a, JointSpec& j) {
   if (limited == "true" || (limited == "auto" && r.compiler.autolimits && a.has("range")))
     detail::log().warn("{}:{}: {}: the range of a ball joint (a cone limit) is ignored: grbda's spherical joint has "
                        "no limits", r.file, a.e.GetLineNum(), a.at.element);
-  j.dynamics.damping = a.number("damping", 0.0);
-  j.dynamics.friction = a.number("frictionloss", 0.0);
-  if (j.dynamics.damping < 0.0) fail(a.at, *a.source("damping"), "damping must be >= 0");
-  if (j.dynamics.friction < 0.0) fail(a.at, *a.source("frictionloss"), "frictionloss must be >= 0");
-  const double armature = a.number("armature", 0.0);
-  if (armature < 0.0) fail(a.at, *a.source("armature"), "armature must be >= 0");
-  if (armature > 0.0) r.armatureJoints.push_back(j.name);
-  if (a.number("stiffness", 0.0) != 0.0)
-    detail::log().warn("{}:{}: {}: joint stiffness is ignored (grbda has no joint springs)", r.file,
-                       a.source("stiffness")->GetLineNum(), a.at.element);
+  readJointPassives(r, a, j);
 }
 
 std::vector<JointDesc> jointsOf(Reader& r, const XMLElement& body, const std::string& bodyName,
