@@ -33,7 +33,7 @@ struct TJoint {
   bool independent;
 };
 struct TLoop {
-  std::string type, pred, succ;
+  std::string name, type, pred, succ;
   Vec3 predXyz, succXyz;
   Vec3 axis = Vec3::UnitX(), axis2 = Vec3::Zero();
   bool hasAxis2 = false;
@@ -42,7 +42,7 @@ struct Mechanism {
   std::string name;
   std::vector<std::string> links;  // links[0] is the fixed base
   std::vector<TJoint> joints;      // parent before child
-  TLoop loop;
+  std::vector<TLoop> loops;
 };
 
 std::string num(double x) {
@@ -68,12 +68,14 @@ std::string urdfOf(const Mechanism& m) {
          "><parent link=\"" + j.parent + "\"/><child link=\"" + j.child + "\"/><origin xyz=\"" + vec(j.xyz) +
          "\" rpy=\"" + vec(j.rpy) + "\"/><axis xyz=\"" + vec(j.axis) +
          "\"/><limit lower=\"-10\" upper=\"10\" effort=\"100\" velocity=\"100\"/></joint>\n";
-  const TLoop& l = m.loop;
-  s += "  <loop name=\"closure\" type=\"" + l.type + "\">\n    <predecessor link=\"" + l.pred + "\"><origin xyz=\"" +
-       vec(l.predXyz) + "\"/></predecessor>\n    <successor link=\"" + l.succ + "\"><origin xyz=\"" + vec(l.succXyz) +
-       "\"/></successor>\n    <axis xyz=\"" + vec(l.axis) + "\"/>\n";
-  if (l.hasAxis2) s += "    <axis2 xyz=\"" + vec(l.axis2) + "\"/>\n";
-  s += "  </loop>\n</robot>\n";
+  for (const TLoop& l : m.loops) {
+    s += "  <loop name=\"" + l.name + "\" type=\"" + l.type + "\">\n    <predecessor link=\"" + l.pred +
+         "\"><origin xyz=\"" + vec(l.predXyz) + "\"/></predecessor>\n    <successor link=\"" + l.succ +
+         "\"><origin xyz=\"" + vec(l.succXyz) + "\"/></successor>\n    <axis xyz=\"" + vec(l.axis) + "\"/>\n";
+    if (l.hasAxis2) s += "    <axis2 xyz=\"" + vec(l.axis2) + "\"/>\n";
+    s += "  </loop>\n";
+  }
+  s += "</robot>\n";
   return s;
 }
 
@@ -103,8 +105,8 @@ std::vector<int> spanIndexOf(const Mechanism& m, const Model& model) {
   return idx;
 }
 
-/// World poses of the two loop frames at spanning positions qs.
-std::pair<Pose, Pose> loopFrames(const Mechanism& m, const std::vector<int>& idx, const VecX& qs) {
+/// World poses of the two frames of loop l at spanning positions qs.
+std::pair<Pose, Pose> loopFrames(const Mechanism& m, const TLoop& l, const std::vector<int>& idx, const VecX& qs) {
   std::map<std::string, Pose> link{{m.links[0], Pose{}}};
   for (size_t i = 0; i < m.joints.size(); ++i) {
     const TJoint& j = m.joints[i];
@@ -114,25 +116,25 @@ std::pair<Pose, Pose> loopFrames(const Mechanism& m, const std::vector<int>& idx
     C.p = P.p + P.R * j.xyz;
     link[j.child] = C;
   }
-  const Pose& A = link.at(m.loop.pred);
-  const Pose& B = link.at(m.loop.succ);
-  return {Pose{A.R, A.p + A.R * m.loop.predXyz}, Pose{B.R, B.p + B.R * m.loop.succXyz}};
+  const Pose& A = link.at(l.pred);
+  const Pose& B = link.at(l.succ);
+  return {Pose{A.R, A.p + A.R * l.predXyz}, Pose{B.R, B.p + B.R * l.succXyz}};
 }
 
-/// The closure residual as the test states it (not the library's rows; several are redundant).
-VecX residual(const Mechanism& m, const std::vector<int>& idx, const VecX& qs) {
-  const auto [P, S] = loopFrames(m, idx, qs);
+/// One loop's closure residual as the test states it (not the library's rows; several are redundant).
+VecX loopResidual(const Mechanism& m, const TLoop& l, const std::vector<int>& idx, const VecX& qs) {
+  const auto [P, S] = loopFrames(m, l, idx, qs);
   const Vec3 d = P.p - S.p;
-  const Vec3 a = m.loop.axis.normalized();
+  const Vec3 a = l.axis.normalized();
   const Mat3 rel = P.R.transpose() * S.R;
   const Vec3 skew(rel(2, 1) - rel(1, 2), rel(0, 2) - rel(2, 0), rel(1, 0) - rel(0, 1));  // 0 iff rel = I (near I)
   VecX phi;
-  if (m.loop.type == "spherical") {
+  if (l.type == "spherical") {
     phi = d;
-  } else if (m.loop.type == "universal") {
+  } else if (l.type == "universal") {
     phi.resize(4);
-    phi << d, (P.R * a).dot(S.R * m.loop.axis2.normalized());
-  } else if (m.loop.type == "prismatic") {  // origins on the axis line, frames aligned
+    phi << d, (P.R * a).dot(S.R * l.axis2.normalized());
+  } else if (l.type == "prismatic") {  // origins on the axis line, frames aligned
     phi.resize(6);
     phi << d.cross(P.R * a), skew;
   } else {  // planar: normals parallel, origins in one plane
@@ -140,6 +142,18 @@ VecX residual(const Mechanism& m, const std::vector<int>& idx, const VecX& qs) {
     phi << (P.R * a).dot(d), (P.R * a).cross(S.R * a);
   }
   return phi;
+}
+
+/// Every loop's residual, stacked.
+VecX residual(const Mechanism& m, const std::vector<int>& idx, const VecX& qs) {
+  VecX all(0);
+  for (const TLoop& l : m.loops) {
+    const VecX r = loopResidual(m, l, idx, qs);
+    VecX next(all.size() + r.size());
+    next << all, r;
+    all = next;
+  }
+  return all;
 }
 
 MatX centralDifferences(const Mechanism& m, const std::vector<int>& idx, const VecX& qs) {
@@ -177,7 +191,7 @@ Mechanism rusrSpherical() {
               {"u1", "crank", "cross", Vec3(0.1, 0, 0), Vec3::Zero(), Vec3::UnitZ(), false},
               {"u2", "cross", "coupler", Vec3::Zero(), Vec3::Zero(), Vec3::UnitY(), false},
               {"rocker_joint", "base", "rocker", Vec3(0.35, 0, 0.2), Vec3::Zero(), Vec3::UnitY(), false}};
-  m.loop = {"spherical", "coupler", "rocker", Vec3(0.25, 0, 0.1), Vec3(0, 0, -0.1)};
+  m.loops = {{"closure", "spherical", "coupler", "rocker", Vec3(0.25, 0, 0.1), Vec3(0, 0, -0.1)}};
   return m;
 }
 
@@ -192,10 +206,10 @@ Mechanism rsurUniversal() {
               {"s2", "g1", "g2", Vec3::Zero(), Vec3::Zero(), Vec3::UnitY(), false},
               {"s3", "g2", "coupler", Vec3::Zero(), Vec3::Zero(), Vec3::UnitX(), false},
               {"rocker_joint", "base", "rocker", Vec3(0.35, 0, 0.2), Vec3::Zero(), Vec3::UnitY(), false}};
-  m.loop = {"universal", "coupler", "rocker", Vec3(0.25, 0, 0.1), Vec3(0, 0, -0.1)};
-  m.loop.axis = Vec3::UnitY();
-  m.loop.axis2 = Vec3::UnitX();
-  m.loop.hasAxis2 = true;
+  m.loops = {{"closure", "universal", "coupler", "rocker", Vec3(0.25, 0, 0.1), Vec3(0, 0, -0.1)}};
+  m.loops[0].axis = Vec3::UnitY();
+  m.loops[0].axis2 = Vec3::UnitX();
+  m.loops[0].hasAxis2 = true;
   return m;
 }
 
@@ -208,8 +222,8 @@ Mechanism sliderCrankPrismatic() {
   m.joints = {{"crank_joint", "base", "crank", Vec3::Zero(), Vec3::Zero(), Vec3::UnitY(), true},
               {"rod_joint", "crank", "rod", Vec3(0, 0, 0.1), Vec3::Zero(), Vec3::UnitY(), false},
               {"slider_joint", "rod", "slider", Vec3(0.3, 0, -0.1), Vec3::Zero(), Vec3::UnitY(), false}};
-  m.loop = {"prismatic", "base", "slider", Vec3(0.05, 0, 0), Vec3::Zero()};
-  m.loop.axis = Vec3::UnitX();
+  m.loops = {{"closure", "prismatic", "base", "slider", Vec3(0.05, 0, 0), Vec3::Zero()}};
+  m.loops[0].axis = Vec3::UnitX();
   return m;
 }
 
@@ -224,38 +238,65 @@ Mechanism legPlanar() {
               {"hip_pitch", "hip", "thigh", Vec3::Zero(), Vec3(0, 0.5, 0), Vec3::UnitY(), true},
               {"knee", "thigh", "shank", Vec3(0, 0, -0.3), Vec3(0, -1.0, 0), Vec3::UnitY(), false},
               {"ankle", "shank", "foot", Vec3(0, 0, -0.3), Vec3(0, 0.5, 0), Vec3::UnitY(), false}};
-  m.loop = {"planar", "base", "foot", Vec3(0.2, -0.1, -h), Vec3(0.03, 0, 0)};
-  m.loop.axis = Vec3::UnitZ();
+  m.loops = {{"closure", "planar", "base", "foot", Vec3(0.2, -0.1, -h), Vec3(0.03, 0, 0)}};
+  m.loops[0].axis = Vec3::UnitZ();
+  return m;
+}
+
+/// 2-RSU parallel ankle as on recent humanoids: the foot on a universal (pitch y, roll x) below a
+/// fixed shank, two cranks about y high on the shank, each driving a vertical rod down to the
+/// foot behind the ankle. Left: the rod on a universal at the crank (two revolutes) and a ball at
+/// the foot (spherical loop); right: a ball at the crank (three revolutes) and a universal at the
+/// foot (universal loop, axis x across the rod, axis2 the foot's y). Two actuators, two DoF.
+Mechanism ankle2Rsu() {
+  Mechanism m;
+  m.name = "ankle_2rsu";
+  m.links = {"shank", "ankle_cross", "foot", "crank_l", "rod_l_x", "rod_l", "crank_r", "rod_r_x", "rod_r_y", "rod_r"};
+  m.joints = {{"ankle_pitch", "shank", "ankle_cross", Vec3::Zero(), Vec3::Zero(), Vec3::UnitY(), false},
+              {"ankle_roll", "ankle_cross", "foot", Vec3::Zero(), Vec3::Zero(), Vec3::UnitX(), false},
+              {"crank_l_joint", "shank", "crank_l", Vec3(0, 0.03, 0.2), Vec3::Zero(), Vec3::UnitY(), true},
+              {"rod_l_u1", "crank_l", "rod_l_x", Vec3(-0.04, 0, 0), Vec3::Zero(), Vec3::UnitX(), false},
+              {"rod_l_u2", "rod_l_x", "rod_l", Vec3::Zero(), Vec3::Zero(), Vec3::UnitY(), false},
+              {"crank_r_joint", "shank", "crank_r", Vec3(0, -0.03, 0.2), Vec3::Zero(), Vec3::UnitY(), true},
+              {"rod_r_s1", "crank_r", "rod_r_x", Vec3(-0.04, 0, 0), Vec3::Zero(), Vec3::UnitX(), false},
+              {"rod_r_s2", "rod_r_x", "rod_r_y", Vec3::Zero(), Vec3::Zero(), Vec3::UnitY(), false},
+              {"rod_r_s3", "rod_r_y", "rod_r", Vec3::Zero(), Vec3::Zero(), Vec3::UnitZ(), false}};
+  m.loops = {{"left_ball", "spherical", "rod_l", "foot", Vec3(0, 0, -0.23), Vec3(-0.04, 0.03, -0.03)},
+             {"right_cardan", "universal", "rod_r", "foot", Vec3(0, 0, -0.23), Vec3(-0.04, -0.03, -0.03)}};
+  m.loops[1].axis = Vec3::UnitX();
+  m.loops[1].axis2 = Vec3::UnitY();
+  m.loops[1].hasAxis2 = true;
   return m;
 }
 
 std::vector<Mechanism> allMechanisms() {
-  return {rusrSpherical(), rsurUniversal(), sliderCrankPrismatic(), legPlanar()};
+  return {rusrSpherical(), rsurUniversal(), sliderCrankPrismatic(), legPlanar(), ankle2Rsu()};
 }
 
 Model load(const Mechanism& m, LoopTreatment t = LoopTreatment::Embed) {
   return loadUrdfString(urdfOf(m), m.name + ".urdf", LoadOptions{t});
 }
 
-/// Independent positions near the neutral pose (the mechanisms have one degree of freedom).
+/// Independent positions near the neutral pose (the ankle's two cranks move unequally: pitch and roll).
 VecX poseAt(const Model& model, double offset) {
   VecX q = model.neutralConfiguration();
-  q.array() += offset;
+  for (Eigen::Index i = 0; i < q.size(); ++i) q[i] += (i % 2 == 0 ? 1.0 : -0.6) * offset;
   return q;
 }
 
 }  // namespace
 
-TEST(LoopTypes, EachMechanismLoadsWithTheExpectedRowsAndOneDegreeOfFreedom) {
+TEST(LoopTypes, EachMechanismLoadsWithTheExpectedRowsAndDegreesOfFreedom) {
   // spherical 3 rows (4 joints), universal 4 (5 joints), prismatic 2 of 5 in the plane (3
-  // joints), planar 3 (4 joints)
-  const std::map<std::string, int> rows{{"rusr", 3}, {"rsur", 4}, {"slider_crank", 2}, {"leg_on_floor", 3}};
+  // joints), planar 3 (4 joints); the ankle: 3 + 4 rows over 9 joints, 2 DoF
+  const std::map<std::string, std::vector<int>> rows{
+      {"rusr", {3}}, {"rsur", {4}}, {"slider_crank", {2}}, {"leg_on_floor", {3}}, {"ankle_2rsu", {3, 4}}};
   for (const Mechanism& m : allMechanisms()) {
     SCOPED_TRACE(m.name);
     const Model model = load(m);
-    ASSERT_EQ(model.loops().size(), 1u);
-    EXPECT_EQ(model.loops()[0].numRows, rows.at(m.name));
-    EXPECT_EQ(model.nv(), 1);
+    ASSERT_EQ(model.loops().size(), m.loops.size());
+    for (size_t l = 0; l < m.loops.size(); ++l) EXPECT_EQ(model.loops()[l].numRows, rows.at(m.name)[l]);
+    EXPECT_EQ(model.nv(), m.name == "ankle_2rsu" ? 2 : 1);
     EXPECT_EQ(model.nvSpanning(), static_cast<int>(m.joints.size()));
     EXPECT_STREQ(model.cluster(model.body(model.loops()[0].successorBody).cluster).typeName(), "Generic");
   }
@@ -269,7 +310,8 @@ TEST(LoopTypes, RowsAreTheDerivativeOfTheTestsOwnResidualAndTheBiasIsRight) {
     Data data(model);
     for (double offset : {0.0, 0.1, -0.25, -0.5}) {
       SCOPED_TRACE(offset);
-      const VecX q = poseAt(model, offset), v = VecX::Constant(1, 1.3), tau = VecX::Constant(1, 0.4);
+      const VecX q = poseAt(model, offset), v = VecX::LinSpaced(model.nv(), 1.3, -0.7),
+                 tau = VecX::Constant(model.nv(), 0.4);
       const VecX qdd = forwardDynamics(model, data, q, v, tau);
       const VecX qs = data.qSpan;
       // the completion closes the loop as the test states it
@@ -307,7 +349,8 @@ TEST(LoopTypes, ForwardDynamicsAgreesWithProjectionLagrangeAndKeptLoops) {
     ConstraintData cdata(kept, cmodel);
     for (double offset : {0.05, -0.2, -0.45}) {
       SCOPED_TRACE(offset);
-      const VecX q = poseAt(model, offset), v = VecX::Constant(1, -0.9 + offset), tau = VecX::Constant(1, 0.3);
+      const VecX q = poseAt(model, offset), v = VecX::LinSpaced(model.nv(), -0.9 + offset, 0.6),
+                 tau = VecX::LinSpaced(model.nv(), 0.3, -0.2);
       const VecX qdd = forwardDynamics(model, data, q, v, tau);
       EXPECT_LT(relErr(qdd, projectionForwardDynamics(model, data, q, v, tau)), 1e-9);
       EXPECT_LT(relErr(qdd, lagrangeForwardDynamics(model, data, q, v, tau)), 1e-9);
@@ -329,15 +372,15 @@ TEST(LoopTypes, Rk4ConservesEnergyAndKeepsTheLoopClosed) {
     const std::vector<int> idx = spanIndexOf(m, model);
     Data data(model);
     const VecX q0 = poseAt(model, -0.4);
-    VecX q = q0, v = VecX::Constant(1, 0.3);
-    const VecX tau = VecX::Zero(1);
+    VecX q = q0, v = VecX::LinSpaced(model.nv(), 0.3, -0.2);
+    const VecX tau = VecX::Zero(model.nv());
     auto f = [&](const VecX& qq, const VecX& vv) { return VecX(forwardDynamics(model, data, qq, vv, tau)); };
     auto energy = [&](const VecX& qq, const VecX& vv) {
       return kineticEnergy(model, data, qq, vv) + potentialEnergy(model, data, qq);
     };
     const double E0 = energy(q, v), dt = 1e-3;
     double worstDrift = 0.0, worstGap = 0.0, travel = 0.0;
-    for (int step = 0; step < 300; ++step) {  // 0.3 s; one revolute coordinate: q̇ = v
+    for (int step = 0; step < 300; ++step) {  // 0.3 s; revolute coordinates: q̇ = v
       const VecX a1 = f(q, v);
       const VecX a2 = f(q + 0.5 * dt * v, v + 0.5 * dt * a1);
       const VecX a3 = f(q + 0.5 * dt * (v + 0.5 * dt * a1), v + 0.5 * dt * a2);
@@ -360,27 +403,27 @@ TEST(LoopTypes, Rk4ConservesEnergyAndKeepsTheLoopClosed) {
 TEST(LoopTypes, BadInputIsAModelErrorNamingFileLineAndLoop) {
   using testsupport::modelErrorOf;
   Mechanism u = rsurUniversal();
-  u.loop.hasAxis2 = false;  // a universal without <axis2>
+  u.loops[0].hasAxis2 = false;  // a universal without <axis2>
   std::string msg = modelErrorOf([&] { load(u); });
   EXPECT_NE(msg.find("rsur.urdf:"), std::string::npos) << msg;
   EXPECT_NE(msg.find("loop 'closure'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("axis2"), std::string::npos) << msg;
 
   u = rsurUniversal();
-  u.loop.axis2 = Vec3(1, 0.2, 0);  // not perpendicular to axis (0 1 0) in the file's pose
+  u.loops[0].axis2 = Vec3(1, 0.2, 0);  // not perpendicular to axis (0 1 0) in the file's pose
   msg = modelErrorOf([&] { load(u); });
   EXPECT_NE(msg.find("rsur.urdf:"), std::string::npos) << msg;
   EXPECT_NE(msg.find("loop 'closure'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("not perpendicular"), std::string::npos) << msg;
 
   u = rsurUniversal();
-  u.loop.axis2 = Vec3::Zero();  // <axis2 xyz="0 0 0">
+  u.loops[0].axis2 = Vec3::Zero();  // <axis2 xyz="0 0 0">
   msg = modelErrorOf([&] { load(u); });
   EXPECT_NE(msg.find("loop 'closure'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("zero"), std::string::npos) << msg;
 
   for (Mechanism m : {sliderCrankPrismatic(), legPlanar()}) {  // zero axis
-    m.loop.axis = Vec3::Zero();
+    m.loops[0].axis = Vec3::Zero();
     msg = modelErrorOf([&] { load(m); });
     EXPECT_NE(msg.find(m.name + ".urdf:"), std::string::npos) << msg;
     EXPECT_NE(msg.find("loop 'closure'"), std::string::npos) << msg;
@@ -389,7 +432,7 @@ TEST(LoopTypes, BadInputIsAModelErrorNamingFileLineAndLoop) {
 
   // the line is the <loop> element's
   u = rsurUniversal();
-  u.loop.hasAxis2 = false;
+  u.loops[0].hasAxis2 = false;
   const std::string text = urdfOf(u);
   int line = 1;
   for (size_t i = 0; i < text.find("<loop"); ++i) line += text[i] == '\n';
