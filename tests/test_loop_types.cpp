@@ -11,6 +11,7 @@
 //  (4) bad input is a ModelError naming the file, line and loop.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <Eigen/Geometry>
 #include <Eigen/SVD>
 #include <cstdio>
@@ -303,6 +304,7 @@ TEST(LoopTypes, EachMechanismLoadsWithTheExpectedRowsAndDegreesOfFreedom) {
 }
 
 TEST(LoopTypes, RowsAreTheDerivativeOfTheTestsOwnResidualAndTheBiasIsRight) {
+  double worstRows = 0.0, worstAcc = 0.0;
   for (const Mechanism& m : allMechanisms()) {
     SCOPED_TRACE(m.name);
     const Model model = load(m);
@@ -334,11 +336,16 @@ TEST(LoopTypes, RowsAreTheDerivativeOfTheTestsOwnResidualAndTheBiasIsRight) {
       const VecX curvature =
           (residual(m, idx, qs + h * qdS) - 2.0 * residual(m, idx, qs) + residual(m, idx, qs - h * qdS)) / (h * h);
       EXPECT_LT((J * qddS + curvature).norm(), 1e-5 * (1.0 + qddS.norm()));
+      worstRows = std::max(worstRows, (cm.K - cm.K * Jpinv * J).norm() / (1.0 + cm.K.norm()));
+      worstAcc = std::max(worstAcc, (J * qddS + curvature).norm() / (1.0 + qddS.norm()));
     }
   }
+  std::printf("rows vs the test's residual: row-space gap <= %.3g, acceleration-level residual <= %.3g\n", worstRows,
+              worstAcc);
 }
 
 TEST(LoopTypes, ForwardDynamicsAgreesWithProjectionLagrangeAndKeptLoops) {
+  double worstBaseline = 0.0, worstKept = 0.0;
   for (const Mechanism& m : allMechanisms()) {
     SCOPED_TRACE(m.name);
     const Model model = load(m);
@@ -360,18 +367,26 @@ TEST(LoopTypes, ForwardDynamicsAgreesWithProjectionLagrangeAndKeptLoops) {
         settings.solver = solver;
         const VecX qddK = constrainedForwardDynamics(kept, dataK, cmodel, cdata, qK, vK, expandForces(kept, tau), settings);
         EXPECT_LT(relErr(reduceVelocities(kept, qddK), qdd), 1e-8) << constraintSolverName(solver);
+        worstKept = std::max(worstKept, relErr(reduceVelocities(kept, qddK), qdd));
       }
+      worstBaseline = std::max({worstBaseline, relErr(qdd, projectionForwardDynamics(model, data, q, v, tau)),
+                                relErr(qdd, lagrangeForwardDynamics(model, data, q, v, tau))});
     }
   }
+  std::printf("q̈ vs projection/Lagrange <= %.3g, vs kept loops (kkt, pv) <= %.3g\n", worstBaseline, worstKept);
 }
 
 TEST(LoopTypes, Rk4ConservesEnergyAndKeepsTheLoopClosed) {
   for (const Mechanism& m : allMechanisms()) {
     SCOPED_TRACE(m.name);
-    const Model model = load(m);
+    Model model = load(m);
+    // the unactuated ankle falls onto a toggle (a rod folding) within 0.1 s under gravity: it
+    // coasts without gravity instead (its kinetic energy alone is conserved)
+    const bool ankle = m.name == "ankle_2rsu";
+    if (ankle) model.setGravity(Vec3::Zero());
     const std::vector<int> idx = spanIndexOf(m, model);
     Data data(model);
-    const VecX q0 = poseAt(model, -0.4);
+    const VecX q0 = poseAt(model, ankle ? 0.0 : -0.4);
     VecX q = q0, v = VecX::LinSpaced(model.nv(), 0.3, -0.2);
     const VecX tau = VecX::Zero(model.nv());
     auto f = [&](const VecX& qq, const VecX& vv) { return VecX(forwardDynamics(model, data, qq, vv, tau)); };
@@ -394,6 +409,8 @@ TEST(LoopTypes, Rk4ConservesEnergyAndKeepsTheLoopClosed) {
       EXPECT_LT(loopClosureError(model, data), 1e-9);
     }
     RecordProperty(m.name + "_energy_drift", std::to_string(worstDrift));
+    std::printf("%s: |E - E0| <= %.3g J (E0 = %.4g J), residual <= %.3g, travel %.3g rad\n", m.name.c_str(),
+                worstDrift, E0, worstGap, travel);
     EXPECT_GT(travel, 1e-2);  // it moved
     EXPECT_LT(worstDrift, 1e-8 * (1.0 + std::abs(E0)));
     EXPECT_LT(worstGap, 1e-9);
