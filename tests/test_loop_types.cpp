@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "grbda/grbda.hpp"
+#include "grbda/model_source.hpp"
 #include "support/model_error.hpp"
 
 using namespace grbda;
@@ -501,4 +502,23 @@ TEST(LoopTypes, BadInputIsAModelErrorNamingFileLineAndLoop) {
   msg = modelErrorOf([&] { loadUrdfString(text, "rsur.urdf"); });
   EXPECT_NE(msg.find("rsur.urdf:" + std::to_string(line) + ":"), std::string::npos) << msg;
 
+}
+
+TEST(LoopTypes, SavedModelsKeepTheLoopTypeAndAxis2) {
+  // built from a ModelBuilder, so the archive holds the LoopSpecs (a loaded file travels as text)
+  for (const Mechanism& m : {rsurUniversal(), ankle2Rsu(), strutPrismatic()}) {
+    SCOPED_TRACE(m.name);
+    const Model model = parseUrdfString(urdfOf(m), m.name + ".urdf").build();
+    ASSERT_TRUE(model.source() && model.source()->urdf.empty() && model.source()->builder);
+    const Model back = deserializeModel(serializeModel(model));
+    ASSERT_EQ(back.loops().size(), model.loops().size());
+    for (size_t l = 0; l < model.loops().size(); ++l) {
+      EXPECT_EQ(back.loops()[l].type, model.loops()[l].type);
+      EXPECT_EQ(back.loops()[l].axis2, model.loops()[l].axis2);
+      EXPECT_EQ(back.loops()[l].numRows, model.loops()[l].numRows);
+    }
+    Data d1(model), d2(back);
+    const VecX q = poseAt(model, 0.1), v = VecX::Constant(model.nv(), 0.4), tau = VecX::Constant(model.nv(), 0.2);
+    EXPECT_EQ(forwardDynamics(model, d1, q, v, tau), forwardDynamics(back, d2, q, v, tau));
+  }
 }
