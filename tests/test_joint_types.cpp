@@ -698,6 +698,32 @@ TEST(SphericalJoint, EveryExactForwardDynamicsMethodAgrees) {
 
 // The hot calls on a prepared Data allocate nothing with a ball joint in the tree (C-ABA, C-RNEA,
 // CRBA, ℳ⁻¹, integrate into a sized vector).
+// The Simulator's RK4 step on a model with a quaternion joint (the stage rates through dexp⁻¹):
+// after a first step sizes its workspace, a step allocates nothing, and a simulator that first ran
+// another state reaches bit for bit the same state from the same start.
+TEST(SphericalJoint, Rk4StepAllocatesNothingAndIgnoresCallHistory) {
+  using namespace grbda::testsupport;
+  const Model model = loadUrdfString(mixedChainUrdf(), "ball_chain.urdf");
+  VecX q, v, tau;
+  mixedState(model, q, v, tau);
+  SimulatorOptions options;
+  options.integrator = Integrator::RK4;
+  options.dt = 1e-3;
+  Simulator fresh(model, World(), options), used(model, World(), options);
+  fresh.setState(q, v);
+  used.setState(integrate(model, q, v, 0.3), 2.0 * v);
+  used.step(7);  // another history
+  used.setState(q, v);
+  fresh.step();
+  used.step();
+  EXPECT_EQ(fresh.q(), used.q());
+  EXPECT_EQ(fresh.v(), used.v());
+  if (!allocationCounterLinked()) return;
+  AllocationScope scope;
+  fresh.step(3);
+  EXPECT_EQ(scope.count(), 0);
+}
+
 TEST(SphericalJoint, HotCallsAllocateNothing) {
   using namespace grbda::testsupport;
   if (!allocationCounterLinked()) GTEST_SKIP() << "no allocation counter linked in (see tests/support/allocation_counter.hpp)";

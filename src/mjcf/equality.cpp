@@ -107,7 +107,10 @@ LoopChains chainsOf(const Reader& r, const std::string& link1, const std::string
   for (const auto* chain : {&c.pred, &c.succ})
     for (const std::string& j : *chain) {
       const JointInfo& info = r.jointInfo.at(j);
-      if (info.kind == JointKind::Spherical && c.planar) c.planar = false, c.offender = j;  // a ball turns about any axis
+      if (info.kind == JointKind::Spherical && c.planar) {  // a ball turns about any axis
+        c.planar = false;
+        c.offender = j;
+      }
       if (info.kind != JointKind::Revolute && info.kind != JointKind::Continuous) continue;
       const Vec3 a = info.worldAxis.normalized();
       if (!haveNormal) c.normal = a, haveNormal = true;
