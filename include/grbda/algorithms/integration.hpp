@@ -40,7 +40,8 @@ double kineticEnergy(const Model& model, Data& data, const VecX& q, const VecX& 
 double potentialEnergy(const Model& model, Data& data, const VecX& q);
 
 /// How far the URDF+ loops are from closed at the kinematics in `data` (after forwardKinematics):
-/// the largest distance between the two frames a `<loop>` joins [m] (0 without loops). Independent
+/// the largest gap between the two frames a `<loop>` joins [m] (0 without loops): their distance,
+/// except a prismatic loop's (its part normal to the axis) and a planar loop's (along the normal). Independent
 /// positions are completed by Newton, so this stays at its tolerance; simulators report it.
 /// \note this overwrites nothing; it reads data.Xa.
 double loopClosureError(const Model& model, const Data& data);
