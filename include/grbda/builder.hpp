@@ -53,8 +53,6 @@ struct JointSpec {
   SourceLocation where;  ///< where it was declared, for error messages
 };
 
-enum class LoopKind { Revolute, Continuous, Prismatic, Planar, Fixed };
-
 /// URDF+ `<loop>`: the predecessor and successor loop frames (link frame composed with origin)
 /// coincide in position and, per the type, orientation (revolute: the axis stays aligned).
 struct LoopSpec {
@@ -68,6 +66,9 @@ struct LoopSpec {
   Transform predecessorOrigin, successorOrigin;
   ///@}
   Vec3 axis = Vec3::UnitX();              ///< in the loop frames
+  /// universal: the second axis (SDFormat's `<axis2>`), fixed in the successor's loop frame and
+  /// perpendicular to `axis` in the assembled pose; zero (not given) for the other types
+  Vec3 axis2 = Vec3::Zero();
   SourceLocation where;  ///< where it was declared, for error messages
 };
 

@@ -72,6 +72,10 @@ struct Frame {
   Transform placement;    ///< ^frame X_body: body coordinates -> frame coordinates
 };
 
+/// Which relative motions a URDF+ `<loop>` allows between its two loop frames (the rows it states
+/// are listed in docs/urdf-plus.md). Values are stored in saved models: append, never reorder.
+enum class LoopKind { Revolute, Continuous, Prismatic, Planar, Fixed, Spherical, Universal };
+
 /// A loop (URDF+ `<loop>`) as the two frames it joins, kept for methods that state loop
 /// constraints their own way (the proximal solver's unreduced point constraints).
 struct LoopFrames {
@@ -84,6 +88,8 @@ struct LoopFrames {
   ///@}
   bool fixed = false;          ///< orientation locked (fixed loop); otherwise revolute about `axis`
   Vec3 axis = Vec3::UnitZ();   ///< revolute axis, loop-frame coordinates
+  LoopKind type = LoopKind::Revolute;  ///< the loop's type (`fixed` is type == Fixed)
+  Vec3 axis2 = Vec3::Zero();   ///< universal: the successor's axis, loop-frame coordinates (unit)
   int cluster = -1;            ///< cluster whose constraints contain the loop
   ///@{
   int row = 0, numRows = 0;    ///< its rows in the cluster's K (redundant rows already removed)

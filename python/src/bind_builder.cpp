@@ -82,7 +82,9 @@ void bindSpecs(py::module_& m) {
       .value("CONTINUOUS", LoopKind::Continuous)
       .value("PRISMATIC", LoopKind::Prismatic)
       .value("PLANAR", LoopKind::Planar)
-      .value("FIXED", LoopKind::Fixed);
+      .value("FIXED", LoopKind::Fixed)
+      .value("SPHERICAL", LoopKind::Spherical)
+      .value("UNIVERSAL", LoopKind::Universal);
   auto loop = specClass<LoopSpec>(m, "LoopSpec",
                                   "URDF+ <loop>: the predecessor and successor loop frames (link frame composed "
                                   "with origin) coincide in position and, per the type, orientation.");
@@ -94,6 +96,8 @@ void bindSpecs(py::module_& m) {
       .def_readwrite("successor_origin", &LoopSpec::successorOrigin, "Transform: successor link frame -> loop frame")
       .def_readwrite("where", &LoopSpec::where, "SourceLocation for error messages");
   vec3Member(loop, "axis", &LoopSpec::axis, "axis in the loop frames");
+  vec3Member(loop, "axis2", &LoopSpec::axis2,
+             "universal loops: the successor's axis (SDFormat's <axis2>), perpendicular to axis in the file's pose");
 
   specClass<CouplingSpec>(m, "CouplingSpec",
                           "URDF+ <coupling>: sum of qdot along the successor chain = ratio * sum along the "

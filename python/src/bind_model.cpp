@@ -118,6 +118,8 @@ void bindParts(py::module_& m) {
       .def_readonly("successor_placement", &LoopFrames::successorPlacement, "^loopframe X_body of the successor")
       .def_readonly("fixed", &LoopFrames::fixed, "orientation locked; otherwise revolute about `axis`")
       .def_readonly("axis", &LoopFrames::axis, "revolute axis in loop-frame coordinates")
+      .def_readonly("type", &LoopFrames::type, "LoopKind of the <loop>")
+      .def_readonly("axis2", &LoopFrames::axis2, "universal loops: the successor's axis, loop-frame coordinates")
       .def_readonly("cluster", &LoopFrames::cluster, "cluster whose constraints contain the loop");
 
   py::class_<LoopConstraint>(m, "LoopConstraint",

@@ -173,6 +173,10 @@ namespace {
 Vec3 loopFrameOrigin(const Data& data, int body, const Transform& placement) {
   return body < 0 ? placement.r : (placement * data.Xa[static_cast<size_t>(body)]).r;
 }
+/// World direction of a vector fixed in a loop frame.
+Vec3 loopFrameDirection(const Data& data, int body, const Transform& placement, const Vec3& u) {
+  return (body < 0 ? placement.E : (placement * data.Xa[static_cast<size_t>(body)]).E).transpose() * u;
+}
 }  // namespace
 
 double loopClosureError(const Model& model, const Data& data) {
@@ -181,7 +185,11 @@ double loopClosureError(const Model& model, const Data& data) {
   for (const LoopFrames& loop : model.loops()) {
     const Vec3 a = loopFrameOrigin(data, loop.predecessorBody, loop.predecessorPlacement);
     const Vec3 b = loopFrameOrigin(data, loop.successorBody, loop.successorPlacement);
-    worst = std::max(worst, (a - b).norm());
+    Vec3 gap = a - b;  // a prismatic loop may slide along its axis, a planar one within its plane
+    const Vec3 axis = loopFrameDirection(data, loop.predecessorBody, loop.predecessorPlacement, loop.axis);
+    if (loop.type == LoopKind::Prismatic) gap -= axis * axis.dot(gap);
+    if (loop.type == LoopKind::Planar) gap = axis * axis.dot(gap);
+    worst = std::max(worst, gap.norm());
   }
   return worst;
 }

@@ -2,12 +2,19 @@
 // which rows K has, the order of the unknowns and the structural pattern supp(e) of every
 // unknown, computed once per model so that a solve touches only entries that can be non-zero.
 #include "grbda/baselines/proximal.hpp"
+#include "grbda/errors.hpp"
 
 namespace grbda {
 
 namespace {
 /// Rows of one loop in the unreduced styles: 3 point rows (+ orientation rows for LoopFull).
+/// They are written for revolute, continuous and fixed loops only; the newer types have their
+/// rows in the cluster style (ProximalConstraintRows::Cluster).
 int unreducedLoopRows(const LoopFrames& loop, ProximalConstraintRows rows) {
+  if (loop.type != LoopKind::Revolute && loop.type != LoopKind::Continuous && loop.type != LoopKind::Fixed)
+    throw ModelError("proximal solver: loop '" + loop.name +
+                     "' is not revolute, continuous or fixed; its unreduced rows are not written (use "
+                     "ProximalConstraintRows::Cluster)");
   if (rows == ProximalConstraintRows::LoopPoint3D) return 3;
   return 3 + (loop.fixed ? 3 : 2);
 }

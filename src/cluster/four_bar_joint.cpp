@@ -338,6 +338,7 @@ std::shared_ptr<ClusterJoint> recogniseFourBar(const Model& model, const Cluster
       loop = &lf;
     }
   if (!loop || loop->fixed || loop->numRows != 2) return nullptr;
+  if (loop->type != LoopKind::Revolute && loop->type != LoopKind::Continuous) return nullptr;  // Generic
   // topology: A and B on the output body, C on A
   int C = -1;
   for (int r = 0; r < 3; ++r) {

@@ -3,6 +3,7 @@
 #include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <string>
 
@@ -52,12 +53,41 @@ Vec3 pointBias(const ChainState& s) {
   return s.Abias.tail<3>() + s.Abias.head<3>().cross(s.p) + w.cross(vp);
 }
 
+/// Classical velocity of point p.
+Vec3 pointVelocity(const ChainState& s) { return s.V.tail<3>() + s.V.head<3>().cross(s.p); }
+
+/// Position rows φ = N·d along directions N = R_P m fixed in the predecessor loop frame, with
+/// d = (p_P − p_S)/L (prismatic and planar loops): φ̇ = ω_P·(N × d) + N·ḋ, and with Ṅ = ω_P × N
+/// φ̈ = ω̇_P·(N × d) + ω_P·(Ṅ × d) + 2 Ṅ·ḋ + N·d̈, whose q̈ = 0 part is −k.
+void directedPositionRows(const std::vector<Vec3>& directions, const ChainState& P, const ChainState& S,
+                          Eigen::Index np, Eigen::Index ns, double perLength, LoopClosureConstraint::RowsBuffer* phi,
+                          LoopClosureConstraint::JacobianBuffer* K, LoopClosureConstraint::RowsBuffer* k) {
+  const Vec3 d = perLength * (P.p - S.p);
+  for (size_t r = 0; r < directions.size(); ++r) {
+    const auto row = static_cast<Eigen::Index>(r);
+    const Vec3 N = P.R * directions[r], Nxd = N.cross(d);
+    if (phi) (*phi)[row] = N.dot(d);
+    if (K) {
+      for (Eigen::Index j = 0; j < np; ++j)
+        (*K)(row, j) = Nxd.dot(P.cols.col(j).head<3>()) + perLength * N.dot(pointColumn(P.cols.col(j), P.p));
+      for (Eigen::Index j = 0; j < ns; ++j) (*K)(row, np + j) = -perLength * N.dot(pointColumn(S.cols.col(j), S.p));
+    }
+    if (k) {
+      const Vec3 wP = P.V.head<3>(), dN = wP.cross(N);
+      const Vec3 dd = perLength * (pointVelocity(P) - pointVelocity(S));
+      const Vec3 ddBias = perLength * (pointBias(P) - pointBias(S));
+      (*k)[row] = -(P.Abias.head<3>().dot(Nxd) + wP.dot(dN.cross(d)) + 2.0 * dN.dot(dd) + N.dot(ddBias));
+    }
+  }
+}
+
 }  // namespace
 
 LoopClosureConstraint::LoopClosureConstraint(std::vector<ChainJoint> predecessorChain,
                                              const Transform& predecessorOrigin,
                                              std::vector<ChainJoint> successorChain,
-                                             const Transform& successorOrigin, LoopType type, const Vec3& axis)
+                                             const Transform& successorOrigin, LoopType type, const Vec3& axis,
+                                             const Vec3& axis2)
     : pred_(std::move(predecessorChain)),
       succ_(std::move(successorChain)),
       predOrigin_(predecessorOrigin),
@@ -71,22 +101,32 @@ LoopClosureConstraint::LoopClosureConstraint(std::vector<ChainJoint> predecessor
   length_ = longest > 0.0 ? longest : 1.0;
   const Vec3 a = axis.normalized();
   axis_ = a;
-  fixedOrientation_ = type == LoopType::Fixed;
+  const Vec3 n1 = a.unitOrthogonal(), n2 = a.cross(n1);  // normals of the axis
+  const std::vector<OrientationPair> allThree = {
+      {Vec3::UnitY(), Vec3::UnitZ()}, {Vec3::UnitZ(), Vec3::UnitX()}, {Vec3::UnitX(), Vec3::UnitY()}};
+  fixedOrientation_ = type == LoopType::Fixed || type == LoopType::Prismatic;
+  hasAlignment_ = type != LoopType::Spherical && type != LoopType::Universal;
   switch (type) {
     case LoopType::Revolute:
-    case LoopType::Continuous: {
-      // the loop axis must stay aligned: two directions normal to it, fixed in the predecessor
-      Vec3 n1 = a.unitOrthogonal();
-      Vec3 n2 = a.cross(n1);
+    case LoopType::Continuous:  // the loop axis must stay aligned: two normals fixed in the predecessor
       orientationPairs_ = {{n1, a}, {n2, a}};
       break;
-    }
     case LoopType::Fixed:
-      orientationPairs_ = {{Vec3::UnitY(), Vec3::UnitZ()}, {Vec3::UnitZ(), Vec3::UnitX()}, {Vec3::UnitX(), Vec3::UnitY()}};
+      orientationPairs_ = allThree;
       break;
-    case LoopType::Prismatic:
-    case LoopType::Planar:
-      throw ModelError("loop type is not supported yet (use revolute, continuous or fixed)");
+    case LoopType::Prismatic:  // orientation locked, the origins may slide along the axis only
+      orientationPairs_ = allThree;
+      positionDirections_ = {n1, n2};
+      break;
+    case LoopType::Planar:  // the plane normals stay parallel and the origins stay in one plane
+      orientationPairs_ = {{n1, a}, {n2, a}};
+      positionDirections_ = {a};
+      break;
+    case LoopType::Spherical:  // the origins coincide, any relative orientation
+      break;
+    case LoopType::Universal:  // the predecessor's axis stays perpendicular to the successor's axis2
+      orientationPairs_ = {{a, axis2.normalized()}};
+      break;
   }
   selectIndependentRows();
   // the axes at q = 0 in NCA coordinates: revolute joints' columns, and a revolute loop's axis
@@ -98,7 +138,17 @@ LoopClosureConstraint::LoopClosureConstraint(std::vector<ChainJoint> predecessor
   for (const ChainState* c : {&P, &S})
     for (Eigen::Index j = 0; j < c->cols.cols(); ++j)
       if (c->cols.col(j).head<3>().norm() > 0.5) axes.push_back(c->cols.col(j).head<3>().normalized());
-  if (!fixedOrientation_) axes.push_back((P.R * axis_).normalized());
+  if (type == LoopType::Revolute || type == LoopType::Continuous || type == LoopType::Planar)
+    axes.push_back((P.R * axis_).normalized());
+  if (type == LoopType::Universal) {  // SDFormat: the two axes are perpendicular in the model's pose
+    const double c = (P.R * axis_).dot(S.R * axis2.normalized());
+    if (std::abs(c) > kPerpendicularTolerance) {
+      char angle[32];
+      std::snprintf(angle, sizeof angle, "%.6g", std::acos(std::clamp(c, -1.0, 1.0)) * 180.0 / 3.14159265358979323846);
+      throw ModelError(std::string("universal loop: <axis> and <axis2> are not perpendicular in the file's pose (") +
+                       angle + " deg apart; SDFormat's universal joint needs 90)");
+    }
+  }
   // The intended relative orientation is the file's: a revolute loop whose axis points the other
   // way in one loop frame (a coupler turned by rpy="3.14159 0 0", a joint written with
   // rpy="-1.5708 0 0" and axis="0 0 -1") is the same hinge, and a fixed loop's frames may differ
@@ -108,7 +158,7 @@ LoopClosureConstraint::LoopClosureConstraint(std::vector<ChainJoint> predecessor
     const Mat3 rel = P.R.transpose() * S.R;
     for (int i = 0; i < 3; ++i) flip_[i] = rel(i, i) < -0.99 ? -1.0 : 1.0;
     if (flip_.prod() < 0.0) flip_.setOnes();  // not a half turn (a reflection): keep the identity
-  } else {
+  } else if (hasAlignment_) {
     axisSign_ = (P.R * axis_).dot(S.R * axis_) < -0.99 ? -1.0 : 1.0;
   }
   axisMisalignment_ = 0.0;
@@ -125,18 +175,24 @@ void LoopClosureConstraint::evaluate(const Eigen::Ref<const VecX>& q, const Eige
   walkChain(pred_, predOrigin_, q.data(), qd ? qd->data() : nullptr, P);
   walkChain(succ_, succOrigin_, q.data() + np, qd ? qd->data() + np : nullptr, S);
   if (aligned)  // fixed: within 90° of the file's relative rotation; revolute: axes as in the file
-    *aligned = fixedOrientation_ ? ((P.R.transpose() * S.R) * flip_.asDiagonal()).trace() > 1.0
-                                 : axisSign_ * (P.R * axis_).dot(S.R * axis_) > 0.0;
+    *aligned = !hasAlignment_       ? true
+               : fixedOrientation_ ? ((P.R.transpose() * S.R) * flip_.asDiagonal()).trace() > 1.0
+                                   : axisSign_ * (P.R * axis_).dot(S.R * axis_) > 0.0;
   if (K) K->setZero(6, np + ns);
   const double perLength = 1.0 / length_;  // position rows in loop lengths (dimensionless)
-  if (phi) phi->head<3>() = perLength * (P.p - S.p);
-  if (K) {
-    for (Eigen::Index j = 0; j < np; ++j) K->block<3, 1>(0, j) = perLength * pointColumn(P.cols.col(j), P.p);
-    for (Eigen::Index j = 0; j < ns; ++j) K->block<3, 1>(0, np + j) = -perLength * pointColumn(S.cols.col(j), S.p);
+  if (positionDirections_.empty()) {
+    if (phi) phi->head<3>() = perLength * (P.p - S.p);
+    if (K) {
+      for (Eigen::Index j = 0; j < np; ++j) K->block<3, 1>(0, j) = perLength * pointColumn(P.cols.col(j), P.p);
+      for (Eigen::Index j = 0; j < ns; ++j) K->block<3, 1>(0, np + j) = -perLength * pointColumn(S.cols.col(j), S.p);
+    }
+    if (k) k->head<3>() = -perLength * (pointBias(P) - pointBias(S));
+  } else {
+    directedPositionRows(positionDirections_, P, S, np, ns, perLength, phi, K, k);
   }
-  if (k) k->head<3>() = -perLength * (pointBias(P) - pointBias(S));
+  const int r0 = numPositionRows();
   for (size_t r = 0; r < orientationPairs_.size(); ++r) {
-    const auto row = static_cast<Eigen::Index>(3 + r);
+    const auto row = static_cast<Eigen::Index>(r0 + r);
     const Vec3 N = P.R * orientationPairs_[r].u, W = S.R * orientationPairs_[r].w;
     const Vec3 NxW = N.cross(W);
     if (phi) (*phi)[row] = N.dot(W);

@@ -1,7 +1,12 @@
 #pragma once
 // Internal: the implicit constraint of a URDF+ <loop> (spec §2.7, improved per §10.7): the two
 // loop frames (predecessor and successor link frames composed with their <origin>) must coincide
-// in position and, depending on the loop type, in orientation. All quantities are computed in the
+// in position and, depending on the loop type, in orientation. Candidate rows per type (position
+// rows first, then orientation rows):
+//   revolute/continuous  3 position + 2 (axis stays aligned)      fixed      3 + 3
+//   spherical            3 position                               universal  3 + 1 (axis·axis2 = 0)
+//   prismatic            2 position ⊥ axis + 3                    planar     1 position along the
+//                                                                 normal + 2 (normals stay parallel) All quantities are computed in the
 // frame of the nearest common ancestor (NCA) by walking the two chains below it; K and k are
 // exact (spatial Jacobians and velocity-product accelerations), no finite differences.
 #include <vector>
@@ -11,7 +16,7 @@
 
 namespace grbda::detail {
 
-enum class LoopType { Revolute, Continuous, Prismatic, Planar, Fixed };
+enum class LoopType { Revolute, Continuous, Prismatic, Planar, Fixed, Spherical, Universal };
 
 /// One tree joint on the path from the NCA down to a loop body.
 struct ChainJoint {
@@ -30,7 +35,7 @@ class LoopClosureConstraint final : public ImplicitConstraint {
   /// Coordinates: the predecessor chain's joints (NCA downwards), then the successor chain's.
   LoopClosureConstraint(std::vector<ChainJoint> predecessorChain, const Transform& predecessorOrigin,
                         std::vector<ChainJoint> successorChain, const Transform& successorOrigin, LoopType type,
-                        const Vec3& axis);
+                        const Vec3& axis, const Vec3& axis2 = Vec3::Zero());
 
   int numRows() const override { return static_cast<int>(rows_.size()); }
   int numCoordinates() const override { return static_cast<int>(pred_.size() + succ_.size()); }
@@ -42,8 +47,10 @@ class LoopClosureConstraint final : public ImplicitConstraint {
   /// orientation the file's pose has (aligned, or flipped as written).
   bool isIntendedRoot(const Eigen::Ref<const VecX>& q) const override;
 
-  /// Number of candidate rows before redundant ones were removed (3 position + orientation).
-  int numCandidateRows() const { return 3 + static_cast<int>(orientationPairs_.size()); }
+  /// Number of candidate rows before redundant ones were removed (position + orientation).
+  int numCandidateRows() const { return numPositionRows() + static_cast<int>(orientationPairs_.size()); }
+  /// Universal loop: |cos| of the angle between `<axis>` and `<axis2>` accepted in the file's pose.
+  static constexpr double kPerpendicularTolerance = 1e-4;
 
   /// Axes within this angle (rad) of parallel count as parallel: CAD and ROS exporters round
   /// rpy to ~1e-4 (rpy="-1.5708 0 0" is 3.7e-6 rad off), which must not turn a planar loop into a
@@ -64,6 +71,9 @@ class LoopClosureConstraint final : public ImplicitConstraint {
   struct OrientationPair {  // row φ = (R_P u)·(R_S w): zero when the loop frames are aligned
     Vec3 u, w;
   };
+  /// 3 rows p_P − p_S (NCA axes), or one row (R_P m)·(p_P − p_S) per direction m of
+  /// positionDirections_ (prismatic: the two normals of the axis; planar: the plane normal).
+  int numPositionRows() const { return positionDirections_.empty() ? 3 : static_cast<int>(positionDirections_.size()); }
   /// One walk down both chains fills whichever of φ, K, k is asked for; `aligned` (optional):
   /// the loop frames are within 90° of their intended alignment (see isIntendedRoot).
   void evaluate(const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>* qd, RowsBuffer* phi,
@@ -73,6 +83,8 @@ class LoopClosureConstraint final : public ImplicitConstraint {
   std::vector<ChainJoint> pred_, succ_;
   Transform predOrigin_, succOrigin_;
   std::vector<OrientationPair> orientationPairs_;
+  std::vector<Vec3> positionDirections_;  ///< fixed in the predecessor loop frame; empty: all 3
+  bool hasAlignment_ = true;  ///< spherical and universal loops have no intended orientation to check
   bool fixedOrientation_ = false;  ///< fixed loop: all three frame axes must agree
   Vec3 axis_ = Vec3::UnitZ();      ///< revolute loop axis (unit), in both loop frames
   std::vector<int> rows_;  ///< selected candidate rows

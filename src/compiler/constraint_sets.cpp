@@ -86,11 +86,15 @@ std::shared_ptr<LoopClosureConstraint> loopClosure(CompilerState& s, const Resol
   };
   const LoopType type = ls.type == LoopKind::Fixed        ? LoopType::Fixed
                         : ls.type == LoopKind::Continuous ? LoopType::Continuous
+                        : ls.type == LoopKind::Prismatic  ? LoopType::Prismatic
+                        : ls.type == LoopKind::Planar     ? LoopType::Planar
+                        : ls.type == LoopKind::Spherical  ? LoopType::Spherical
+                        : ls.type == LoopKind::Universal  ? LoopType::Universal
                                                           : LoopType::Revolute;
   std::shared_ptr<LoopClosureConstraint> loop;
   try {
     loop = std::make_shared<LoopClosureConstraint>(chainOf(rc.predChain), rc.predOrigin, chainOf(rc.succChain),
-                                                   rc.succOrigin, type, ls.axis);
+                                                   rc.succOrigin, type, ls.axis, ls.axis2);
   } catch (const ModelError& err) {
     fail(err.message(), rc.where, "loop '" + rc.name + "'");
   }
@@ -110,6 +114,8 @@ std::shared_ptr<LoopClosureConstraint> loopClosure(CompilerState& s, const Resol
   lf.successorPlacement = rc.succOrigin;
   lf.fixed = type == LoopType::Fixed;
   lf.axis = ls.axis.normalized();
+  lf.type = ls.type;
+  if (ls.type == LoopKind::Universal) lf.axis2 = ls.axis2.normalized();
   lf.cluster = k;
   lf.row = implicitRow;
   lf.numRows = loop->numRows();

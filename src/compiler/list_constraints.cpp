@@ -23,7 +23,13 @@ void listConstraints(CompilerState& s) {
     } else if (c.kind == ResolvedConstraint::Loop) {
       const LoopSpec& ls = s.builder.loops()[c.spec];
       info.kind = "loop";
-      info.description = std::string(ls.type == LoopKind::Fixed ? "fixed" : "revolute") + " loop " + ls.predecessor +
+      const char* type = ls.type == LoopKind::Fixed       ? "fixed"
+                         : ls.type == LoopKind::Prismatic ? "prismatic"
+                         : ls.type == LoopKind::Planar    ? "planar"
+                         : ls.type == LoopKind::Spherical ? "spherical"
+                         : ls.type == LoopKind::Universal ? "universal"
+                                                          : "revolute";  // continuous too, as before
+      info.description = std::string(type) + " loop " + ls.predecessor +
                          " -- " + ls.successor + " (joints " + jointsOf(c.bodies, ", ") + ")";
     } else {
       info.kind = "constraint";

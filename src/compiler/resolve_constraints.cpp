@@ -100,9 +100,9 @@ ResolvedConstraint resolveCoupling(const CompilerState& s, size_t c) {
 ResolvedConstraint resolveLoop(const CompilerState& s, size_t l) {
   const LoopSpec& spec = s.builder.loops()[l];
   const std::string el = "loop '" + spec.name + "'";
-  if (spec.type == LoopKind::Prismatic || spec.type == LoopKind::Planar)
-    fail("loop type is not supported yet (supported: revolute, continuous, fixed)", spec.where, el);
   if (!spec.axis.allFinite() || spec.axis.norm() < 1e-9) fail("loop axis is zero or not finite", spec.where, el);
+  if (spec.type == LoopKind::Universal && (!spec.axis2.allFinite() || spec.axis2.norm() < 1e-9))
+    fail("loop axis2 (the successor's axis of a universal loop) is zero, missing or not finite", spec.where, el);
   if (!spec.predecessorOrigin.r.allFinite() || !spec.predecessorOrigin.E.allFinite() ||
       !spec.successorOrigin.r.allFinite() || !spec.successorOrigin.E.allFinite())
     fail("loop origin is not finite", spec.where, el);

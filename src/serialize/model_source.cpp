@@ -68,7 +68,9 @@ void writeBuilder(ArchiveWriter& w, const ModelBuilder& b) {
   w.u64(b.loops().size());
   for (const LoopSpec& l : b.loops()) {
     w.str(l.name); w.i32(static_cast<int>(l.type)); w.str(l.predecessor); w.str(l.successor);
-    w.transform(l.predecessorOrigin); w.transform(l.successorOrigin); w.vec3(l.axis); writeWhere(w, l.where);
+    w.transform(l.predecessorOrigin); w.transform(l.successorOrigin); w.vec3(l.axis);
+    if (l.type == LoopKind::Universal) w.vec3(l.axis2);  // only universal loops carry it (as screw pitches)
+    writeWhere(w, l.where);
   }
   w.u64(b.couplings().size());
   for (const CouplingSpec& c : b.couplings()) { w.str(c.name); w.str(c.predecessor); w.str(c.successor); w.f64(c.ratio); writeWhere(w, c.where); }
@@ -113,8 +115,10 @@ ModelBuilder readBuilder(ArchiveReader& r) {
   }
   for (size_t n = r.size(1), i = 0; i < n; ++i) {
     LoopSpec l;
-    l.name = r.str(); l.type = readEnum<LoopKind>(r, 5, "loop kind"); l.predecessor = r.str(); l.successor = r.str();
-    l.predecessorOrigin = r.transform(); l.successorOrigin = r.transform(); l.axis = r.vec3(); l.where = readWhere(r);
+    l.name = r.str(); l.type = readEnum<LoopKind>(r, 7, "loop kind"); l.predecessor = r.str(); l.successor = r.str();
+    l.predecessorOrigin = r.transform(); l.successorOrigin = r.transform(); l.axis = r.vec3();
+    if (l.type == LoopKind::Universal) l.axis2 = r.vec3();
+    l.where = readWhere(r);
     b.addLoop(l);
   }
   for (size_t n = r.size(1), i = 0; i < n; ++i) {

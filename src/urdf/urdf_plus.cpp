@@ -20,7 +20,11 @@ LoopKind loopKind(const ElementContext& at, const XMLElement& e) {
   if (type == "prismatic") return LoopKind::Prismatic;
   if (type == "planar") return LoopKind::Planar;
   if (type == "fixed") return LoopKind::Fixed;
-  fail(at, e, "unknown loop type '" + type + "' (expected revolute, continuous, prismatic, planar or fixed)");
+  if (type == "spherical") return LoopKind::Spherical;
+  if (type == "universal") return LoopKind::Universal;
+  fail(at, e,
+       "unknown loop type '" + type +
+           "' (expected revolute, continuous, prismatic, planar, fixed, spherical or universal)");
 }
 
 /// <predecessor link="..."><origin .../></predecessor>: the link and its loop-frame transform.
@@ -40,6 +44,14 @@ LoopSpec readLoop(const std::string& file, const XMLElement& e) {
   l.predecessor = readLoopEnd(at, requiredChild(at, e, "predecessor"), l.predecessorOrigin);
   l.successor = readLoopEnd(at, requiredChild(at, e, "successor"), l.successorOrigin);
   if (const XMLElement* axis = uniqueChild(at, e, "axis")) l.axis = vectorAttribute(at, *axis, "xyz", Vec3::UnitX());
+  const XMLElement* axis2 = uniqueChild(at, e, "axis2");
+  if (l.type == LoopKind::Universal && !axis2)
+    fail(at, e, "a universal loop needs <axis2> (the successor's axis, SDFormat's spelling)");
+  if (axis2 && l.type != LoopKind::Universal)  // files that load today keep loading
+    detail::log().warn("{}:{}: {}: <axis2> is read by universal loops only; ignored", file, axis2->GetLineNum(),
+                       at.element);
+  else if (axis2)
+    l.axis2 = vectorAttribute(at, *axis2, "xyz", Vec3::Zero());
   return l;
 }
 

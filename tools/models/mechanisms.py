@@ -147,10 +147,54 @@ def arm_6dof() -> Robot:
     return r
 
 
+def ankle_2rsu() -> Robot:
+    """2-RSU parallel ankle (invented demo numbers, the layout of recent humanoid ankles).
+
+    Not in the committed set yet: every test that walks models/ (proximal unreduced rows, CFA,
+    PV-OSIM, regressor, ...) must first be run with it; until then `ankle_2rsu().to_xml()` writes
+    it (tests/test_loop_types.cpp builds the same mechanism)."""
+    r = Robot("ankle_2rsu",
+              ["2-RSU parallel ankle on a fixed shank: the foot on a universal joint (ankle_pitch about",
+               "y, ankle_roll about x) at the origin; two cranks about y at (0, +-0.03, 0.2), 0.04 long",
+               "pointing back, each driving a 0.23 m rod down to the foot 0.04 behind the ankle.",
+               "Left: rod on a universal at the crank (two revolutes), ball at the foot",
+               "(<loop type=\"spherical\">); right: ball at the crank (three revolutes), universal at the",
+               "foot (<loop type=\"universal\">, axis x on the rod, axis2 y on the foot). Actuators:",
+               "crank_l_joint, crank_r_joint (together: pitch; opposite: roll)."],
+              "tools/models/mechanisms.py (invented numbers)")
+    r.link("shank")
+    r.link("ankle_cross", diag_inertial(0.05, (0, 0, 0), 1e-5, 1e-5, 1e-5))
+    r.link("foot", diag_inertial(0.6, (0.04, 0, -0.04), 4e-4, 1.2e-3, 1.4e-3))
+    r.revolute("ankle_pitch", "shank", "ankle_cross", axis="y", independent=False)
+    r.revolute("ankle_roll", "ankle_cross", "foot", axis="x", independent=False)
+    crank = diag_inertial(0.1, (-0.02, 0, 0), 2e-5, 5e-5, 5e-5)
+    cross = diag_inertial(0.01, (0, 0, 0), 1e-6, 1e-6, 1e-6)
+    rod = _rod(0.05, 0.23, 0.004, "z")
+    rod = Inertial(rod.mass, (0.0, 0.0, -0.115), rod.inertia)  # hangs down from the crank
+    for side, y in (("l", 0.03), ("r", -0.03)):
+        r.link(f"crank_{side}", crank)
+        r.revolute(f"crank_{side}_joint", "shank", f"crank_{side}", (0, y, 0.2), axis="y", independent=True)
+    r.link("rod_l_x", cross)
+    r.link("rod_l", rod)
+    r.revolute("rod_l_u1", "crank_l", "rod_l_x", (-0.04, 0, 0), axis="x", independent=False)
+    r.revolute("rod_l_u2", "rod_l_x", "rod_l", axis="y", independent=False)
+    r.link("rod_r_x", cross)
+    r.link("rod_r_y", cross)
+    r.link("rod_r", rod)
+    r.revolute("rod_r_s1", "crank_r", "rod_r_x", (-0.04, 0, 0), axis="x", independent=False)
+    r.revolute("rod_r_s2", "rod_r_x", "rod_r_y", axis="y", independent=False)
+    r.revolute("rod_r_s3", "rod_r_y", "rod_r", axis="z", independent=False)
+    r.loops.append(Loop("left_ball", "rod_l", (0, 0, -0.23), "foot", (-0.04, 0.03, -0.03), type="spherical", rows=3))
+    r.loops.append(Loop("right_cardan", "rod_r", (0, 0, -0.23), "foot", (-0.04, -0.03, -0.03), (1.0, 0.0, 0.0),
+                        type="universal", axis2=(0.0, 1.0, 0.0), rows=4))
+    r.closed_configuration = {}
+    return r
+
+
 def _fixed(name, parent, child, xyz):
     return Joint(name, "fixed", parent, child, xyz)
 
 
 def all_models():
     return [four_bar(), six_bar(), planar_leg_linkage(), revolute_rotor_chain(), double_pendulum(),
-            planar_arm_3dof(), arm_6dof()]
+            planar_arm_3dof(), arm_6dof()]  # ankle_2rsu(): see its docstring

@@ -101,6 +101,9 @@ class Loop:
     successor: str
     successor_xyz: Vec3
     axis: Vec3 = (0.0, 0.0, 1.0)
+    type: str = "revolute"  # planar revolute closures about z (2 rows), or a spatial type below
+    axis2: Optional[Vec3] = None  # universal: the successor's axis
+    rows: int = 2  # spatial types: the rows the loop states (spherical 3, universal 4)
 
 
 @dataclass
@@ -216,7 +219,9 @@ class Robot:
             assert all(is_loop) or not any(is_loop), f"{self.name}: loop and coupling in one cluster"
             rows = 0
             for c in cons:
-                if isinstance(c, Loop):
+                if isinstance(c, Loop) and c.type != "revolute":
+                    rows += c.rows  # a spatial closure (spherical, universal): its rows as stated
+                elif isinstance(c, Loop):
                     # Planar closures about z only (2 rows): every path joint must turn about z.
                     top = self.nca(c.predecessor, c.successor)
                     path = self._path_to(c.predecessor, top) + self._path_to(c.successor, top)
@@ -231,7 +236,7 @@ class Robot:
             kinds[("loop" if is_loop[0] else "coupling", len(members), dof)] += 1
             constrained |= members
         singles = Counter(pj[l].type for l in self.moving_links() if l not in constrained)
-        rows_total = len(self.couplings) + 2 * len(self.loops)
+        rows_total = len(self.couplings) + sum(2 if l.type == "revolute" else l.rows for l in self.loops)
         parts = []
         if singles.get("floating"):
             parts.append("1 free")
@@ -309,11 +314,13 @@ class Robot:
                        f'    <ratio value="{num(c.ratio)}"/>\n'
                        f'  </coupling>\n')
         for c in self.loops:
-            out.append(f'  <loop name="{c.name}" type="revolute">\n'
+            axes = "" if c.type == "spherical" else f'    <axis xyz="{vec(c.axis)}"/>\n'
+            if c.axis2 is not None:
+                axes += f'    <axis2 xyz="{vec(c.axis2)}"/>\n'
+            out.append(f'  <loop name="{c.name}" type="{c.type}">\n'
                        f'    <predecessor link="{c.predecessor}"><origin xyz="{vec(c.predecessor_xyz)}"/></predecessor>\n'
                        f'    <successor link="{c.successor}"><origin xyz="{vec(c.successor_xyz)}"/></successor>\n'
-                       f'    <axis xyz="{vec(c.axis)}"/>\n'
-                       f'  </loop>\n')
+                       + axes + '  </loop>\n')
         out.append("</robot>\n")
         return "".join(out)
 
