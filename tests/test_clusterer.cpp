@@ -282,6 +282,9 @@ bool expectedCounts(const std::string& name, Expected& e) {
       {"double_pendulum", {2, 2, 2, rev(2)}},
       {"planar_arm_3dof", {3, 3, 3, rev(3)}},  // demo arms: plain trees
       {"arm_6dof", {6, 6, 6, rev(6)}},
+      // 9 bodies (ankle cross, foot, 2 cranks, a rod on a universal (2), one on a ball (3));
+      // 9 coordinates − 3 ball rows − 4 universal rows = 2 DoF, all in one loop cluster
+      {"ankle_2rsu", {9, 9, 2, generic(9, 2)}},
   };
   if (fixed.count(name)) {
     e = fixed.at(name);

@@ -58,6 +58,8 @@ const std::map<std::string, Counts> kFixedCounts = {
     {"planar_leg_linkage", {4, 4, false}},   {"revolute_rotor_chain", {6, 6, false}},
     {"double_pendulum", {2, 2, false}},      {"planar_arm_3dof", {3, 3, false}},
     {"arm_6dof", {6, 6, false}},
+    // mechanisms counted from their designs (tools/models/mechanisms.py docstrings)
+    {"ankle_2rsu", {9, 9, false}},  // ankle cross, foot, 2 cranks, rods: universal 2 + ball 3
 };
 
 // Counts of the parametric families, from the formulas of benchmark_systems.md / serial_chains.md.
@@ -202,7 +204,8 @@ TEST(ModelFiles, RecordedClosedConfigurationsCloseEveryLoop) {
     const std::string text = readText(f);
     const auto ls = loops(text);
     size_t tags = 0;
-    for (auto p = text.find("<loop "); p != std::string::npos; p = text.find("<loop ", p + 1)) ++tags;
+    // elements, not the header comment's prose (which may quote `<loop type="...">`)
+    for (auto p = text.find("<loop name="); p != std::string::npos; p = text.find("<loop name=", p + 1)) ++tags;
     if (tags == 0) continue;
     SCOPED_TRACE(f.filename().string());
     ASSERT_EQ(ls.size(), tags) << "a <loop> is not in the generator's layout";

@@ -2,9 +2,10 @@
 // computed during prepareState (data.clusters[c].K, k; cluster-local columns). Unreduced loop
 // rows are stated the way Pinocchio states a loop (spec §7.2): the two loop frames' points must
 // have equal classical accelerations (K = J_pred − J_succ, k = −(bias_pred − bias_succ) with
-// q̈ = 0), plus, for LoopFull, the relative angular acceleration normal to a revolute axis (or
-// all of it for a fixed loop). Columns are filled for the cluster's coordinates only: the
-// columns of the bodies above the loop are identical for the two coincident points and cancel.
+// q̈ = 0), plus, for LoopFull, the relative angular acceleration normal to a revolute axis (all
+// of it for a fixed loop, along axis × axis2 for a universal one, none for a ball). Columns are
+// filled for the cluster's coordinates only: the columns of the bodies above the loop are
+// identical for the two coincident points and cancel.
 #include "../kernels/tree_joint.hpp"
 #include "../kernels/constraint_rows.hpp"
 #include "proximal_internal.hpp"
@@ -62,25 +63,30 @@ void loopRows(const Model& model, const Data& data, ProximalData& pd, int l) {
   const int row = pd.loopFirstRow[static_cast<size_t>(l)], n = pd.loopNumRows[static_cast<size_t>(l)];
   const LoopSide P = loopSide(data, pd, loop.predecessorBody, loop.predecessorPlacement);
   const LoopSide S = loopSide(data, pd, loop.successorBody, loop.successorPlacement);
-  Vec3 normals[3];  // world directions of the constrained relative angular accelerations
+  Vec3 normals[3];      // world directions n of the constrained relative angular accelerations
+  Vec3 normalRates[3];  // their rates ṅ, for k
   const int numNormals = n - 3;
-  if (numNormals == 2) {
+  if (loop.type == LoopKind::Universal && numNormals == 1) {
+    // (R_P a)·(R_S a2) = 0 differentiates to (N × W)·(ω_P − ω_S) = 0
+    const Vec3 N = P.R * loop.axis, W = S.R * loop.axis2;
+    normals[0] = N.cross(W);
+    normalRates[0] = P.w.cross(N).cross(W) + N.cross(S.w.cross(W));
+  } else if (numNormals == 2) {  // revolute: the normals turn with the predecessor
     const Vec3 n1 = loop.axis.unitOrthogonal();
     normals[0] = P.R * n1;
     normals[1] = P.R * loop.axis.cross(n1);
-  } else if (numNormals == 3) {
+    for (int a = 0; a < 2; ++a) normalRates[a] = P.w.cross(normals[a]);
+  } else if (numNormals == 3) {  // fixed: constant world axes
     normals[0] = Vec3::UnitX(), normals[1] = Vec3::UnitY(), normals[2] = Vec3::UnitZ();
+    for (Vec3& r : normalRates) r.setZero();
   }
   pd.K.block(row, cl.vSpanIndex, n, cl.nvSpan).setZero();
   addColumns(model, data, cl, loop.predecessorBody, P.p, normals, numNormals, 1.0, row, pd.K);
   addColumns(model, data, cl, loop.successorBody, S.p, normals, numNormals, -1.0, row, pd.K);
   pd.k.segment<3>(row) = -(P.pointBias - S.pointBias);
   const Vec3 dw = P.w - S.w, dalpha = P.angularBias - S.angularBias;
-  for (int a = 0; a < numNormals; ++a) {
-    // d/dt [n·(ω_P − ω_S)] = 0 with n turning with the predecessor (fixed loop: n constant)
-    const double turning = numNormals == 2 ? P.w.cross(normals[a]).dot(dw) : 0.0;
-    pd.k[row + 3 + a] = -(normals[a].dot(dalpha) + turning);
-  }
+  for (int a = 0; a < numNormals; ++a)  // d/dt [n·(ω_P − ω_S)] = ṅ·dω + n·dα = 0
+    pd.k[row + 3 + a] = -(normals[a].dot(dalpha) + normalRates[a].dot(dw));
 }
 
 /// The ConstraintModel's rows in spanning coordinates. The constraint layer states row r as

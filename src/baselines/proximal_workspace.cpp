@@ -7,16 +7,21 @@
 namespace grbda {
 
 namespace {
-/// Rows of one loop in the unreduced styles: 3 point rows (+ orientation rows for LoopFull).
-/// They are written for revolute, continuous and fixed loops only; the newer types have their
-/// rows in the cluster style (ProximalConstraintRows::Cluster).
+/// Rows of one loop in the unreduced styles: 3 point rows (+ orientation rows for LoopFull: 2
+/// for revolute and continuous, 3 for fixed, 1 for universal, none for spherical). Prismatic and
+/// planar loops have their rows in the cluster style only (ProximalConstraintRows::Cluster).
 int unreducedLoopRows(const LoopFrames& loop, ProximalConstraintRows rows) {
-  if (loop.type != LoopKind::Revolute && loop.type != LoopKind::Continuous && loop.type != LoopKind::Fixed)
+  if (loop.type == LoopKind::Prismatic || loop.type == LoopKind::Planar)
     throw ModelError("proximal solver: loop '" + loop.name +
-                     "' is not revolute, continuous or fixed; its unreduced rows are not written (use "
+                     "' is prismatic or planar; its unreduced rows are not written (use "
                      "ProximalConstraintRows::Cluster)");
   if (rows == ProximalConstraintRows::LoopPoint3D) return 3;
-  return 3 + (loop.fixed ? 3 : 2);
+  switch (loop.type) {
+    case LoopKind::Fixed: return 6;
+    case LoopKind::Spherical: return 3;
+    case LoopKind::Universal: return 4;
+    default: return 5;
+  }
 }
 }  // namespace
 

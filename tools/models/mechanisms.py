@@ -150,9 +150,7 @@ def arm_6dof() -> Robot:
 def ankle_2rsu() -> Robot:
     """2-RSU parallel ankle (invented demo numbers, the layout of recent humanoid ankles).
 
-    Not in the committed set yet: every test that walks models/ (proximal unreduced rows, CFA,
-    PV-OSIM, regressor, ...) must first be run with it; until then `ankle_2rsu().to_xml()` writes
-    it (tests/test_loop_types.cpp builds the same mechanism)."""
+    tests/test_loop_types.cpp builds the same mechanism in code."""
     r = Robot("ankle_2rsu",
               ["2-RSU parallel ankle on a fixed shank: the foot on a universal joint (ankle_pitch about",
                "y, ankle_roll about x) at the origin; two cranks about y at (0, +-0.03, 0.2), 0.04 long",
@@ -197,4 +195,4 @@ def _fixed(name, parent, child, xyz):
 
 def all_models():
     return [four_bar(), six_bar(), planar_leg_linkage(), revolute_rotor_chain(), double_pendulum(),
-            planar_arm_3dof(), arm_6dof()]  # ankle_2rsu(): see its docstring
+            planar_arm_3dof(), arm_6dof(), ankle_2rsu()]

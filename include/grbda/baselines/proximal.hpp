@@ -40,8 +40,9 @@ enum class ProximalConstraintRows {
   Cluster,      ///< the model's own rows (couplings, loop rows with redundant ones removed, user rows)
   LoopPoint3D,  ///< each `<loop>` as an unreduced 3-D point constraint (Pinocchio CONTACT_3D; a planar
                 ///< loop gives one identically-zero row); couplings and user rows as in Cluster
-  LoopFull,     ///< each `<loop>` as 3 point rows + its orientation rows (2 for revolute, 3 for fixed),
-                ///< unreduced (a planar revolute loop gives 5 rows of rank 2)
+  LoopFull,     ///< each `<loop>` as 3 point rows + its orientation rows (2 for revolute, 3 for fixed,
+                ///< 1 for universal, 0 for spherical), unreduced (a planar revolute loop gives 5 rows
+                ///< of rank 2); prismatic and planar loops are refused (ModelError)
 };
 
 /// Settings of the proximal solver (proximalForwardDynamics).

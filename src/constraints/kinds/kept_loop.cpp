@@ -59,7 +59,10 @@ class KeptLoop final : public ConstraintType {
       for (int j = 0; j < out.numParts(r); ++j) out.K(r, j).setZero();
       for (int j = 0; j < nb; ++j) {
         const Body& b = model.body(lc.firstBody + j);
-        const Vec6 F = w.K(r, j) * b.joint.subspace();
+        // any F with Sᵀ F = K_rj states the row on the body; S/|S|² because a screw's S is not
+        // a unit vector (|S|² = 1 + pitch²)
+        const Vec6 S = b.joint.subspace();
+        const Vec6 F = (w.K(r, j) / S.squaredNorm()) * S;
         out.K(r, j) += F;
         if (b.parent < 0) continue;
         const int onParent = b.parent >= lc.firstBody ? b.parent - lc.firstBody : nb;  // in the group, or its support
