@@ -285,6 +285,7 @@ bool expectedCounts(const std::string& name, Expected& e) {
       // 9 bodies (ankle cross, foot, 2 cranks, a rod on a universal (2), one on a ball (3));
       // 9 coordinates − 3 ball rows − 4 universal rows = 2 DoF, all in one loop cluster
       {"ankle_2rsu", {9, 9, 2, generic(9, 2)}},
+      {"delta_robot", {18, 18, 3, generic(18, 3)}},  // 3 motors + 6 rods × 2 + a ball (3) − 5 balls × 3
   };
   if (fixed.count(name)) {
     e = fixed.at(name);

@@ -60,6 +60,7 @@ const std::map<std::string, Counts> kFixedCounts = {
     {"arm_6dof", {6, 6, false}},
     // mechanisms counted from their designs (tools/models/mechanisms.py docstrings)
     {"ankle_2rsu", {9, 9, false}},  // ankle cross, foot, 2 cranks, rods: universal 2 + ball 3
+    {"delta_robot", {18, 18, false}},
 };
 
 // Counts of the parametric families, from the formulas of benchmark_systems.md / serial_chains.md.

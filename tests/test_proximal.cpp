@@ -335,6 +335,7 @@ TEST(Proximal, NoHeapAllocationOnAPreparedWorkspace) {
     SCOPED_TRACE(name);
     Data data(model);
     for (ProximalConstraintRows rows : kAllRows) {
+      if (!statesEveryLoop(model, rows)) continue;
       ProximalData pd(model, rows);
       ProximalSettings s;
       s.rows = rows;

@@ -189,10 +189,70 @@ def ankle_2rsu() -> Robot:
     return r
 
 
+def delta_robot() -> Robot:
+    """Delta robot: three motors on a fixed base, each driving a parallelogram of two rods down to a
+    platform that only translates (invented demo numbers, the layout of pick-and-place deltas).
+
+    A ball inside the tree is three revolutes and each rod's top joint a universal (two revolutes,
+    so the rod cannot spin idly): the platform hangs from rod 0+ by a ball and the other five rods
+    close on it with <loop type="spherical">. 18 coordinates, 15 rows, 3 DoF (the motors). At q = 0
+    the upper arms are horizontal and every rod runs 0.45 m inward and 0.6 m down (0.75 m long,
+    tilted by asin(0.6) from the vertical), so the pose is closed and regular."""
+    rb, la, rp, w, h = 0.2, 0.3, 0.05, 0.04, 0.6  # base radius, arm, platform radius, half rod gap, drop
+    length = math.hypot(rb + la - rp, h)  # 0.75
+    tilt = math.atan2(rb + la - rp, h)  # rods lean inward: -z turned by `tilt` about the arm's y
+    r = Robot("delta_robot",
+              ["Delta robot on a fixed base (z up): three motors at radius 0.2 m, 120 deg apart (arm k",
+               "along the base's x turned by k*120 deg), each turning about the tangent (its frame's y)",
+               "an upper arm 0.3 m long, horizontal at q = 0. Each arm carries a parallelogram of two",
+               "0.75 m rods at +-0.04 m along the motor axis down to a platform of radius 0.05 m, 0.6 m",
+               "below the base. Rod tops: universal joints (rod_*_u1 about the arm's y, rod_*_u2 about",
+               "the rod's x); the platform hangs from rod_0p by a ball written as three revolutes",
+               "(platform_bx, _by, _bz), the other five rod ends close on it with <loop",
+               "type=\"spherical\">. The parallelograms keep the platform's orientation fixed.",
+               "Actuators: motor_0, motor_1, motor_2 (positive turns the arm down)."],
+              "tools/models/mechanisms.py (invented numbers)")
+    r.link("base")
+    arm = _rod(0.3, la, 0.015, "x")
+    cross = diag_inertial(0.01, (0, 0, 0), 1e-6, 1e-6, 1e-6)
+    rod = _rod(0.03, length, 0.004, "z")
+    rod = Inertial(rod.mass, (0.0, 0.0, -length / 2), rod.inertia)  # hangs down from the elbow
+    ends = {}  # (arm, side) -> the rod's platform end, relative to rod 0+'s end, platform axes
+    for k in range(3):
+        phi = 2 * math.pi * k / 3
+        c, s = math.cos(phi), math.sin(phi)
+        r.link(f"upper_arm_{k}", arm)
+        r.revolute(f"motor_{k}", "base", f"upper_arm_{k}", (rb * c, rb * s, 0), (0, 0, phi), axis="y",
+                   independent=True)
+        for side, sign in (("p", 1.0), ("m", -1.0)):
+            name = f"rod_{k}{side}"
+            r.link(f"{name}_x", cross)
+            r.link(name, rod)
+            r.revolute(f"{name}_u1", f"upper_arm_{k}", f"{name}_x", (la, sign * w, 0), (0, tilt, 0), axis="y",
+                       independent=False)
+            r.revolute(f"{name}_u2", f"{name}_x", name, axis="x", independent=False)
+            ends[(k, side)] = (rp * c - sign * w * s, rp * s + sign * w * c, 0.0)
+    # Platform: its frame at rod 0+'s end, axes parallel to the base's at q = 0 (rpy undoes the tilt).
+    r.link("platform_x", cross)
+    r.link("platform_y", cross)
+    r.link("platform", diag_inertial(0.2, (-rp, -w, 0), 1.5e-4, 1.5e-4, 2.8e-4))
+    r.revolute("platform_bx", "rod_0p", "platform_x", (0, 0, -length), (0, -tilt, 0), axis="x", independent=False)
+    r.revolute("platform_by", "platform_x", "platform_y", axis="y", independent=False)
+    r.revolute("platform_bz", "platform_y", "platform", axis="z", independent=False)
+    origin = ends[(0, "p")]
+    for (k, side), end in ends.items():
+        if (k, side) != (0, "p"):
+            rel = tuple(round(e - o, 15) for e, o in zip(end, origin))
+            r.loops.append(Loop(f"ball_{k}{side}", f"rod_{k}{side}", (0, 0, -length), "platform", rel,
+                                type="spherical", rows=3))
+    r.closed_configuration = {}
+    return r
+
+
 def _fixed(name, parent, child, xyz):
     return Joint(name, "fixed", parent, child, xyz)
 
 
 def all_models():
     return [four_bar(), six_bar(), planar_leg_linkage(), revolute_rotor_chain(), double_pendulum(),
-            planar_arm_3dof(), arm_6dof(), ankle_2rsu()]
+            planar_arm_3dof(), arm_6dof(), ankle_2rsu(), delta_robot()]
