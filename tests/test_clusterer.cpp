@@ -282,6 +282,7 @@ bool expectedCounts(const std::string& name, Expected& e) {
       {"double_pendulum", {2, 2, 2, rev(2)}},
       {"planar_arm_3dof", {3, 3, 3, rev(3)}},  // demo arms: plain trees
       {"arm_6dof", {6, 6, 6, rev(6)}},
+      {"ball_screw_knee", {4, 4, 1, generic(4, 1)}},  // screw + prismatic in two loops (invented)
   };
   if (fixed.count(name)) {
     e = fixed.at(name);

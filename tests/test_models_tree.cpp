@@ -58,6 +58,7 @@ const std::map<std::string, Counts> kFixedCounts = {
     {"planar_leg_linkage", {4, 4, false}},   {"revolute_rotor_chain", {6, 6, false}},
     {"double_pendulum", {2, 2, false}},      {"planar_arm_3dof", {3, 3, false}},
     {"arm_6dof", {6, 6, false}},
+    {"ball_screw_knee", {4, 4, false}},
 };
 
 // Counts of the parametric families, from the formulas of benchmark_systems.md / serial_chains.md.
