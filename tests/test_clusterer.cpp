@@ -286,6 +286,7 @@ bool expectedCounts(const std::string& name, Expected& e) {
       // 9 coordinates − 3 ball rows − 4 universal rows = 2 DoF, all in one loop cluster
       {"ankle_2rsu", {9, 9, 2, generic(9, 2)}},
       {"delta_robot", {18, 18, 3, generic(18, 3)}},  // 3 motors + 6 rods × 2 + a ball (3) − 5 balls × 3
+      {"ball_screw_knee", {4, 4, 1, generic(4, 1)}},  // knee, pivot, nut, shaft − 1 − 2 loop rows
   };
   if (fixed.count(name)) {
     e = fixed.at(name);

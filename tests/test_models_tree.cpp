@@ -61,6 +61,7 @@ const std::map<std::string, Counts> kFixedCounts = {
     // mechanisms counted from their designs (tools/models/mechanisms.py docstrings)
     {"ankle_2rsu", {9, 9, false}},  // ankle cross, foot, 2 cranks, rods: universal 2 + ball 3
     {"delta_robot", {18, 18, false}},
+    {"ball_screw_knee", {4, 4, false}},
 };
 
 // Counts of the parametric families, from the formulas of benchmark_systems.md / serial_chains.md.

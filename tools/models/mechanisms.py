@@ -147,6 +147,41 @@ def arm_6dof() -> Robot:
     return r
 
 
+def ball_screw_knee(shaft_axial_inertia: float = 3.5e-5) -> Robot:
+    """Knee driven by a ball-screw linear actuator (invented demo numbers): a helical joint and a
+    prismatic joint inside one loop cluster. shaft_axial_inertia: the shaft + motor rotor's moment
+    about the screw axis (tests vary it to see the reflected inertia)."""
+    lead = 0.005  # m per revolution: a 12 x 5 ball screw
+    r = Robot("ball_screw_knee",
+              ["Knee driven by a ball-screw linear actuator, planar in x-z (pivot axes along y), on a",
+               "fixed thigh: shank on the knee (0, 0, -0.4); actuator housing pivoting at (-0.05, 0, -0.1);",
+               "nut sliding along the housing's z (prismatic nut_slide, 0.25 below the pivot at q = 0);",
+               "shaft (screw, with the motor rotor) on a helical joint screw_turn in the nut, lead 5 mm",
+               "per revolution, right-handed (SDFormat's <screw_thread_pitch> 0.005 m/rev, equally",
+               "<thread_pitch> -2 pi / 0.005 rad/m: grbda's pitch 0.005 / 2 pi m/rad). Loop",
+               "screw_bearing (revolute about z) holds the shaft axially in the housing at the pivot: its",
+               "one row is the helical pair, nut_slide = -(0.005 / 2 pi) screw_turn. Loop nut_link",
+               "(revolute about y, 2 rows) pins the nut to the shank's crank point (-0.05, 0, 0.05).",
+               "4 coordinates - 3 rows = 1 DoF. Independent: knee. The knee fixes the actuator's length,",
+               "hence the nut travel and the shaft angle, at every pose; the motor angle does not: it folds",
+               "where the screw axis passes through the knee axis (knee = 0.62 rad, the shortest actuator),",
+               "and it turns about 63 rad per knee radian at q = 0."],
+              "tools/models/mechanisms.py (invented numbers)")
+    r.link("thigh")
+    r.link("shank", diag_inertial(1.2, (0, 0, -0.18), 0.018, 0.018, 0.001))
+    r.link("housing", diag_inertial(0.6, (0, 0, -0.04), 6e-4, 6e-4, 1e-4))
+    r.link("nut", diag_inertial(0.08, (0, 0, 0), 1e-5, 1e-5, 1e-5))
+    r.link("screw", diag_inertial(0.35, (0, 0, 0.125), 1.8e-3, 1.8e-3, shaft_axial_inertia))
+    r.revolute("knee", "thigh", "shank", (0, 0, -0.4), axis="y", independent=True, type="continuous")
+    r.revolute("pivot", "thigh", "housing", (-0.05, 0, -0.1), axis="y", independent=False, type="continuous")
+    r.prismatic("nut_slide", "housing", "nut", (0, 0, -0.25), axis="z", independent=False)
+    r.screw("screw_turn", "nut", "screw", lead, axis="z", independent=False)
+    r.loops.append(Loop("screw_bearing", "screw", (0, 0, 0.25), "housing", (0, 0, 0), (0.0, 0.0, 1.0)))
+    r.loops.append(Loop("nut_link", "nut", (0, 0, 0), "shank", (-0.05, 0, 0.05), (0.0, 1.0, 0.0)))
+    r.closed_configuration = {}
+    return r
+
+
 def ankle_2rsu() -> Robot:
     """2-RSU parallel ankle (invented demo numbers, the layout of recent humanoid ankles).
 
@@ -255,4 +290,5 @@ def _fixed(name, parent, child, xyz):
 
 def all_models():
     return [four_bar(), six_bar(), planar_leg_linkage(), revolute_rotor_chain(), double_pendulum(),
-            planar_arm_3dof(), arm_6dof(), ankle_2rsu(), delta_robot()]
+            planar_arm_3dof(), arm_6dof(), ankle_2rsu(), delta_robot(),
+            ball_screw_knee()]

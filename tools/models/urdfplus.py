@@ -76,13 +76,14 @@ class Link:
 @dataclass
 class Joint:
     name: str
-    type: str  # revolute | continuous | floating | fixed
+    type: str  # revolute | continuous | prismatic | screw | floating | fixed
     parent: str
     child: str
     xyz: Vec3 = (0.0, 0.0, 0.0)
     rpy: Vec3 = (0.0, 0.0, 0.0)
     axis: Optional[Vec3] = None
     independent: Optional[bool] = None  # None: attribute absent (= independent)
+    lead: Optional[float] = None  # screw: travel along the axis per revolution [m], positive right-handed
 
 
 @dataclass
@@ -127,6 +128,17 @@ class Robot:
     def revolute(self, name, parent, child, xyz=(0, 0, 0), rpy=(0, 0, 0), axis="z",
                  independent=None, type="revolute") -> Joint:
         j = Joint(name, type, parent, child, tuple(xyz), tuple(rpy), AXES[axis], independent)
+        self.joints.append(j)
+        return j
+
+    def prismatic(self, name, parent, child, xyz=(0, 0, 0), axis="z", independent=None) -> Joint:
+        j = Joint(name, "prismatic", parent, child, tuple(xyz), (0.0, 0.0, 0.0), AXES[axis], independent)
+        self.joints.append(j)
+        return j
+
+    def screw(self, name, parent, child, lead: float, xyz=(0, 0, 0), axis="z", independent=None) -> Joint:
+        """A helical joint: the child turns q about `axis` and advances lead * q / 2 pi along it."""
+        j = Joint(name, "screw", parent, child, tuple(xyz), (0.0, 0.0, 0.0), AXES[axis], independent, lead)
         self.joints.append(j)
         return j
 
@@ -219,16 +231,7 @@ class Robot:
             assert all(is_loop) or not any(is_loop), f"{self.name}: loop and coupling in one cluster"
             rows = 0
             for c in cons:
-                if isinstance(c, Loop) and c.type != "revolute":
-                    rows += c.rows  # a spatial closure (spherical, universal): its rows as stated
-                elif isinstance(c, Loop):
-                    # Planar closures about z only (2 rows): every path joint must turn about z.
-                    top = self.nca(c.predecessor, c.successor)
-                    path = self._path_to(c.predecessor, top) + self._path_to(c.successor, top)
-                    assert c.axis == AXES["z"] and all(pj[l].axis == AXES["z"] for l in path)
-                    rows += 2
-                else:
-                    rows += 1
+                rows += self._loop_rows(c) if isinstance(c, Loop) else 1
             dof = len(members) - rows
             independent = sum(1 for l in members if pj[l].independent is not False)
             assert independent == dof, (f"{self.name}: cluster {sorted(members)} has {dof} DoF "
@@ -236,7 +239,7 @@ class Robot:
             kinds[("loop" if is_loop[0] else "coupling", len(members), dof)] += 1
             constrained |= members
         singles = Counter(pj[l].type for l in self.moving_links() if l not in constrained)
-        rows_total = len(self.couplings) + sum(2 if l.type == "revolute" else l.rows for l in self.loops)
+        rows_total = len(self.couplings) + sum(self._loop_rows(l) for l in self.loops)
         parts = []
         if singles.get("floating"):
             parts.append("1 free")
@@ -249,6 +252,26 @@ class Robot:
                     independent=spanning - rows_total, floating=floating,
                     clusters=", ".join(parts), mass=self.total_mass())
 
+    def _loop_rows(self, c: Loop) -> int:
+        """Rows a loop keeps. Spatial types: as stated. Revolute loops, in the two shapes the models
+        use: planar (every joint on the loop's path turns about the loop axis or slides normal to
+        it: 2 rows) or coaxial (every path joint turns about, slides along or screws along the loop
+        axis: a shaft in its bearing, 1 row, the axial position; the axes are assumed to be one
+        line, which grbda's rank count checks). Path joints must have no rpy."""
+        if c.type != "revolute":
+            return c.rows  # a spatial closure (spherical, universal): its rows as stated
+        pj = self._parent_joint()
+        top = self.nca(c.predecessor, c.successor)
+        path = [pj[l] for l in self._path_to(c.predecessor, top) + self._path_to(c.successor, top)]
+        assert not any(any(j.rpy) for j in path), f"{self.name}: loop {c.name}: a path joint has rpy"
+        turns = [j for j in path if j.type in ("revolute", "continuous")]
+        slides = [j for j in path if j.type == "prismatic"]
+        if len(turns) + len(slides) == len(path) and all(j.axis == c.axis for j in turns) and \
+                all(sum(a * b for a, b in zip(j.axis, c.axis)) == 0 for j in slides):
+            return 2
+        assert all(j.axis == c.axis for j in path), f"{self.name}: loop {c.name} is neither planar nor coaxial"
+        return 1
+
     # ---- loop closure check ---------------------------------------------------------------
     def _pose_in(self, link: str, top: str, q: Dict[str, float]):
         """(R, p) of `link`'s frame in `top`'s frame at joint values q (missing = 0)."""
@@ -256,9 +279,14 @@ class Robot:
         R, p = _identity(), (0.0, 0.0, 0.0)
         for l in reversed(self._path_to(link, top)):
             j = pj[l]
-            Rj = _matmul(_rpy(j.rpy), _axis_angle(j.axis, q.get(j.name, 0.0)))
+            t = q.get(j.name, 0.0)
             p = _add(p, _apply(R, j.xyz))
-            R = _matmul(R, Rj)
+            R = _matmul(R, _rpy(j.rpy))
+            if j.type in ("prismatic", "screw"):  # slides t, or lead * t / 2 pi, along the axis
+                p = _add(p, _apply(R, tuple(a * (t if j.type == "prismatic" else j.lead * t / (2 * math.pi))
+                                            for a in j.axis)))
+            if j.type != "prismatic":
+                R = _matmul(R, _axis_angle(j.axis, t))
         return R, p
 
     def loop_residuals(self, q: Dict[str, float]) -> List[float]:
@@ -296,7 +324,7 @@ class Robot:
         lines += self.notes
         lines.append(f"Facts from {self.source}, transcribed for grbda.")
         lines.append("Generated by tools/make_models.py: edit the generator, not this file.")
-        if any(j.type == "revolute" for j in self.joints):
+        if any(j.type in ("revolute", "prismatic") for j in self.joints):
             lines.append("Joint limits are placeholders (the dynamics ignore them).")
         return "<!--\n" + "".join(f"  {l}\n" for l in lines) + "-->\n"
 
@@ -351,8 +379,11 @@ def _joint_xml(j: Joint, limit: str) -> str:
         s += f'    <origin xyz="{vec(j.xyz)}"{rpy}/>\n'
     if j.axis is not None:
         s += f'    <axis xyz="{vec(j.axis)}"/>\n'
-    if j.type == "revolute":
+    if j.type in ("revolute", "prismatic"):
         s += f'    <limit {limit}/>\n'
+    if j.type == "screw":  # SDFormat's two spellings of the same lead (docs/urdf-plus.md); grbda checks they agree
+        s += (f'    <screw_thread_pitch>{num(j.lead)}</screw_thread_pitch>\n'
+              f'    <thread_pitch>{num(-2 * math.pi / j.lead)}</thread_pitch>\n')
     return s + "  </joint>\n"
 
 
