@@ -8,7 +8,8 @@
 namespace grbda::detail {
 
 Model ModelCompiler::compile(const ModelBuilder& builder) {
-  CompilerState s(builder);
+  const std::optional<ModelBuilder> expanded = expandBallsOnConstraintChains(builder);
+  CompilerState s(expanded ? *expanded : builder);
   // the spanning tree: bodies joined by the file's joints, fixed joints merged
   checkLinks(s);
   checkJoints(s);

@@ -6,6 +6,7 @@
 // joints mutably (fixing the assembly mode needs that; the Model gets them const).
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -108,6 +109,9 @@ std::string joinNames(const std::vector<std::string>& names);
 void appendCoordinateNames(const Body& b, std::vector<std::string>& positions, std::vector<std::string>& velocities);
 
 // ---- the passes, in the order compile.cpp runs them -------------------------------------------
+// before the tree (expand_balls.cpp): the builder with every spherical joint on a loop's chain
+// written as three revolutes; nothing to expand: nullopt (the builder as given)
+std::optional<ModelBuilder> expandBallsOnConstraintChains(const ModelBuilder& b);
 // spanning tree (spanning_tree.cpp, check_specs.cpp)
 void checkLinks(CompilerState& s);            ///< finite, symmetric inertias; unique names
 void checkJoints(CompilerState& s);           ///< known links, rotations, limits; one parent per link

@@ -3,9 +3,9 @@
 //   joint    q1 = c0 + c1 q2 (polycoef linear): a URDF+ coupling when the two joints hang from the
 //            same link and c0 = 0 (a geared rotor: the exact rotor cluster), else a linear implicit
 //            constraint like URDF's <mimic>. joint1 becomes dependent.
-//   connect  a point of body1 and a point of body2 coincide: a loop. grbda has no spherical loop
-//            joint yet, so only planar loops (hinge axes parallel, slide axes normal to them) are
-//            read, as a revolute loop about the common axis, which is then the same constraint.
+//   connect  a point of body1 and a point of body2 coincide: a spherical loop, or, when the loop
+//            is planar (hinge axes parallel, slide axes normal to them), a revolute loop about the
+//            common axis, which is then the same constraint.
 //   weld     body1 and body2 keep their relative pose at qpos0: a fixed loop.
 // MJCF has no independent flags: for each loop the reader marks joints nearest its two ends
 // dependent, as many as the loop removes degrees of freedom (loop_dependents.hpp, docs/mjcf.md).
@@ -97,7 +97,6 @@ struct LoopChains {
   std::vector<std::string> pred, succ;
   bool planar = true;
   Vec3 normal = Vec3::UnitZ();  ///< the common hinge axis (world, qpos0)
-  std::string offender;         ///< a joint whose axis breaks planarity
 };
 
 LoopChains chainsOf(const Reader& r, const std::string& link1, const std::string& link2) {
@@ -107,20 +106,17 @@ LoopChains chainsOf(const Reader& r, const std::string& link1, const std::string
   for (const auto* chain : {&c.pred, &c.succ})
     for (const std::string& j : *chain) {
       const JointInfo& info = r.jointInfo.at(j);
-      if (info.kind == JointKind::Spherical && c.planar) {  // a ball turns about any axis
-        c.planar = false;
-        c.offender = j;
-      }
+      if (info.kind == JointKind::Spherical) c.planar = false;  // a ball turns about any axis
       if (info.kind != JointKind::Revolute && info.kind != JointKind::Continuous) continue;
       const Vec3 a = info.worldAxis.normalized();
       if (!haveNormal) c.normal = a, haveNormal = true;
-      else if (c.normal.cross(a).norm() > kParallel && c.planar) c.planar = false, c.offender = j;
+      else if (c.normal.cross(a).norm() > kParallel) c.planar = false;
     }
   for (const auto* chain : {&c.pred, &c.succ})
     for (const std::string& j : *chain) {
       const JointInfo& info = r.jointInfo.at(j);
-      if (info.kind == JointKind::Prismatic && std::abs(c.normal.dot(info.worldAxis.normalized())) > kParallel && c.planar)
-        c.planar = false, c.offender = j;
+      if (info.kind == JointKind::Prismatic && std::abs(c.normal.dot(info.worldAxis.normalized())) > kParallel)
+        c.planar = false;
     }
   return c;
 }
@@ -165,13 +161,17 @@ void readConnect(Reader& r, const ElementContext& at, const XMLElement& e, const
   }
   if (p1.first == p2.first) fail(at, e, "both points are on the same rigid body; the equality constrains nothing");
   const LoopChains c = chainsOf(r, p1.first, p2.first);
-  if (!c.planar)
-    fail(at, e, "this <connect> closes a spatial loop (joint '" + c.offender +
-                    (r.jointInfo.at(c.offender).kind == JointKind::Spherical ? "' is a ball joint" : "' is not parallel to the others") +
-                    "); grbda has no spherical loop joint yet, so only planar <connect> loops are read");
+  for (const auto* chain : {&c.pred, &c.succ})
+    for (const std::string& j : *chain)
+      if (r.jointInfo.at(j).kind == JointKind::Spherical)
+        fail(at, e, "this <connect> closes a spatial loop (joint '" + j +
+                        "' is a ball joint); the reader chooses a loop's dependent joints among 1-DoF joints only, "
+                        "so a <connect> loop may not pass through a ball (write it as three hinges)");
   LoopSpec l;
   l.name = name;
-  l.type = LoopKind::Revolute;
+  // planar: a revolute loop about the common axis, the same constraint with the rows a planar
+  // loop has; spatial: a ball (three position rows)
+  l.type = c.planar ? LoopKind::Revolute : LoopKind::Spherical;
   l.predecessor = p1.first;
   l.successor = p2.first;
   // loop frames parallel to the world at qpos0, so that the common axis is the same vector in both
