@@ -13,6 +13,7 @@
 
 #include "grbda/grbda.hpp"
 #include "support/model_error.hpp"
+#include "support/rk4_step.hpp"
 
 using namespace grbda;
 
@@ -113,12 +114,7 @@ TEST(BallInLoop, Rk4ConservesEnergy) {
   const double E0 = energy(q, v), dt = 1e-3;
   double drift = 0.0;
   for (int step = 0; step < 500; ++step) {  // the crank coordinate is an angle: q̇ = v
-    const VecX a1 = f(q, v);
-    const VecX a2 = f(q + 0.5 * dt * v, v + 0.5 * dt * a1);
-    const VecX a3 = f(q + 0.5 * dt * (v + 0.5 * dt * a1), v + 0.5 * dt * a2);
-    const VecX a4 = f(q + dt * (v + 0.5 * dt * a2), v + dt * a3);
-    q += dt * (v + dt / 6.0 * (a1 + a2 + a3));
-    v += dt / 6.0 * (a1 + 2.0 * a2 + 2.0 * a3 + a4);
+    testsupport::rk4Step(f, dt, q, v);
     drift = std::max(drift, std::abs(energy(q, v) - E0));
   }
   std::printf("[ measured ] |E - E0| <= %.3g J over 0.5 s (E0 = %.4g J), crank at %.3g rad\n", drift, E0, q[0]);

@@ -22,6 +22,7 @@
 #include "grbda/grbda.hpp"
 #include "grbda/model_source.hpp"
 #include "support/model_error.hpp"
+#include "support/rk4_step.hpp"
 
 using namespace grbda;
 
@@ -442,12 +443,7 @@ TEST(LoopTypes, Rk4ConservesEnergyAndKeepsTheLoopClosed) {
     const double E0 = energy(q, v), dt = 1e-3;
     double worstDrift = 0.0, worstGap = 0.0, travel = 0.0;
     for (int step = 0; step < 300; ++step) {  // 0.3 s; revolute coordinates: q̇ = v
-      const VecX a1 = f(q, v);
-      const VecX a2 = f(q + 0.5 * dt * v, v + 0.5 * dt * a1);
-      const VecX a3 = f(q + 0.5 * dt * (v + 0.5 * dt * a1), v + 0.5 * dt * a2);
-      const VecX a4 = f(q + dt * (v + 0.5 * dt * a2), v + dt * a3);
-      q += dt * (v + dt / 6.0 * (a1 + a2 + a3));
-      v += dt / 6.0 * (a1 + 2.0 * a2 + 2.0 * a3 + a4);
+      testsupport::rk4Step(f, dt, q, v);
       travel = std::max(travel, (q - q0).norm());
       worstDrift = std::max(worstDrift, std::abs(energy(q, v) - E0));
       forwardKinematics(model, data, q);
