@@ -102,33 +102,40 @@ const Mat3X& centerOfMassJacobian(const Model& model, Data& data, const VecX& q)
   // Backward over clusters, composites (mass m, first moment h) over the cluster tree as in the
   // cluster CRBA: column s = [ω; u] of S_k at body i moves i's composite, whose linear momentum
   // is m u + ω × h (body axes); J_c's column is its sum over the cluster's bodies, in world
-  // axes, over M.
-  Eigen::Vector4d total = Eigen::Vector4d::Zero();
+  // axes, over M. Fixed-size maps on the raw storage: the pass is a few flops a body, which
+  // dynamic blocks would outweigh (bench/RESULTS.md, CoM Jacobian).
+  cd.Jcom.setZero();
+  double* J = cd.Jcom.data();
+  double totalMass = 0.0;
+  Vec3 totalMoment = Vec3::Zero();
   for (int k = model.numClusters() - 1; k >= 0; --k) {
     const Cluster& cl = model.cluster(k);
     const MatX& S = data.clusters[static_cast<size_t>(k)].S;
-    auto J = cd.Jcom.middleCols(cl.vIndex, cl.nv);
-    J.setZero();
     for (int r = 0; r < cl.numBodies; ++r) {
       const auto i = static_cast<size_t>(cl.firstBody + r);
       const double m = mh[i](0);
       const Vec3 h = mh[i].tail<3>();
       const Mat3& E = data.Xa[i].E;
       for (int c = 0; c < cl.nv; ++c) {
-        const auto s = S.block<6, 1>(6 * r, c);
-        J.col(c).noalias() += E.transpose() * (m * s.tail<3>() + s.head<3>().cross(h));
+        const Eigen::Map<const Vec6> s(S.data() + c * S.rows() + 6 * r);
+        Eigen::Map<Vec3>(J + 3 * (cl.vIndex + c)).noalias() += E.transpose() * (m * s.tail<3>() + s.head<3>().cross(h));
       }
       // the composite's first moment in the output body's (or world) coordinates: Eᵀ h + m r
-      const Transform& X = cl.output >= 0 ? data.Xout[i] : data.Xa[i];
-      Eigen::Vector4d& to = cl.output >= 0 ? mh[static_cast<size_t>(cl.output)] : total;
-      to(0) += m;
-      to.tail<3>() += X.E.transpose() * h + m * X.r;
+      if (cl.output >= 0) {
+        const Transform& X = data.Xout[i];
+        Eigen::Vector4d& to = mh[static_cast<size_t>(cl.output)];
+        to(0) += m;
+        to.tail<3>().noalias() += X.E.transpose() * h + m * X.r;
+      } else {
+        totalMass += m;
+        totalMoment.noalias() += E.transpose() * h + m * data.Xa[i].r;
+      }
     }
   }
-  checkMass(model, total(0), "centerOfMassJacobian");
-  cd.mass = total(0);
-  cd.com = total.tail<3>() / total(0);
-  cd.Jcom /= total(0);
+  checkMass(model, totalMass, "centerOfMassJacobian");
+  cd.mass = totalMass;
+  cd.com = totalMoment / totalMass;
+  cd.Jcom *= 1.0 / totalMass;
   return cd.Jcom;
 }
 
