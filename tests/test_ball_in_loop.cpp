@@ -149,3 +149,35 @@ TEST(BallInLoop, ABallOnACouplingChainIsStillRefused) {
   const std::string message = testsupport::modelErrorOf([&] { loadUrdfString(text, "coupled_ball.urdf"); });
   EXPECT_NE(message.find("spherical joint 'ball'"), std::string::npos) << message;
 }
+
+TEST(BallInLoop, MinvDerivativesAndEfpaAgreeWithTheirDenseReferences) {
+  // the expanded ball is an ordinary member of the Generic cluster: ℳ⁻¹ against the inverse of
+  // CRBA's ℳ, ∂q̈/∂q and ∂q̈/∂v against central differences of forward dynamics, and C-EFPA's
+  // Λ⁻¹ at the coupler's far end against J ℳ⁻¹ Jᵀ with the frame Jacobian
+  const Model model = load("spherical");
+  Data data(model);
+  const VecX q = VecX::Constant(1, -0.3), v = VecX::Constant(1, 0.9), tau = VecX::Constant(1, 0.25);
+  const MatX H = massMatrix(model, data, q);
+  const MatX Minv = inverseMassMatrix(model, data, q);
+  EXPECT_LT((Minv - H.inverse()).norm(), 1e-12 * H.inverse().norm());
+
+  computeABADerivatives(model, data, q, v, tau);
+  const MatX dq = data.derivatives.ddq_dq, dv = data.derivatives.ddq_dv;
+  const double h = 1e-6;
+  auto fd = [&](const VecX& qq, const VecX& vv) { return VecX(forwardDynamics(model, data, qq, vv, tau)); };
+  const VecX e = VecX::Ones(1);
+  const VecX dqFd = (fd(q + h * e, v) - fd(q - h * e, v)) / (2.0 * h);
+  const VecX dvFd = (fd(q, v + h * e) - fd(q, v - h * e)) / (2.0 * h);
+  std::printf("[ measured ] dqdd/dq %.6g vs central differences %.6g; dqdd/dv %.6g vs %.6g\n", dq(0, 0), dqFd[0],
+              dv(0, 0), dvFd[0]);
+  EXPECT_NEAR(dq(0, 0), dqFd[0], 1e-6 * (1.0 + std::abs(dqFd[0])));
+  EXPECT_NEAR(dv(0, 0), dvFd[0], 1e-6 * (1.0 + std::abs(dvFd[0])));
+
+  const int coupler = model.frameIndex("coupler");
+  const Vec3 tip(0.25, 0.0, 0.1);
+  const OsimSet set(model, {EndEffector{coupler, tip}});
+  const MatX LambdaInv = inverseOperationalSpaceInertia(model, data, set, q);
+  const Mat6X J = frameJacobian(model, data, q, coupler, tip, ReferenceFrame::Local);
+  const MatX dense = J * massMatrix(model, data, q).inverse() * J.transpose();
+  EXPECT_LT((LambdaInv - dense).norm(), 1e-10 * (1.0 + dense.norm())) << LambdaInv << "\n\n" << dense;
+}
