@@ -10,6 +10,7 @@
 #include "cli/mini_json.hpp"
 #include "grbda/grbda.hpp"
 #include "support/cli_runner.hpp"
+#include "support/temp_dir.hpp"
 
 #ifdef GRBDA_CLI_PATH
 
@@ -170,6 +171,26 @@ TEST(CliConstraints, UsageErrorsNameTheProblem) {
   expectCommandError({"fd", kCheetah, "--baumgarte", "0.1"}, 2, {"--baumgarte needs --contact, --weld"});
   expectCommandError({"fd", kCheetah, "--contact", "FR_foot", "--method", "pv-soft", "--compliance", "-1"}, 2,
                      {"--compliance must be > 0"});
+}
+
+
+TEST(CliConstraints, AnExpandedJointsLinkIsNamedWithOrWithoutAPoint) {
+  // `hip::1` (the cross of a universal joint) names a link; the point after a single ':' is the
+  // optional contact point, so `hip::1` and `hip::1:0,0,0` are the same contact
+  TempDir dir;
+  const std::string model = dir.write(
+      "cardan.urdf",
+      "<robot name=\"cardan\"><link name=\"base\"/>"
+      "<link name=\"leg\"><inertial><origin xyz=\"0 0 -0.3\"/><mass value=\"2\"/>"
+      "<inertia ixx=\"0.02\" iyy=\"0.02\" izz=\"0.003\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>"
+      "<joint name=\"hip\" type=\"universal\"><parent link=\"base\"/><child link=\"leg\"/>"
+      "<axis xyz=\"1 0 0\"/><axis2 xyz=\"0 1 0\"/></joint></robot>");
+  const Json bare = fdJson({model, "--contact", "hip::1", "--q", "0.2,-0.1"});
+  const Json pointed = fdJson({model, "--contact", "hip::1:0,0,0", "--q", "0.2,-0.1"});
+  ASSERT_TRUE(bare.has("contact_forces") && pointed.has("contact_forces"));
+  EXPECT_EQ(bare["contact_forces"][0]["link"].text, "hip::1");
+  EXPECT_EQ(bare["result"].numbers(), pointed["result"].numbers());
+  EXPECT_EQ(bare["contact_forces"][0]["force"].numbers(), pointed["contact_forces"][0]["force"].numbers());
 }
 
 #endif  // GRBDA_CLI_PATH

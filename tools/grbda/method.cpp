@@ -78,7 +78,10 @@ bool solvesConstraintRows(Method method) { return methodInfo(method).solvesRows;
 bool isConstraintMethod(Method method) { return methodInfo(method).constrained; }
 
 NamedPoint parseNamedPoint(const std::string& text, const std::string& option) {
-  const size_t colon = text.rfind(':');
+  // the point follows the last ':' that is not half of a "::" (the scope separator of expanded
+  // joints' links, `hip::1`), so `hip::1` names a link and `hip::1:0,0,0` a point on it
+  size_t colon = text.rfind(':');
+  if (colon != std::string::npos && colon > 0 && text[colon - 1] == ':') colon = std::string::npos;
   NamedPoint p;
   p.link = text.substr(0, colon);
   if (colon != std::string::npos) {
