@@ -459,6 +459,42 @@ TEST(LoopTypes, Rk4ConservesEnergyAndKeepsTheLoopClosed) {
   }
 }
 
+TEST(LoopTypes, ProximalUnreducedRowsTakeBallsAndUniversalsAndRefuseTheRest) {
+  // Pinocchio-style unreduced rows (LoopFull): a ball is its 3 point rows, a universal adds the row
+  // along axis × axis2 — the proximal solve must then reach C-ABA's q̈ on the spatial mechanisms;
+  // prismatic and planar loops have no unreduced form and are refused naming the loop
+  double worst = 0.0;
+  for (const Mechanism& m : allMechanisms()) {
+    SCOPED_TRACE(m.name);
+    const Model model = load(m);
+    const bool refused = std::any_of(m.loops.begin(), m.loops.end(),
+                                     [](const TLoop& l) { return l.type == "prismatic" || l.type == "planar"; });
+    if (refused) {
+      for (ProximalConstraintRows rows : {ProximalConstraintRows::LoopFull, ProximalConstraintRows::LoopPoint3D}) {
+        const std::string message = testsupport::modelErrorOf([&] { ProximalData refusedData(model, rows); });
+        EXPECT_NE(message.find("loop 'closure'"), std::string::npos) << message;
+        EXPECT_NE(message.find("prismatic or planar"), std::string::npos) << message;
+      }
+      continue;
+    }
+    Data data(model);
+    ProximalData pd(model, ProximalConstraintRows::LoopFull);
+    ProximalSettings settings;
+    settings.rows = ProximalConstraintRows::LoopFull;
+    settings.maxIterations = 50;
+    for (double offset : {0.05, -0.2}) {
+      const VecX q = poseAt(model, offset), v = VecX::LinSpaced(model.nv(), -0.9 + offset, 0.6),
+                 tau = VecX::LinSpaced(model.nv(), 0.3, -0.2);
+      const VecX aba = forwardDynamics(model, data, q, v, tau);
+      const ProximalResult& r = proximalSparseForwardDynamics(model, data, pd, q, v, tau, settings);
+      EXPECT_TRUE(r.converged);
+      worst = std::max(worst, relErr(r.qdd, aba));
+    }
+  }
+  std::printf("[ measured ] unreduced ball/universal rows: proximal q̈ vs C-ABA <= %.3g\n", worst);
+  EXPECT_LT(worst, 1e-8);
+}
+
 TEST(LoopTypes, BadInputIsAModelErrorNamingFileLineAndLoop) {
   using testsupport::modelErrorOf;
   Mechanism u = rsurUniversal();

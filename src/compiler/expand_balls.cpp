@@ -2,14 +2,15 @@
 // revolutes. The cluster machinery (loop rows walked joint by joint, Newton assembly on the
 // spanning coordinates, the independent selection) works on 1-DoF joints; a ball inside a loop
 // cluster is therefore stated the way mechanism papers write it, Rot(x, q1) · Rot(y, q2) ·
-// Rot(z, q3) about the joint frame's axes, with two massless links between — exactly the
-// universal joint's expansion (src/urdf/compound_joints.cpp), with the same names `n::1` …
+// Rot(z, q3) about the joint frame's axes, with two massless links between — the chain the
+// universal joint is written as (compiler/joint_chain.hpp), with the same names `n::1` …
 // The angles are singular only at q2 = ±90°, a quarter turn from the file's pose, where the
 // quaternion is the identity. Balls elsewhere in the tree keep their quaternion.
 #include <map>
 #include <set>
 
 #include "compiler.hpp"
+#include "compiler/joint_chain.hpp"
 
 namespace grbda::detail {
 
@@ -51,42 +52,22 @@ void markChains(const ModelBuilder& b, const std::map<std::string, size_t>& pare
   markBelowCommonAncestor(upC, aboveA);
 }
 
-std::string part(const std::string& joint, int k) { return joint + "::" + std::to_string(k); }
-
 /// The three revolutes (x, y, z of the joint frame) and two massless links replacing ball `j`.
 void addExpandedBall(const JointSpec& j, std::set<std::string>& linkNames, std::set<std::string>& jointNames,
                      ModelBuilder& out) {
-  const std::string element = "joint '" + j.name + "'";
   if (j.dynamics.damping != 0.0 || j.dynamics.friction != 0.0)
-    fail("a spherical joint inside a loop cluster is written as three revolutes (x, y, z), whose "
-         "<dynamics> would act on the angles' rates instead of the angular velocity; remove its damping and "
-         "friction, or write the three revolutes with their own",
-         j.where, element);
-  std::string previous = j.parent;
-  for (int k = 1; k <= 3; ++k) {
-    JointSpec angle = j;
-    angle.name = part(j.name, k);
-    angle.kind = JointKind::Continuous;
-    angle.axis = Vec3::Unit(k - 1);
-    angle.parent = previous;
-    angle.child = k == 3 ? j.child : angle.name;
-    angle.limits.hasPositionLimits = false;
-    if (k > 1) angle.origin = Transform();
-    if (!jointNames.insert(angle.name).second)
-      fail("expanding this spherical joint (it lies on a loop's chain) needs the joint name '" +
-               angle.name + "', which the robot already uses; rename one of them",
-           j.where, element);
-    if (k < 3) {  // massless and inertia-free: the child link carries the mass
-      if (!linkNames.insert(angle.child).second)
-        fail("expanding this spherical joint (it lies on a loop's chain) needs the link name '" +
-                 angle.child + "', which the robot already uses; rename one of them",
-             j.where, element);
-      LinkSpec link;
-      link.name = angle.child;
-      link.where = j.where;
-      out.addLink(link);
-    }
-    previous = angle.child;
+    fail("a spherical joint inside a loop cluster is written as three revolutes (x, y, z), whose <dynamics> "
+         "would act on the angles' rates instead of the angular velocity; remove its damping and friction, or "
+         "write the three revolutes with their own",
+         j.where, "joint '" + j.name + "'");
+  const JointChain chain = jointChain(j,
+                                      {{JointKind::Continuous, Vec3::UnitX()},
+                                       {JointKind::Continuous, Vec3::UnitY()},
+                                       {JointKind::Continuous, Vec3::UnitZ()}},
+                                      linkNames, jointNames);
+  for (const LinkSpec& l : chain.links) out.addLink(l);
+  for (JointSpec angle : chain.joints) {
+    angle.limits.hasPositionLimits = false;  // a ball has no angle bounds to hand down
     out.addJoint(angle);
   }
 }

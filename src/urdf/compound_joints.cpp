@@ -5,11 +5,14 @@
 #include <string>
 #include <vector>
 
+#include "compiler/joint_chain.hpp"
 #include "grbda/errors.hpp"
 
 namespace grbda::urdf_detail {
 namespace {
 
+using detail::ChainCoordinate;
+using detail::JointChain;
 using tinyxml2::XMLElement;
 
 constexpr double kZeroAxis = 1e-9;  ///< an axis shorter than this has no direction (as build() says)
@@ -46,41 +49,20 @@ void readPlanar(const ElementContext& at, const XMLElement& e, UrdfJoint& j) {
                        "lower/upper> is not supported on it (effort and velocity apply to each coordinate)");
 }
 
-std::string part(const std::string& joint, int k) { return joint + kCompoundSeparator + std::to_string(k); }
-
-// One name the expansion creates, refused when the robot already uses it.
-void claim(std::set<std::string>& taken, const std::string& name, const char* kind, const JointSpec& compound) {
-  if (!taken.insert(name).second)
-    throw ModelError(std::string("expanding this joint needs the ") + kind + " name '" + name +
-                         "', which the robot already uses; rename one of them",
-                     compound.where.file, compound.where.line, "joint '" + compound.name + "'");
-}
-
-// Joint `j` as a chain parent → n::1 → ... → child of 1-DoF joints (kind, axis), the first at j's
-// origin, the others at the previous link's origin; each coordinate keeps j's limits and dynamics.
-void expandOne(const UrdfJoint& j, const std::vector<std::pair<JointKind, Vec3>>& coordinates, MergedUrdf& out,
+// Joint `j` as its chain of 1-DoF joints (compiler/joint_chain.hpp), into `out`.
+void expandOne(const UrdfJoint& j, const std::vector<ChainCoordinate>& coordinates, MergedUrdf& out,
                std::set<std::string>& linkNames, std::set<std::string>& jointNames) {
-  std::string previous = j.spec.parent;
-  for (size_t k = 0; k < coordinates.size(); ++k) {
-    const bool last = k + 1 == coordinates.size();
-    UrdfJoint c = j;
-    c.compound = UrdfJoint::Compound::None;
-    c.spec.name = part(j.spec.name, static_cast<int>(k) + 1);
-    c.spec.kind = coordinates[k].first;
-    c.spec.axis = coordinates[k].second;
-    c.spec.parent = previous;
-    c.spec.child = last ? j.spec.child : c.spec.name;
-    if (k > 0) c.spec.origin = Transform();
-    claim(jointNames, c.spec.name, "joint", j.spec);
-    if (!last) {  // massless and inertia-free: the child link carries the mass
-      claim(linkNames, c.spec.child, "link", j.spec);
-      UrdfLink link;
-      link.spec.name = c.spec.child;
-      link.spec.where = j.spec.where;
-      out.links.push_back(link);
-    }
-    out.joints.push_back(c);
-    previous = c.spec.child;
+  const JointChain chain = detail::jointChain(j.spec, coordinates, linkNames, jointNames);
+  for (const LinkSpec& l : chain.links) {
+    UrdfLink link;
+    link.spec = l;
+    out.links.push_back(link);
+  }
+  for (const JointSpec& spec : chain.joints) {
+    UrdfJoint part = j;
+    part.compound = UrdfJoint::Compound::None;
+    part.spec = spec;
+    out.joints.push_back(part);
   }
 }
 
@@ -90,7 +72,7 @@ void readCompoundJoint(const ElementContext& at, const XMLElement& e, UrdfJoint&
   const char* type = joint.compound == UrdfJoint::Compound::Universal ? "universal" : "planar";
   if (const XMLElement* mimic = e.FirstChildElement("mimic"))
     fail(at, *mimic, std::string("a ") + type + " joint cannot follow another joint (<mimic> couples 1-DoF joints; "
-                     "a <mimic> elsewhere may name one of its coordinates, e.g. '" + part(joint.spec.name, 1) + "')");
+                     "a <mimic> elsewhere may name one of its coordinates, e.g. '" + joint.spec.name + detail::kChainSeparator + "1')");
   if (joint.compound == UrdfJoint::Compound::Universal) readUniversal(at, e, joint);
   else readPlanar(at, e, joint);
 }

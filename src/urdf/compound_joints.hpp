@@ -7,8 +7,8 @@
 //       child = X_T · Trans(x e1 + y e2) · Rot(axis, θ)
 // A library joint has a constant motion subspace and these do not, so the reader expands each
 // into a chain of revolute/prismatic joints joined by massless, inertia-free links at the joint
-// origin. Joint `n` gives joints `n::1`, `n::2`(, `n::3`) — one per coordinate, in the order of q —
-// and intermediate links `n::1`(, `n::2`); the last joint ends at the original child link.
+// origin (compiler/joint_chain.hpp): joint `n` gives joints `n::1`, `n::2`(, `n::3`) — one per
+// coordinate, in the order of q — and intermediate links `n::1`(, `n::2`).
 #include <tinyxml2.h>
 
 #include <utility>
@@ -17,10 +17,6 @@
 #include "urdf/xml_values.hpp"
 
 namespace grbda::urdf_detail {
-
-/// Separator between a compound joint's name and its coordinate number ("::", SDFormat's reserved
-/// scope separator, so no SDFormat-compatible name contains it).
-inline constexpr const char* kCompoundSeparator = "::";
 
 /// Reads what a universal or planar joint adds to a 1-DoF joint (`<axis2>`) and checks its axes
 /// and elements; ModelError naming the file, the line of the offending element and the joint for a
