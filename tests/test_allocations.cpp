@@ -218,6 +218,55 @@ TEST(Allocations, HotCallsOnPreparedDataDoNotAllocate) {
   }
 }
 
+TEST(Allocations, InputsGivenAsViewsAreNotCopied) {
+  if (!GRBDA_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting needs glibc and no AddressSanitizer";
+  // Inputs are VecRef: segments of one state buffer in memory the library does not own (what the
+  // Python module passes for a numpy array) bind without a copy, and give what owning VecX give.
+  Rng rng(97);
+  const Model m = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf");
+  const int nq = m.nq(), nv = m.nv();
+  VecX state(nq + 2 * nv);
+  state << randomIndependentPositions(rng, m, -0.3, 0.3), randomVector(rng, nv), randomVector(rng, nv);
+  const std::vector<double> foreign(state.data(), state.data() + state.size());
+  const Eigen::Map<const VecX> all(foreign.data(), static_cast<Eigen::Index>(foreign.size()));
+  const auto qView = all.head(nq), vView = all.segment(nq, nv), tauView = all.tail(nv);
+  const VecX q = qView, v = vView, tau = tauView;
+  ConstraintModel feet(m);
+  for (const char* foot : {"FR_foot", "FL_foot"}) feet.addPointContact(foot);
+  ConstraintData cd(m, feet);
+  Data data(m);
+  VecX next(nq);
+  // each call once on owning vectors (the expected answer) and once, counted, on the views
+  const std::vector<std::pair<const char*, std::function<void(bool, MatX&)>>> calls = {
+      {"forwardDynamics",
+       [&](bool views, MatX& out) { out = (views ? forwardDynamics(m, data, qView, vView, tauView) : forwardDynamics(m, data, q, v, tau)); }},
+      {"inverseDynamics",
+       [&](bool views, MatX& out) { out = (views ? inverseDynamics(m, data, qView, vView, tauView) : inverseDynamics(m, data, q, v, tau)); }},
+      {"massMatrix", [&](bool views, MatX& out) { out = (views ? massMatrix(m, data, qView) : massMatrix(m, data, q)); }},
+      {"centroidalMomentumMatrix",
+       [&](bool views, MatX& out) { out = (views ? centroidalMomentumMatrix(m, data, qView) : centroidalMomentumMatrix(m, data, q)); }},
+      {"centerOfMassJacobian",
+       [&](bool views, MatX& out) { out = (views ? centerOfMassJacobian(m, data, qView) : centerOfMassJacobian(m, data, q)); }},
+      {"integrate",
+       [&](bool views, MatX& out) {
+         if (views) integrate(m, qView, vView, 1e-3, next);
+         else integrate(m, q, v, 1e-3, next);
+         out = next;
+       }},
+      {"constrainedForwardDynamics",
+       [&](bool views, MatX& out) {
+         out = (views ? constrainedForwardDynamics(m, data, feet, cd, qView, vView, tauView)
+                           : constrainedForwardDynamics(m, data, feet, cd, q, v, tau));
+       }},
+  };
+  for (const auto& [name, call] : calls) {
+    MatX expected, got;
+    call(false, expected);
+    EXPECT_EQ(allocationsAfterWarmUp([&] { call(true, got); }), 0) << name;
+    EXPECT_TRUE(got == expected) << name;
+  }
+}
+
 namespace {
 
 /// Mini Cheetah constraints of every built-in kind: two point contacts (one off the frame), a

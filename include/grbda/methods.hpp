@@ -110,7 +110,7 @@ class Solver {
   Solver& operator=(const Solver&) = delete;  ///< refers to its model
 
   /// q̈ at (q, v, tau); also λ when the method solves rows. The reference stays valid until the next call.
-  const VecX& compute(const VecX& q, const VecX& v, const VecX& tau);
+  const VecX& compute(const VecRef& q, const VecRef& v, const VecRef& tau);
 
   const MethodInfo& method() const { return *method_; }  ///< its table entry
   const Model& model() const { return model_; }          ///< the model it was prepared for

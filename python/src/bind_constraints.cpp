@@ -305,7 +305,7 @@ struct BoundPvOsimFast {
 };
 
 /// (model, data, constraints, cdata, q) -> matrix, for the three Λ⁻¹ / Λ calls.
-template <const MatX& (*F)(const Model&, Data&, const ConstraintModel&, ConstraintData&, const VecX&)>
+template <const MatX& (*F)(const Model&, Data&, const ConstraintModel&, ConstraintData&, const VecRef&)>
 MatX osimCall(const char* name, const Model& model, BoundData& d, const ConstraintModel& constraints,
               BoundConstraintData& cd, ArrayLike q) {
   return MatX(F(model, d.of(model, name), constraints, cd.of(constraints, name, &model), toVector(q, "q")));

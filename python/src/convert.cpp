@@ -4,8 +4,6 @@
 namespace grbda::python {
 
 namespace {
-using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
-
 std::string shapeOf(const py::array& a) {
   std::string s = "(";
   for (py::ssize_t i = 0; i < a.ndim(); ++i) s += (i ? ", " : "") + std::to_string(a.shape(i));
@@ -25,10 +23,10 @@ DoubleArray numericArray(py::handle x, const std::string& what) {
 }
 }  // namespace
 
-VecX toVector(py::handle x, const std::string& what) {
-  const DoubleArray a = numericArray(x, what);
+VectorView toVector(py::handle x, const std::string& what) {
+  DoubleArray a = numericArray(x, what);
   if (a.ndim() != 1) throw InputError(what + " must be a 1-D array, got shape " + shapeOf(a));
-  return Eigen::Map<const VecX>(a.data(), a.shape(0));
+  return VectorView(std::move(a));
 }
 
 Vec3 toVec3(py::handle x, const std::string& what) {

@@ -45,9 +45,30 @@ using FrameLike = Named<FrameTag>;
 using PathLike = Named<PathTag>;
 using EndEffectorsLike = Named<EndEffectorsTag>;
 
+/// What every array argument becomes: float64, C-contiguous (numpy's own array when it already is
+/// one, else a converted copy).
+using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+namespace detail {
+struct KeepsArray {  // a base, so that the array is alive before the Map over it is made
+  DoubleArray held;
+};
+}  // namespace detail
+
+/// A 1-D array argument as an Eigen vector: a Map over the float64 array it holds (numpy's own
+/// buffer when the argument already was a contiguous float64 array), so passing it to the
+/// library's VecRef inputs copies nothing; it converts to a VecX where a copy is wanted.
+class VectorView : private detail::KeepsArray, public Eigen::Map<const VecX> {
+ public:
+  explicit VectorView(DoubleArray a)
+      : detail::KeepsArray{std::move(a)}, Eigen::Map<const VecX>(held.data(), held.shape(0)) {}
+  VectorView(const VectorView& other) : VectorView(other.held) {}
+  VectorView& operator=(const VectorView&) = delete;
+};
+
 /// Any array-like of numbers with one dimension (list, tuple, numpy array of any numeric dtype),
-/// copied into a VecX. InputError naming `what` otherwise.
-VecX toVector(py::handle x, const std::string& what);
+/// viewed without a copy when it is a contiguous float64 array. InputError naming `what` otherwise.
+VectorView toVector(py::handle x, const std::string& what);
 /// As toVector, with exactly 3 entries.
 Vec3 toVec3(py::handle x, const std::string& what);
 /// A 2-D array-like of numbers with the given shape (-1: any), row-major as read.

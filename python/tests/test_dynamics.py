@@ -120,3 +120,35 @@ def test_data_views_share_the_last_result():
     assert not np.array_equal(view, qdd)  # the view follows the workspace; the returned copy does not
     grbda.mass_matrix(model, data, [0.1, 0.2])
     assert np.array_equal(data.H, grbda.mass_matrix(model, grbda.Data(model), [0.1, 0.2]))
+
+
+def test_every_array_layout_gives_the_same_answer_and_no_input_is_written():
+    """A contiguous float64 array is read in place (the library takes views); any other layout
+    (a slice of one state buffer, a strided view, a read-only array, a list, integers) is converted
+    first. All give bitwise the same answer, and the inputs are left as they were."""
+    path = model_path("mini_cheetah.urdf")
+    model = grbda.load_urdf(path)
+    q, v, tau = state(path, model, seed=3)
+    nq, nv = model.nq, model.nv
+    expected = grbda.forward_dynamics(model, grbda.Data(model), q, v, tau)
+
+    buffer = np.concatenate([q, v, tau])
+    strided = np.zeros((2 * nq,))
+    strided[::2] = q
+    read_only = q.copy()
+    read_only.flags.writeable = False
+    layouts = {
+        "slices of one buffer": (buffer[:nq], buffer[nq:nq + nv], buffer[nq + nv:]),
+        "strided": (strided[::2], v, tau),
+        "read-only": (read_only, v, tau),
+        "lists": (q.tolist(), v.tolist(), tau.tolist()),
+    }
+    before = buffer.copy()
+    for name, (qa, va, ta) in layouts.items():
+        qdd = grbda.forward_dynamics(model, grbda.Data(model), qa, va, ta)
+        assert np.array_equal(qdd, expected), name
+    assert np.array_equal(buffer, before)
+
+    tree = grbda.load_urdf(model_path("arm_6dof.urdf"))
+    as_ints = grbda.inverse_dynamics(tree, grbda.Data(tree), np.arange(6) % 2, np.zeros(6, dtype=np.int64), [0] * 6)
+    assert np.array_equal(as_ints, grbda.inverse_dynamics(tree, grbda.Data(tree), np.arange(6.0) % 2, np.zeros(6), np.zeros(6)))

@@ -99,7 +99,7 @@ void ccrbaPass(const Model& model, Data& data, bool bias) {
 
 }  // namespace
 
-const Vec6& centroidalMomentum(const Model& model, Data& data, const VecX& q, const VecX& v) {
+const Vec6& centroidalMomentum(const Model& model, Data& data, const VecRef& q, const VecRef& v) {
   detail::prepareState(model, data, q, &v, "centroidalMomentum");
   massAndCom(model, data, "centroidalMomentum");
   CentroidalData& cd = data.centroidal;
@@ -110,13 +110,13 @@ const Vec6& centroidalMomentum(const Model& model, Data& data, const VecX& q, co
   return cd.hg;
 }
 
-const Mat6X& centroidalMomentumMatrix(const Model& model, Data& data, const VecX& q) {
+const Mat6X& centroidalMomentumMatrix(const Model& model, Data& data, const VecRef& q) {
   detail::prepareState(model, data, q, nullptr, "centroidalMomentumMatrix");
   ccrbaPass(model, data, false);
   return data.centroidal.Ag;
 }
 
-const Vec6& centroidalMomentumBias(const Model& model, Data& data, const VecX& q, const VecX& v) {
+const Vec6& centroidalMomentumBias(const Model& model, Data& data, const VecRef& q, const VecRef& v) {
   detail::prepareState(model, data, q, &v, "centroidalMomentumBias");
   massAndCom(model, data, "centroidalMomentumBias");
   CentroidalData& cd = data.centroidal;
@@ -141,7 +141,7 @@ const Vec6& centroidalMomentumBias(const Model& model, Data& data, const VecX& q
   return cd.dhg;
 }
 
-void centroidalDynamics(const Model& model, Data& data, const VecX& q, const VecX& v) {
+void centroidalDynamics(const Model& model, Data& data, const VecRef& q, const VecRef& v) {
   detail::prepareState(model, data, q, &v, "centroidalDynamics");
   ccrbaPass(model, data, true);
   CentroidalData& cd = data.centroidal;

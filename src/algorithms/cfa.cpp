@@ -142,7 +142,7 @@ struct CfaData::Impl {
   std::unique_ptr<detail::ThreadPool> pool;
   // the call in progress
   const Model* model = nullptr;
-  const VecX *q = nullptr, *qd = nullptr, *tau = nullptr;
+  const VecRef *q = nullptr, *qd = nullptr, *tau = nullptr;
   const ExternalForces* fext = nullptr;
   CfaData* out = nullptr;
   bool parallel = false;
@@ -395,7 +395,7 @@ void CfaData::Impl::run(int t, int T) {
 
 namespace {
 
-void checkCall(const Model& model, const CfaData& cfa, const VecX& q, const VecX& v, const VecX& tau,
+void checkCall(const Model& model, const CfaData& cfa, const VecRef& q, const VecRef& v, const VecRef& tau,
                const ExternalForces* fext, const char* alg) {
   if (static_cast<int>(cfa.jointWrench.size()) != model.numBodies() || cfa.qdd.size() != model.nv())
     throw InputError(std::string(alg) + ": the CfaData was built for another model (" +
@@ -412,7 +412,7 @@ void runTask(void* context, int t) {
   w.run(t, w.activeThreads);
 }
 
-const VecX& cfaRun(const Model& model, CfaData& cfa, const VecX& q, const VecX& v, const VecX& tau,
+const VecX& cfaRun(const Model& model, CfaData& cfa, const VecRef& q, const VecRef& v, const VecRef& tau,
                    const ExternalForces* fext, bool parallel, const char* alg) {
   checkCall(model, cfa, q, v, tau, fext, alg);
   CfaData::Impl& w = *cfa.impl;
@@ -439,13 +439,13 @@ const VecX& cfaRun(const Model& model, CfaData& cfa, const VecX& q, const VecX& 
 
 }  // namespace
 
-const VecX& cfaForwardDynamics(const Model& model, CfaData& cfa, const VecX& q, const VecX& v, const VecX& tau,
+const VecX& cfaForwardDynamics(const Model& model, CfaData& cfa, const VecRef& q, const VecRef& v, const VecRef& tau,
                                const ExternalForces* fext) {
   return cfaRun(model, cfa, q, v, tau, fext, false, "cfaForwardDynamics");
 }
 
-const VecX& cfaParallelForwardDynamics(const Model& model, CfaData& cfa, const VecX& q, const VecX& v,
-                                       const VecX& tau, const ExternalForces* fext) {
+const VecX& cfaParallelForwardDynamics(const Model& model, CfaData& cfa, const VecRef& q, const VecRef& v,
+                                       const VecRef& tau, const ExternalForces* fext) {
   return cfaRun(model, cfa, q, v, tau, fext, true, "cfaParallelForwardDynamics");
 }
 

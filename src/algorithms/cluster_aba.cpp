@@ -6,7 +6,7 @@
 
 namespace grbda::detail {
 
-bool clusterAba(const Model& model, Data& data, const VecX& tau, const ExternalForces* fext) {
+bool clusterAba(const Model& model, Data& data, const VecRef& tau, const ExternalForces* fext) {
   ArticulatedPassInputs in;
   in.tau = &tau;
   in.fext = fext;

@@ -144,8 +144,8 @@ ClusterCfaData::~ClusterCfaData() = default;
 int ClusterCfaData::blockSize(int cluster) const { return impl->blocks.at(static_cast<size_t>(cluster)).r; }
 int ClusterCfaData::systemSize() const { return impl->total; }
 
-const VecX& clusterCfaForwardDynamics(const Model& model, ClusterCfaData& cfa, const VecX& q, const VecX& v,
-                                      const VecX& tau) {
+const VecX& clusterCfaForwardDynamics(const Model& model, ClusterCfaData& cfa, const VecRef& q, const VecRef& v,
+                                      const VecRef& tau) {
   constexpr const char* alg = "clusterCfaForwardDynamics";
   ClusterCfaData::Impl& w = *cfa.impl;
   if (w.data.modelId() != model.id())

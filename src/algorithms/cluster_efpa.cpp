@@ -156,7 +156,7 @@ struct Efpa {
     }
   }
 
-  static const MatX& compute(const Model& model, Data& data, const OsimSet& set, const VecX& q, bool linearOnly,
+  static const MatX& compute(const Model& model, Data& data, const OsimSet& set, const VecRef& q, bool linearOnly,
                              const MatX* massOffset, const char* alg) {
     checkModel(model, set, alg);
     prepareState(model, data, q, nullptr, alg);
@@ -169,14 +169,14 @@ struct Efpa {
   }
 };
 
-const MatX& inverseOperationalSpaceInertia(const Model& model, Data& data, const OsimSet& set, const VecX& q,
+const MatX& inverseOperationalSpaceInertia(const Model& model, Data& data, const OsimSet& set, const VecRef& q,
                                            bool linearOnly, const MatX* massOffset, const char* algorithm) {
   return Efpa::compute(model, data, set, q, linearOnly, massOffset, algorithm);
 }
 
 }  // namespace detail
 
-const MatX& inverseOperationalSpaceInertia(const Model& model, Data& data, const OsimSet& set, const VecX& q,
+const MatX& inverseOperationalSpaceInertia(const Model& model, Data& data, const OsimSet& set, const VecRef& q,
                                            bool linearOnly) {
   return detail::Efpa::compute(model, data, set, q, linearOnly, nullptr, "inverseOperationalSpaceInertia");
 }

@@ -11,7 +11,7 @@ namespace {
 
 /// a_k = Xup_k a_λ(k) + S_k ÿ_k + c_k, then f_k = I a + v ×* I v − ^iX*_0 f^ext  (eqs. 62-63)
 template <int D>
-void outwardStep(const Model& model, Data& data, const Cluster& cl, const ClusterData& cd, const VecX& ydd,
+void outwardStep(const Model& model, Data& data, const Cluster& cl, const ClusterData& cd, const VecRef& ydd,
                  const Vec6& a0, const ExternalForces* fext) {
   const auto y = clusterSegment<D>(ydd, cl.vIndex, cl.nv);
   for (int r = 0; r < cl.numBodies; ++r) {
@@ -39,7 +39,7 @@ void inwardStep(Data& data, const Cluster& cl, const ClusterData& cd) {
 
 }  // namespace
 
-void clusterRnea(const Model& model, Data& data, const VecX& ydd, const ExternalForces* fext) {
+void clusterRnea(const Model& model, Data& data, const VecRef& ydd, const ExternalForces* fext) {
   if (fext && fext->empty()) fext = nullptr;
   const Vec6 a0 = gravityBias(model, data);
   for (int k = 0; k < model.numClusters(); ++k) {
@@ -53,7 +53,7 @@ void clusterRnea(const Model& model, Data& data, const VecX& ydd, const External
   data.rneaForcesVersion = data.kinematicsVersion;
 }
 
-void clusterRneaOutward(const Model& model, Data& data, const VecX& ydd, const ExternalForces* fext) {
+void clusterRneaOutward(const Model& model, Data& data, const VecRef& ydd, const ExternalForces* fext) {
   if (fext && fext->empty()) fext = nullptr;
   const Vec6 a0 = gravityBias(model, data);
   for (int k = 0; k < model.numClusters(); ++k) {

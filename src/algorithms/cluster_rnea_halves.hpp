@@ -6,7 +6,7 @@
 namespace grbda::detail {
 
 /// The outward pass: data.a (gravity-biased), data.f = I a + v ×* I v − fext (eqs. 62-63).
-void clusterRneaOutward(const Model& model, Data& data, const VecX& ydd, const ExternalForces* fext);
+void clusterRneaOutward(const Model& model, Data& data, const VecRef& ydd, const ExternalForces* fext);
 /// The inward pass on data.f: data.tau = Sᵀ f, the forces folded onto the output bodies (64-65).
 void clusterRneaInward(const Model& model, Data& data);
 

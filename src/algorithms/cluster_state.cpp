@@ -7,7 +7,7 @@
 
 namespace grbda::detail {
 
-void setConfiguration(const Model& model, Data& data, const VecX& q, const char* algorithm) {
+void setConfiguration(const Model& model, Data& data, const VecRef& q, const char* algorithm) {
   checkData(model, data, algorithm);
   if (q.size() != model.nq() && q.size() != model.nqSpanning())
     throw InputError(std::string(algorithm) + ": q has " + std::to_string(q.size()) + " entries, expected " +
@@ -37,7 +37,7 @@ void setConfiguration(const Model& model, Data& data, const VecX& q, const char*
       throw InputError(std::string(algorithm) + ": quaternion of joint '" + b.jointName + "' is zero");
 }
 
-void clusterKinematics(const Model& model, Data& data, const VecX* v, const char* algorithm) {
+void clusterKinematics(const Model& model, Data& data, const VecRef* v, const char* algorithm) {
   ++data.kinematicsVersion;
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);
@@ -47,7 +47,7 @@ void clusterKinematics(const Model& model, Data& data, const VecX* v, const char
   }
 }
 
-void prepareState(const Model& model, Data& data, const VecX& q, const VecX* v, const char* algorithm) {
+void prepareState(const Model& model, Data& data, const VecRef& q, const VecRef* v, const char* algorithm) {
   setConfiguration(model, data, q, algorithm);
   if (v) checkVector(*v, model.nv(), "v", algorithm);
   clusterKinematics(model, data, v, algorithm);

@@ -78,20 +78,20 @@ void comRates(const Model& model, Data& data) {
 
 }  // namespace
 
-const Vec3& centerOfMass(const Model& model, Data& data, const VecX& q) {
+const Vec3& centerOfMass(const Model& model, Data& data, const VecRef& q) {
   detail::prepareState(model, data, q, nullptr, "centerOfMass");
   subtreeComs(model, data, "centerOfMass");
   return data.centroidal.com;
 }
 
-const Vec3& centerOfMass(const Model& model, Data& data, const VecX& q, const VecX& v) {
+const Vec3& centerOfMass(const Model& model, Data& data, const VecRef& q, const VecRef& v) {
   detail::prepareState(model, data, q, &v, "centerOfMass");
   subtreeComs(model, data, "centerOfMass");
   comRates(model, data);
   return data.centroidal.com;
 }
 
-const Mat3X& centerOfMassJacobian(const Model& model, Data& data, const VecX& q) {
+const Mat3X& centerOfMassJacobian(const Model& model, Data& data, const VecRef& q) {
   detail::prepareState(model, data, q, nullptr, "centerOfMassJacobian");
   CentroidalData& cd = data.centroidal;
   std::vector<Eigen::Vector4d>& mh = cd.massMoment;  // composites [m; h], starting as the bodies

@@ -46,7 +46,7 @@ ConstraintSolver constraintSolverFromName(const std::string& name) {
 }
 
 const VecX& constrainedForwardDynamics(const Model& model, Data& data, const ConstraintModel& constraints,
-                                       ConstraintData& cd, const VecX& q, const VecX& v, const VecX& tau,
+                                       ConstraintData& cd, const VecRef& q, const VecRef& v, const VecRef& tau,
                                        const ConstraintSolverSettings& settings, const ExternalForces& fext) {
   constexpr const char* alg = "constrainedForwardDynamics";
   detail::checkData(model, data, alg);

@@ -51,7 +51,7 @@ Vec6 baseRows(const Model& model, const Data& data, ConstraintData& cd) {
 
 /// λ = W⁻¹ J_b A⁺ b with A = J_bᵀ W⁻¹ J_b (6 x 6): the minimum-Σ w λ² solution of J_bᵀ λ = b, or
 /// its least-squares one when A is singular (then by A's eigenvalues). Returns rank A = rank J_b.
-int minimumNormForces(ConstraintData& cd, const VecX& weights, const Vec6& b) {
+int minimumNormForces(ConstraintData& cd, const VecRef& weights, const Vec6& b) {
   const int m = cd.numRows;
   const auto Jb = cd.J.leftCols<6>();
   Mat6 A = Mat6::Zero();
@@ -80,7 +80,7 @@ int minimumNormForces(ConstraintData& cd, const VecX& weights, const Vec6& b) {
   return rank;
 }
 
-void checkWeights(const VecX& w, int m, const char* alg) {
+void checkWeights(const VecRef& w, int m, const char* alg) {
   if (w.size() == 0) return;
   detail::checkVector(w, m, "weights", alg);
   for (int r = 0; r < m; ++r)
@@ -92,7 +92,7 @@ void checkWeights(const VecX& w, int m, const char* alg) {
 }  // namespace
 
 const VecX& contactInverseDynamics(const Model& model, Data& data, const ConstraintModel& constraints,
-                                   ConstraintData& cd, const VecX& q, const VecX& v, const VecX& qdd,
+                                   ConstraintData& cd, const VecRef& q, const VecRef& v, const VecRef& qdd,
                                    const ContactInverseDynamicsSettings& settings,
                                    ContactInverseDynamicsReport* report) {
   constexpr const char* alg = "contactInverseDynamics";

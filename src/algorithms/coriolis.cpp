@@ -82,7 +82,7 @@ void spanningInward(const Model& model, Data& data) {
 
 }  // namespace
 
-const MatX& coriolisMatrix(const Model& model, Data& data, const VecX& q, const VecX& v) {
+const MatX& coriolisMatrix(const Model& model, Data& data, const VecRef& q, const VecRef& v) {
   detail::prepareState(model, data, q, &v, "coriolisMatrix");
   spanningOutward(model, data);
   spanningInward(model, data);
@@ -105,16 +105,18 @@ const MatX& coriolisMatrix(const Model& model, Data& data, const VecX& q, const 
   return co.C;
 }
 
-const VecX& gravityVector(const Model& model, Data& data, const VecX& q) {
-  detail::prepareState(model, data, q, &data.zeroV, "gravityVector");
+const VecX& gravityVector(const Model& model, Data& data, const VecRef& q) {
+  const VecRef atRest(data.zeroV);
+  detail::prepareState(model, data, q, &atRest, "gravityVector");
   detail::clusterRnea(model, data, data.zeroV, nullptr);
   data.coriolis.g = data.tau;
   return data.coriolis.g;
 }
 
-const VecX& staticTorque(const Model& model, Data& data, const VecX& q, const ExternalForces& fext) {
+const VecX& staticTorque(const Model& model, Data& data, const VecRef& q, const ExternalForces& fext) {
   detail::checkExternalForces(model, &fext, "staticTorque");
-  detail::prepareState(model, data, q, &data.zeroV, "staticTorque");
+  const VecRef atRest(data.zeroV);
+  detail::prepareState(model, data, q, &atRest, "staticTorque");
   detail::clusterRnea(model, data, data.zeroV, &fext);
   data.coriolis.staticTau = data.tau;
   return data.coriolis.staticTau;

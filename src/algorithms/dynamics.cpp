@@ -12,11 +12,11 @@
 
 namespace grbda {
 
-const VecX& forwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau) {
+const VecX& forwardDynamics(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& tau) {
   return forwardDynamics(model, data, q, v, tau, ExternalForces());
 }
 
-const VecX& forwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau,
+const VecX& forwardDynamics(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& tau,
                             const ExternalForces& fext) {
   constexpr const char* alg = "forwardDynamics";
   detail::refuseKeptLoops(model, alg);
@@ -28,11 +28,11 @@ const VecX& forwardDynamics(const Model& model, Data& data, const VecX& q, const
   return data.qdd;
 }
 
-const VecX& inverseDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd) {
+const VecX& inverseDynamics(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& qdd) {
   return inverseDynamics(model, data, q, v, qdd, ExternalForces());
 }
 
-const VecX& inverseDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd,
+const VecX& inverseDynamics(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& qdd,
                             const ExternalForces& fext) {
   constexpr const char* alg = "inverseDynamics";
   detail::checkVector(qdd, model.nv(), "qdd", alg);
@@ -56,13 +56,13 @@ Vec6 clusterJointForce(const Model& model, const Data& data, int k) {
   return f;
 }
 
-const MatX& massMatrix(const Model& model, Data& data, const VecX& q) {
+const MatX& massMatrix(const Model& model, Data& data, const VecRef& q) {
   detail::prepareState(model, data, q, nullptr, "massMatrix");
   detail::clusterCrba(model, data);
   return data.H;
 }
 
-const VecX& biasForces(const Model& model, Data& data, const VecX& q, const VecX& v) {
+const VecX& biasForces(const Model& model, Data& data, const VecRef& q, const VecRef& v) {
   detail::prepareState(model, data, q, &v, "biasForces");
   detail::clusterRnea(model, data, data.zeroV, nullptr);
   data.C = data.tau;
@@ -70,7 +70,7 @@ const VecX& biasForces(const Model& model, Data& data, const VecX& q, const VecX
   return data.C;
 }
 
-const VecX& completeConfiguration(const Model& model, Data& data, const VecX& q) {
+const VecX& completeConfiguration(const Model& model, Data& data, const VecRef& q) {
   detail::setConfiguration(model, data, q, "completeConfiguration");
   return data.qSpan;
 }

@@ -43,7 +43,7 @@ void outwardResponse(const Model& model, Data& data, Eigen::Ref<VecX> ydd) {
 
 }  // namespace detail
 
-void updateForcePropagators(const Model& model, Data& data, const VecX& q) {
+void updateForcePropagators(const Model& model, Data& data, const VecRef& q) {
   detail::prepareState(model, data, q, nullptr, "updateForcePropagators");
   detail::requirePropagators(model, data, "updateForcePropagators");
 }

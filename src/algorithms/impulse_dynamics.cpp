@@ -41,7 +41,7 @@ void rowMotions(const ConstraintData& cd, const std::vector<Vec6>& m, VecX& out)
 /// Δa_i = Xout_i Δa_o + S_i Δÿ_k (eqs. 58-60 with u = 0, c = 0; roots see Δa_0 = 0).
 template <int D>
 void impulseStep(Data& data, const Cluster& cl, ClusterData& kd, const ConstraintData::ClusterRows& cr,
-                 const VecX& lambda) {
+                 const VecRef& lambda) {
   using Sz = Sizes<D>;
   const int d = cl.nv;
   auto t = clusterSegment<D>(kd.w, 0, d);
@@ -66,7 +66,7 @@ void impulseStep(Data& data, const Cluster& cl, ClusterData& kd, const Constrain
 }  // namespace detail
 
 const VecX& impulseDynamics(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cd,
-                            ImpulseData& id, const VecX& q, const VecX& v, double e,
+                            ImpulseData& id, const VecRef& q, const VecRef& v, double e,
                             const ConstraintSolverSettings& settings) {
   constexpr const char* alg = "impulseDynamics";
   detail::checkData(model, data, alg);

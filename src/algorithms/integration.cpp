@@ -27,7 +27,7 @@ int quaternionIndex(const Model& model, const Cluster& c) {
   return c.qIndex + model.body(c.firstBody).joint.quaternionOffset();
 }
 
-Eigen::Quaterniond quaternionAt(const VecX& q, int iw) {
+Eigen::Quaterniond quaternionAt(const VecRef& q, int iw) {
   return Eigen::Quaterniond(q[iw], q[iw + 1], q[iw + 2], q[iw + 3]);
 }
 
@@ -42,16 +42,16 @@ void checkAdditive(const Cluster& c, const char* function) {
                      std::to_string(c.nq) + " != nv = " + std::to_string(c.nv) + " and is not a free or spherical joint");
 }
 
-void checkState(const Model& model, const VecX& q, const VecX& v, const char* function) {
+void checkState(const Model& model, const VecRef& q, const VecRef& v, const char* function) {
   detail::checkConfiguration(model, q, function);
   detail::checkVector(v, model.nv(), "v", function);
 }
 }  // namespace
 
-void integrate(const Model& model, const VecX& q, const VecX& v, double dt, VecX& out) {
+void integrate(const Model& model, const VecRef& q, const VecRef& v, double dt, VecX& out) {
   checkState(model, q, v, "integrate");
   if (!std::isfinite(dt)) throw InputError("integrate: dt is not finite");
-  if (&out != &q) out = q;  // no allocation once out has nq entries
+  if (out.data() != q.data()) out = q;  // out may be q itself; no allocation once out has nq entries
   for (const Cluster& c : model.clusters()) {
     if (!isFree(model, c)) {
       checkAdditive(c, "integrate");
@@ -69,7 +69,7 @@ void integrate(const Model& model, const VecX& q, const VecX& v, double dt, VecX
   }
 }
 
-VecX integrate(const Model& model, const VecX& q, const VecX& v, double dt) {
+VecX integrate(const Model& model, const VecRef& q, const VecRef& v, double dt) {
   VecX out(q.size());
   integrate(model, q, v, dt, out);
   return out;
@@ -88,7 +88,7 @@ Vec3 inverseRightJacobianTimes(const Vec3& u, const Vec3& w) {
 }
 }  // namespace
 
-void tangentRate(const Model& model, const VecX& u, const VecX& V, VecX& out) {
+void tangentRate(const Model& model, const VecRef& u, const VecRef& V, VecX& out) {
   out = V;  // additive joints: u̇ = V
   for (const Cluster& c : model.clusters()) {
     if (!isFree(model, c)) continue;
@@ -102,7 +102,7 @@ void tangentRate(const Model& model, const VecX& u, const VecX& V, VecX& out) {
 
 }  // namespace detail
 
-VecX difference(const Model& model, const VecX& q0, const VecX& q1) {
+VecX difference(const Model& model, const VecRef& q0, const VecRef& q1) {
   detail::checkConfiguration(model, q0, "difference");
   detail::checkConfiguration(model, q1, "difference");
   VecX v(model.nv());
@@ -124,7 +124,7 @@ VecX difference(const Model& model, const VecX& q0, const VecX& q1) {
   return v;
 }
 
-VecX positionRate(const Model& model, const VecX& q, const VecX& v) {
+VecX positionRate(const Model& model, const VecRef& q, const VecRef& v) {
   checkState(model, q, v, "positionRate");
   VecX rate(model.nq());
   for (const Cluster& c : model.clusters()) {
@@ -150,14 +150,14 @@ void normalizeConfiguration(const Model& model, VecX& q) {
     if (isFree(model, c)) q.segment<4>(quaternionIndex(model, c)).normalize();
 }
 
-double kineticEnergy(const Model& model, Data& data, const VecX& q, const VecX& v) {
+double kineticEnergy(const Model& model, Data& data, const VecRef& q, const VecRef& v) {
   forwardKinematics(model, data, q, v);  // validates q, v and data
   double energy = 0.0;
   for (int i = 0; i < model.numBodies(); ++i) energy += 0.5 * data.v[i].dot(model.body(i).inertia * data.v[i]);
   return energy;
 }
 
-double potentialEnergy(const Model& model, Data& data, const VecX& q) {
+double potentialEnergy(const Model& model, Data& data, const VecRef& q) {
   forwardKinematics(model, data, q);
   double energy = 0.0;
   for (int i = 0; i < model.numBodies(); ++i) {

@@ -65,7 +65,7 @@ void frameJacobianTimeVariation(const Model& model, Data& data, int frame, const
   for (int c = 0; c < model.nv(); ++c) dJ.col(c) = Xp.apply(Vec6(dJ.col(c) - crossMotion(vw, Jw.col(c))));
 }
 
-Mat6X frameJacobianTimeVariation(const Model& model, Data& data, const VecX& q, const VecX& v, int frame,
+Mat6X frameJacobianTimeVariation(const Model& model, Data& data, const VecRef& q, const VecRef& v, int frame,
                                  const Vec3& point, ReferenceFrame axes) {
   forwardKinematics(model, data, q, v);
   Mat6X dJ(6, model.nv());

@@ -39,13 +39,13 @@ Vec6 toAxes(const Vec6& local, const Mat3& R, ReferenceFrame axes) {
 }
 }  // namespace
 
-void forwardKinematics(const Model& model, Data& data, const VecX& q) {
+void forwardKinematics(const Model& model, Data& data, const VecRef& q) {
   detail::prepareState(model, data, q, nullptr, "forwardKinematics");
 }
-void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX& v) {
+void forwardKinematics(const Model& model, Data& data, const VecRef& q, const VecRef& v) {
   detail::prepareState(model, data, q, &v, "forwardKinematics");
 }
-void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd) {
+void forwardKinematics(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& qdd) {
   detail::checkVector(qdd, model.nv(), "qdd", "forwardKinematics");
   detail::prepareState(model, data, q, &v, "forwardKinematics");
   for (int k = 0; k < model.numClusters(); ++k) {  // true accelerations: a_0 = 0
@@ -137,13 +137,13 @@ void frameJacobian(const Model& model, const Data& data, int frame, const Vec3& 
   if (axes == ReferenceFrame::LocalWorldAligned) rotateColumns(R, J);
 }
 
-Vec6 frameAcceleration(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd, int frame,
+Vec6 frameAcceleration(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& qdd, int frame,
                        const Vec3& point, ReferenceFrame axes) {
   forwardKinematics(model, data, q, v, qdd);
   return frameAcceleration(model, data, frame, point, axes);
 }
 
-Mat6X frameJacobian(const Model& model, Data& data, const VecX& q, int frame, const Vec3& point,
+Mat6X frameJacobian(const Model& model, Data& data, const VecRef& q, int frame, const Vec3& point,
                     ReferenceFrame axes) {
   forwardKinematics(model, data, q);
   Mat6X J(6, model.nv());

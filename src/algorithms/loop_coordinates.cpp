@@ -28,7 +28,7 @@ std::vector<std::string> keptNames(const std::vector<std::string>& names, const 
 }
 
 /// x (reduced) spread over the model's coordinates, zeros on the dependent ones.
-VecX spread(const VecX& x, const std::vector<bool>& dependent) {
+VecX spread(const VecRef& x, const std::vector<bool>& dependent) {
   VecX out = VecX::Zero(static_cast<Eigen::Index>(dependent.size()));
   Eigen::Index next = 0;
   for (size_t i = 0; i < dependent.size(); ++i)
@@ -36,12 +36,12 @@ VecX spread(const VecX& x, const std::vector<bool>& dependent) {
   return out;
 }
 
-void checkReduced(const VecX& x, int expected, const char* what, const char* algorithm) {
+void checkReduced(const VecRef& x, int expected, const char* what, const char* algorithm) {
   detail::checkVector(x, expected, what, algorithm);
 }
 
 /// The group's independent values (in its local order) out of a model-sized vector.
-VecX groupIndependent(const LoopConstraint& lc, const VecX& x, int first) {
+VecX groupIndependent(const LoopConstraint& lc, const VecRef& x, int first) {
   VecX y(lc.numDof);
   Eigen::Index next = 0;
   for (int j = 0; j < lc.numBodies; ++j)
@@ -71,7 +71,7 @@ std::vector<std::string> reducedVelocityNames(const Model& model) {
   return keptNames(model.velocityNames(), dependentMask(model, model.nv(), false));
 }
 
-VecX expandPositions(const Model& model, const VecX& qReduced) {
+VecX expandPositions(const Model& model, const VecRef& qReduced) {
   checkReduced(qReduced, reducedNq(model), "reduced q", "expandPositions");
   VecX q = spread(qReduced, dependentMask(model, model.nq(), true));
   for (const LoopConstraint& lc : model.loopConstraints()) {
@@ -87,7 +87,7 @@ VecX expandPositions(const Model& model, const VecX& qReduced) {
   return q;
 }
 
-VecX expandVelocities(const Model& model, const VecX& q, const VecX& vReduced) {
+VecX expandVelocities(const Model& model, const VecRef& q, const VecRef& vReduced) {
   detail::checkVector(q, model.nq(), "q", "expandVelocities");
   checkReduced(vReduced, reducedNv(model), "reduced v", "expandVelocities");
   VecX v = spread(vReduced, dependentMask(model, model.nv(), false));
@@ -104,13 +104,13 @@ VecX expandVelocities(const Model& model, const VecX& q, const VecX& vReduced) {
   return v;
 }
 
-VecX expandForces(const Model& model, const VecX& tau) {
+VecX expandForces(const Model& model, const VecRef& tau) {
   checkReduced(tau, reducedNv(model), "reduced tau", "expandForces");
   return spread(tau, dependentMask(model, model.nv(), false));
 }
 
 namespace {
-VecX gatherKept(const VecX& x, const std::vector<bool>& dependent, int size) {
+VecX gatherKept(const VecRef& x, const std::vector<bool>& dependent, int size) {
   VecX out(size);
   Eigen::Index next = 0;
   for (size_t i = 0; i < dependent.size(); ++i)
@@ -119,12 +119,12 @@ VecX gatherKept(const VecX& x, const std::vector<bool>& dependent, int size) {
 }
 }  // namespace
 
-VecX reduceVelocities(const Model& model, const VecX& x) {
+VecX reduceVelocities(const Model& model, const VecRef& x) {
   detail::checkVector(x, model.nv(), "x", "reduceVelocities");
   return gatherKept(x, dependentMask(model, model.nv(), false), reducedNv(model));
 }
 
-VecX reducePositions(const Model& model, const VecX& q) {
+VecX reducePositions(const Model& model, const VecRef& q) {
   detail::checkVector(q, model.nq(), "q", "reducePositions");
   return gatherKept(q, dependentMask(model, model.nq(), true), reducedNq(model));
 }

@@ -157,14 +157,14 @@ void inverseMassMatrix(const Model& model, Data& data, const char* alg) {
 
 }  // namespace detail
 
-const MatX& inverseMassMatrix(const Model& model, Data& data, const VecX& q) {
+const MatX& inverseMassMatrix(const Model& model, Data& data, const VecRef& q) {
   constexpr const char* alg = "inverseMassMatrix";
   detail::prepareState(model, data, q, nullptr, alg);
   detail::inverseMassMatrix(model, data, alg);
   return data.Minv;
 }
 
-double logDetMassMatrix(const Model& model, Data& data, const VecX& q) {
+double logDetMassMatrix(const Model& model, Data& data, const VecRef& q) {
   constexpr const char* alg = "logDetMassMatrix";
   detail::prepareState(model, data, q, nullptr, alg);
   requirePass(model, data, alg);

@@ -70,7 +70,7 @@ void outwardWithForces(const Model& model, Data& data, ConstraintData::RowSystem
 }  // namespace
 
 /// PV (proximal = false) or its proximal variant on the prepared state and gathered rows.
-void pvForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const VecX& tau, const ExternalForces* fext,
+void pvForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const VecRef& tau, const ExternalForces* fext,
                        const ConstraintSolverSettings& settings, bool proximal, const char* algorithm) {
   ConstraintData::RowSystem& sys = cd.hard;
   startSystem(data, cd, sys);
@@ -87,7 +87,7 @@ void pvForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const
 
 /// PV-soft on the prepared state and gathered rows (compliances checked by the caller).
 void pvSoftForwardDynamics(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cd,
-                           const VecX& tau, const ExternalForces* fext, const char* algorithm) {
+                           const VecRef& tau, const ExternalForces* fext, const char* algorithm) {
   ConstraintData::RowSystem& sys = cd.soft;
   startSystem(data, cd, sys);
   ArticulatedPassInputs in;

@@ -366,7 +366,7 @@ struct EarlyRollOut {
 }  // namespace
 
 /// PV-early on the prepared state and gathered rows; PV when some row acts on two bodies.
-void pvEarlyForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const VecX& tau,
+void pvEarlyForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const VecRef& tau,
                             const ExternalForces* fext, const ConstraintSolverSettings& settings,
                             const char* algorithm) {
   if (!cd.earlySupported) {

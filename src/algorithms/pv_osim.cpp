@@ -34,7 +34,7 @@ struct BranchSink {
 
 /// The pass of PV-OSIM at q: the rows' K gathered, propagated with `sink` receiving L.
 template <class Sink>
-void osimPass(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cd, const VecX& q,
+void osimPass(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cd, const VecRef& q,
               const Sink& sink, bool atRoot, const char* algorithm) {
   checkData(model, data, algorithm);
   checkConstraintWorkspace(model, constraints, cd, algorithm);
@@ -76,7 +76,7 @@ bool factorWellConditioned(const MatX& L, Eigen::LLT<MatX>& llt) {
 }  // namespace detail
 
 const MatX& pvInverseOperationalSpaceInertia(const Model& model, Data& data, const ConstraintModel& constraints,
-                                             ConstraintData& cdata, const VecX& q) {
+                                             ConstraintData& cdata, const VecRef& q) {
   constexpr const char* alg = "pvInverseOperationalSpaceInertia";
   cdata.LambdaInv.setZero();
   detail::osimPass(model, data, constraints, cdata, q, detail::SymmetricSink{cdata.LambdaInv}, true, alg);
@@ -85,7 +85,7 @@ const MatX& pvInverseOperationalSpaceInertia(const Model& model, Data& data, con
 }
 
 const MatX& pvOperationalSpaceInertia(const Model& model, Data& data, const ConstraintModel& constraints,
-                                      ConstraintData& cdata, const VecX& q) {
+                                      ConstraintData& cdata, const VecRef& q) {
   constexpr const char* alg = "pvOperationalSpaceInertia";
   cdata.LambdaInv.setZero();
   detail::osimPass(model, data, constraints, cdata, q, detail::SymmetricSink{cdata.LambdaInv}, true, alg);
@@ -168,7 +168,7 @@ PvOsimFast::PvOsimFast(const Model& model, const ConstraintModel& constraints)
 void PvOsimFast::factorDense() { invertible_ = detail::factorWellConditioned(dense_, denseLlt_); }
 
 void PvOsimFast::compute(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cdata,
-                         const VecX& q) {
+                         const VecRef& q) {
   constexpr const char* alg = "PvOsimFast::compute";
   if (model.id() != modelId_ || constraints.version() != constraintsVersion_ || constraints.numRows() != m_)
     throw InputError(std::string(alg) +
@@ -227,23 +227,23 @@ void PvOsimFast::compute(const Model& model, Data& data, const ConstraintModel& 
   computed_ = true;
 }
 
-void PvOsimFast::checkInput(const VecX& x, const char* function) const {
+void PvOsimFast::checkInput(const VecRef& x, const char* function) const {
   if (!computed_) throw InputError(std::string(function) + ": call compute(...) first");
   if (x.size() != m_)
     throw InputError(std::string(function) + ": x has " + std::to_string(x.size()) + " entries, expected " +
                      std::to_string(m_) + " (the rows of the ConstraintModel)");
 }
 
-void PvOsimFast::permute(const VecX& x) const {
+void PvOsimFast::permute(const VecRef& x) const {
   for (int p = 0; p < m_; ++p) xp_[p] = x[rowAt_[static_cast<size_t>(p)]];
 }
 
-void PvOsimFast::unpermute(const VecX& z, VecX& y) const {
+void PvOsimFast::unpermute(const VecRef& z, VecX& y) const {
   if (y.size() != m_) y.resize(m_);
   for (int p = 0; p < m_; ++p) y[rowAt_[static_cast<size_t>(p)]] = z[p];
 }
 
-void PvOsimFast::applyInverse(const VecX& x, VecX& y) const {
+void PvOsimFast::applyInverse(const VecRef& x, VecX& y) const {
   checkInput(x, "PvOsimFast::applyInverse");
   if (!fast()) {
     if (y.size() != m_) y.resize(m_);
@@ -262,7 +262,7 @@ void PvOsimFast::applyInverse(const VecX& x, VecX& y) const {
   unpermute(zp_, y);
 }
 
-void PvOsimFast::applyLambda(const VecX& x, VecX& y) const {
+void PvOsimFast::applyLambda(const VecRef& x, VecX& y) const {
   checkInput(x, "PvOsimFast::applyLambda");
   if (!invertible_) detail::throwRedundant(dense_, "PvOsimFast::applyLambda");
   if (!fast()) {

@@ -24,7 +24,7 @@ Eigen::Matrix<double, 3, 6> inertiaAction(const Vec3& w) {
   return L;
 }
 
-void checkParameters(const Model& model, const VecX& pi, const char* alg) {
+void checkParameters(const Model& model, const VecRef& pi, const char* alg) {
   detail::checkVector(pi, 10 * static_cast<Eigen::Index>(model.numBodies()), "parameters", alg);
 }
 
@@ -64,14 +64,14 @@ std::vector<std::string> parameterNames(const Model& model) {
   return names;
 }
 
-std::vector<Mat6> bodyInertiasFromParameters(const Model& model, const VecX& pi) {
+std::vector<Mat6> bodyInertiasFromParameters(const Model& model, const VecRef& pi) {
   checkParameters(model, pi, "bodyInertiasFromParameters");
   std::vector<Mat6> out(static_cast<size_t>(model.numBodies()));
   for (int i = 0; i < model.numBodies(); ++i) out[static_cast<size_t>(i)] = inertiaFromParameters(pi.segment<10>(10 * i));
   return out;
 }
 
-Model modelWithParameters(const Model& model, const VecX& pi) {
+Model modelWithParameters(const Model& model, const VecRef& pi) {
   checkParameters(model, pi, "modelWithParameters");
   Model out = model;
   // Model has no mutators (it is shared read-only once built); `out` is our own non-const copy,
@@ -98,7 +98,7 @@ Eigen::Matrix<double, 6, 10> bodyRegressor(const Vec6& v, const Vec6& a) {
   return Y;
 }
 
-const MatX& computeRegressor(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd, MatX& Y) {
+const MatX& computeRegressor(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& qdd, MatX& Y) {
   constexpr const char* alg = "computeRegressor";
   detail::checkVector(qdd, model.nv(), "qdd", alg);
   detail::prepareState(model, data, q, &v, alg);

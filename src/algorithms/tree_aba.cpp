@@ -22,7 +22,7 @@ namespace {
 }
 }  // namespace
 
-const VecX& aba(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau,
+const VecX& aba(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& tau,
                 const ExternalForces* fext, const VecX* armature) {
   detail::checkData(model, data, "tree::aba");
   ++data.kinematicsVersion;  // Xup, Xa, v, c now hold the spanning tree's state

@@ -23,7 +23,7 @@ void writeBlock(const Body& bj, const Mat6& F, int n, int colStart, MatX& H) {
 }
 }  // namespace
 
-const MatX& crba(const Model& model, Data& data, const VecX& q) {
+const MatX& crba(const Model& model, Data& data, const VecRef& q) {
   detail::checkData(model, data, "tree::crba");
   tree::forwardKinematics(model, data, q);
   for (int i = 0; i < model.numBodies(); ++i) data.Ic[i] = model.body(i).inertia;

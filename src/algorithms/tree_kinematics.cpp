@@ -6,7 +6,7 @@
 
 namespace grbda::tree {
 
-void forwardKinematics(const Model& model, Data& data, const VecX& q) {
+void forwardKinematics(const Model& model, Data& data, const VecRef& q) {
   detail::checkData(model, data, "tree::forwardKinematics");
   ++data.kinematicsVersion;  // Xup, Xa (and v, c) now hold the spanning tree's state
   for (int i = 0; i < model.numBodies(); ++i) {
@@ -16,7 +16,7 @@ void forwardKinematics(const Model& model, Data& data, const VecX& q) {
   }
 }
 
-void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX& v) {
+void forwardKinematics(const Model& model, Data& data, const VecRef& q, const VecRef& v) {
   detail::checkData(model, data, "tree::forwardKinematics");
   ++data.kinematicsVersion;  // Xup, Xa (and v, c) now hold the spanning tree's state
   for (int i = 0; i < model.numBodies(); ++i) {
@@ -34,7 +34,7 @@ void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX
   }
 }
 
-void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd) {
+void forwardKinematics(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& qdd) {
   detail::checkData(model, data, "tree::forwardKinematics");
   tree::forwardKinematics(model, data, q, v);
   for (int i = 0; i < model.numBodies(); ++i) {

@@ -6,7 +6,7 @@
 
 namespace grbda::tree {
 
-const VecX& rnea(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd,
+const VecX& rnea(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& qdd,
                  const ExternalForces* fext) {
   detail::checkData(model, data, "tree::rnea");
   ++data.kinematicsVersion;  // Xup, Xa, v, c now hold the spanning tree's state
@@ -41,7 +41,7 @@ const VecX& rnea(const Model& model, Data& data, const VecX& q, const VecX& v, c
   return data.tauTree;
 }
 
-const VecX& nonLinearEffects(const Model& model, Data& data, const VecX& q, const VecX& v,
+const VecX& nonLinearEffects(const Model& model, Data& data, const VecRef& q, const VecRef& v,
                              const ExternalForces* fext) {
   detail::checkData(model, data, "tree::nonLinearEffects");
   rnea(model, data, q, v, data.zeroVTree, fext);

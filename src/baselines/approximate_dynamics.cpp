@@ -11,7 +11,7 @@ namespace grbda {
 
 namespace {
 
-void checkState(const ApproximateModel& am, const Data& data, const VecX& q, const VecX* v,
+void checkState(const ApproximateModel& am, const Data& data, const VecRef& q, const VecRef* v,
                 const ExternalForces* fext, const char* alg) {
   const Model& m = am.tree;
   if (static_cast<int>(data.Xup.size()) != m.numBodies() || data.tau.size() != m.nv() || data.H.rows() != m.nv())
@@ -22,7 +22,7 @@ void checkState(const ApproximateModel& am, const Data& data, const VecX& q, con
 }
 
 /// out += H_off x.
-void addOffset(const ApproximateModel& am, const VecX& x, VecX& out) {
+void addOffset(const ApproximateModel& am, const VecRef& x, VecX& out) {
   switch (am.approximation) {
     case RotorApproximation::None: break;
     case RotorApproximation::Diagonal: out += am.armature.cwiseProduct(x); break;
@@ -32,8 +32,8 @@ void addOffset(const ApproximateModel& am, const VecX& x, VecX& out) {
 
 }  // namespace
 
-const VecX& approximateInverseDynamics(const ApproximateModel& am, Data& data, const VecX& q, const VecX& v,
-                                       const VecX& qdd, const ExternalForces* fext) {
+const VecX& approximateInverseDynamics(const ApproximateModel& am, Data& data, const VecRef& q, const VecRef& v,
+                                       const VecRef& qdd, const ExternalForces* fext) {
   constexpr const char* alg = "approximateInverseDynamics";
   checkState(am, data, q, &v, fext, alg);
   detail::checkVector(qdd, am.tree.nv(), "qdd", alg);
@@ -43,8 +43,8 @@ const VecX& approximateInverseDynamics(const ApproximateModel& am, Data& data, c
   return data.tau;
 }
 
-const VecX& approximateForwardDynamics(const ApproximateModel& am, Data& data, const VecX& q, const VecX& v,
-                                       const VecX& tau, const ExternalForces* fext) {
+const VecX& approximateForwardDynamics(const ApproximateModel& am, Data& data, const VecRef& q, const VecRef& v,
+                                       const VecRef& tau, const ExternalForces* fext) {
   constexpr const char* alg = "approximateForwardDynamics";
   checkState(am, data, q, &v, fext, alg);
   detail::checkVector(tau, am.tree.nv(), "tau", alg);
@@ -68,14 +68,14 @@ const VecX& approximateForwardDynamics(const ApproximateModel& am, Data& data, c
   return data.qdd;
 }
 
-const MatX& approximateMassMatrix(const ApproximateModel& am, Data& data, const VecX& q) {
+const MatX& approximateMassMatrix(const ApproximateModel& am, Data& data, const VecRef& q) {
   checkState(am, data, q, nullptr, nullptr, "approximateMassMatrix");
   data.H = tree::crba(am.tree, data, q);
   data.H += am.massOffset;
   return data.H;
 }
 
-const VecX& approximateBiasForces(const ApproximateModel& am, Data& data, const VecX& q, const VecX& v) {
+const VecX& approximateBiasForces(const ApproximateModel& am, Data& data, const VecRef& q, const VecRef& v) {
   checkState(am, data, q, &v, nullptr, "approximateBiasForces");
   data.C = tree::nonLinearEffects(am.tree, data, q, v);
   detail::checkResult(data.C, "C", "approximateBiasForces");

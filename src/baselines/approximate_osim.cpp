@@ -29,7 +29,7 @@ void checkOffsetFitsTheJoints(const ApproximateModel& am, const char* alg) {
 }  // namespace
 
 const MatX& approximateInverseOperationalSpaceInertia(const ApproximateModel& am, Data& data, const OsimSet& set,
-                                                      const VecX& q, bool linearOnly) {
+                                                      const VecRef& q, bool linearOnly) {
   constexpr const char* alg = "approximateInverseOperationalSpaceInertia";
   const Model& tree = am.tree;
   if (static_cast<int>(data.Xup.size()) != tree.numBodies() || static_cast<int>(data.clusters.size()) != tree.numClusters())

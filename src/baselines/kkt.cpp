@@ -51,7 +51,7 @@ void bodyAccelerationsAtQdd(const Model& model, Data& data) {
   }
 }
 
-void kktForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const VecX& tau, const ExternalForces* fext,
+void kktForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const VecRef& tau, const ExternalForces* fext,
                         const ConstraintSolverSettings& settings, const char* algorithm) {
   denseConstraintTerms(model, data, cd, fext);
   ConstraintData::RowSystem& sys = cd.hard;

@@ -34,7 +34,7 @@ void factorizeMassMatrix(const Data& data, LtlFactor& factor, const char* algori
 }  // namespace
 
 void ltlForwardDynamics(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cd,
-                        const VecX& tau, const ExternalForces* fext, const ConstraintSolverSettings& settings,
+                        const VecRef& tau, const ExternalForces* fext, const ConstraintSolverSettings& settings,
                         bool soft, const char* algorithm) {
   denseConstraintTerms(model, data, cd, fext);
   factorizeMassMatrix(data, cd.ltl, algorithm);
@@ -64,11 +64,12 @@ void ltlForwardDynamics(const Model& model, Data& data, const ConstraintModel& c
 namespace grbda {
 
 const MatX& ltlConstraintDelassus(const Model& model, Data& data, const ConstraintModel& constraints,
-                                  ConstraintData& cd, const VecX& q) {
+                                  ConstraintData& cd, const VecRef& q) {
   constexpr const char* alg = "ltlConstraintDelassus";
   detail::checkData(model, data, alg);
   detail::checkConstraintWorkspace(model, constraints, cd, alg);
-  detail::prepareState(model, data, q, &data.zeroV, alg);
+  const VecRef atRest(data.zeroV);
+  detail::prepareState(model, data, q, &atRest, alg);
   const bool hadReference = cd.hasReference;  // the rows' K do not depend on it; keep it unset
   detail::gatherConstraintRows(model, data, constraints, cd);
   cd.hasReference = hadReference;
@@ -80,7 +81,7 @@ const MatX& ltlConstraintDelassus(const Model& model, Data& data, const Constrai
 }
 
 const MatX& ltlInverseOperationalSpaceInertia(const Model& model, Data& data, LtlOsimData& ws,
-                                              const std::vector<EndEffector>& endEffectors, const VecX& q,
+                                              const std::vector<EndEffector>& endEffectors, const VecRef& q,
                                               bool linearOnly) {
   constexpr const char* alg = "ltlInverseOperationalSpaceInertia";
   detail::checkData(model, data, alg);

@@ -13,7 +13,7 @@
 namespace grbda {
 
 const MatX& denseInverseOperationalSpaceInertia(const Model& model, Data& data, const ConstraintModel& constraints,
-                                                ConstraintData& cd, const VecX& q) {
+                                                ConstraintData& cd, const VecRef& q) {
   constexpr const char* alg = "denseInverseOperationalSpaceInertia";
   detail::checkData(model, data, alg);
   detail::checkConstraintWorkspace(model, constraints, cd, alg);

@@ -10,7 +10,7 @@
 namespace grbda {
 
 MatX projectionInverseOperationalSpaceInertia(const Model& model, Data& data,
-                                             const std::vector<EndEffector>& endEffectors, const VecX& q,
+                                             const std::vector<EndEffector>& endEffectors, const VecRef& q,
                                              bool linearOnly) {
   constexpr const char* alg = "projectionInverseOperationalSpaceInertia";
   ConstraintMatrices cm;

@@ -12,7 +12,7 @@
 
 namespace grbda {
 
-void constraintMatrices(const Model& model, Data& data, const VecX& q, const VecX& v, ConstraintMatrices& out) {
+void constraintMatrices(const Model& model, Data& data, const VecRef& q, const VecRef& v, ConstraintMatrices& out) {
   detail::prepareState(model, data, q, &v, "constraintMatrices");
   const int nc = model.nvSpanning() - model.nv();
   out.G.setZero(model.nvSpanning(), model.nv());
@@ -38,7 +38,7 @@ struct TreeTerms {
   MatX H;
   VecX C;
 };
-TreeTerms treeTerms(const Model& model, Data& data, const VecX& q, const VecX& v) {
+TreeTerms treeTerms(const Model& model, Data& data, const VecRef& q, const VecRef& v) {
   TreeTerms t;
   constraintMatrices(model, data, q, v, t.cm);
   const VecX qs = data.qSpan, vs = data.vSpan;
@@ -48,7 +48,7 @@ TreeTerms treeTerms(const Model& model, Data& data, const VecX& q, const VecX& v
 }
 }  // namespace
 
-VecX projectionInverseDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd) {
+VecX projectionInverseDynamics(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& qdd) {
   detail::checkVector(qdd, model.nv(), "qdd", "projectionInverseDynamics");
   ConstraintMatrices cm;
   constraintMatrices(model, data, q, v, cm);
@@ -57,7 +57,7 @@ VecX projectionInverseDynamics(const Model& model, Data& data, const VecX& q, co
   return cm.G.transpose() * tree::rnea(model, data, qs, vs, qddSpan);
 }
 
-VecX projectionForwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau) {
+VecX projectionForwardDynamics(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& tau) {
   detail::checkVector(tau, model.nv(), "tau", "projectionForwardDynamics");
   const TreeTerms t = treeTerms(model, data, q, v);
   const MatX A = t.cm.G.transpose() * t.H * t.cm.G;
@@ -67,7 +67,7 @@ VecX projectionForwardDynamics(const Model& model, Data& data, const VecX& q, co
   return llt.solve(b);
 }
 
-VecX lagrangeForwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau) {
+VecX lagrangeForwardDynamics(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& tau) {
   detail::checkVector(tau, model.nv(), "tau", "lagrangeForwardDynamics");
   const TreeTerms t = treeTerms(model, data, q, v);
   // No degree of freedom, nothing to solve (and Eigen's decompositions of an empty matrix crash;
@@ -105,12 +105,12 @@ VecX lagrangeForwardDynamics(const Model& model, Data& data, const VecX& q, cons
   return ydd;
 }
 
-MatX projectionMassMatrix(const Model& model, Data& data, const VecX& q) {
+MatX projectionMassMatrix(const Model& model, Data& data, const VecRef& q) {
   const TreeTerms t = treeTerms(model, data, q, VecX::Zero(model.nv()));
   return t.cm.G.transpose() * t.H * t.cm.G;
 }
 
-VecX projectionBiasForces(const Model& model, Data& data, const VecX& q, const VecX& v) {
+VecX projectionBiasForces(const Model& model, Data& data, const VecRef& q, const VecRef& v) {
   const TreeTerms t = treeTerms(model, data, q, v);
   return t.cm.G.transpose() * (t.C + t.H * t.cm.g);
 }

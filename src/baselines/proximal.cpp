@@ -29,14 +29,14 @@ void checkSettings(const ProximalSettings& s) {
 }
 
 /// ‖K q̈ − k‖∞ over the ConstraintModel's rows (whole rows).
-double constraintModelResidual(const ProximalData& pd, const VecX& qdd) {
+double constraintModelResidual(const ProximalData& pd, const VecRef& qdd) {
   double worst = 0.0;
   for (int r = pd.firstConstraintRow; r < pd.numRows; ++r) worst = std::max(worst, std::abs(pd.K.row(r).dot(qdd) - pd.k[r]));
   return worst;
 }
 
 /// ‖K q̈ − k‖∞ over the cluster blocks of K and the ConstraintModel's rows.
-double primalResidual(const Model& model, const ProximalData& pd, const VecX& qdd) {
+double primalResidual(const Model& model, const ProximalData& pd, const VecRef& qdd) {
   double worst = constraintModelResidual(pd, qdd);
   for (int c = 0; c < model.numClusters(); ++c) {
     const Cluster& cl = model.cluster(c);
@@ -50,8 +50,8 @@ double primalResidual(const Model& model, const ProximalData& pd, const VecX& qd
 }
 
 /// ‖H q̈ + C − τ_tree − Kᵀ λ‖∞, H walked on the pattern (it is zero elsewhere).
-double dualResidual(const Model& model, const MatX& H, const VecX& C, ProximalData& pd, const VecX& qdd,
-                    const VecX& lambda) {
+double dualResidual(const Model& model, const MatX& H, const VecRef& C, ProximalData& pd, const VecRef& qdd,
+                    const VecRef& lambda) {
   VecX& r = pd.stationarity;
   r = C - pd.tauTree;
   for (int e = 0; e < pd.numNodes; ++e) {
@@ -76,8 +76,8 @@ double dualResidual(const Model& model, const MatX& H, const VecX& C, ProximalDa
 
 }  // namespace
 
-const ProximalResult& proximalSparseForwardDynamics(const Model& model, Data& data, ProximalData& pd, const VecX& q,
-                                                    const VecX& v, const VecX& tau, const ProximalSettings& settings) {
+const ProximalResult& proximalSparseForwardDynamics(const Model& model, Data& data, ProximalData& pd, const VecRef& q,
+                                                    const VecRef& v, const VecRef& tau, const ProximalSettings& settings) {
   checkSettings(settings);
   if (pd.nvSpan != model.nvSpanning() || pd.numBodies != model.numBodies() || pd.result.qdd.size() != model.nv())
     throw InputError(std::string(kName) + ": the ProximalData workspace was built for another model");
@@ -141,8 +141,8 @@ const ProximalResult& proximalSparseForwardDynamics(const Model& model, Data& da
   return res;
 }
 
-ProximalResult proximalSparseForwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v,
-                                             const VecX& tau, const ProximalSettings& settings) {
+ProximalResult proximalSparseForwardDynamics(const Model& model, Data& data, const VecRef& q, const VecRef& v,
+                                             const VecRef& tau, const ProximalSettings& settings) {
   ProximalData workspace(model, settings.rows);
   return proximalSparseForwardDynamics(model, data, workspace, q, v, tau, settings);
 }

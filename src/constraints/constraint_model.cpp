@@ -92,7 +92,7 @@ int ConstraintModel::addRelativeWeld(const std::string& linkA, const Vec3& point
   return add(detail::relativeWeldType(), stated(linkA, pointA, name, linkB, pointB));
 }
 
-int ConstraintModel::addCustomRows(const std::string& link, const MatX& K, const VecX& k, const std::string& name) {
+int ConstraintModel::addCustomRows(const std::string& link, const MatX& K, const VecRef& k, const std::string& name) {
   Constraint c = stated(link, Vec3::Zero(), name);
   c.K = K;
   c.k = k;

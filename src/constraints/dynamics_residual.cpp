@@ -14,7 +14,7 @@ namespace grbda::detail {
 namespace {
 /// r_k = S_kᵀ f − τ_k over the cluster's bodies (one column at a time: no temporary for any d_k),
 /// then the cluster's forces onto its output body. Returns max |r_k|.
-double inwardResidual(Data& data, const Cluster& cl, const ClusterData& kd, const VecX& tau, std::vector<Vec6>& f) {
+double inwardResidual(Data& data, const Cluster& cl, const ClusterData& kd, const VecRef& tau, std::vector<Vec6>& f) {
   double worst = 0.0;
   for (int c = 0; c < cl.nv; ++c) {
     double r = -tau[cl.vIndex + c];
@@ -31,7 +31,7 @@ double inwardResidual(Data& data, const Cluster& cl, const ClusterData& kd, cons
 }
 }  // namespace
 
-double dynamicsResidual(const Model& model, Data& data, ConstraintData& cd, const VecX& tau,
+double dynamicsResidual(const Model& model, Data& data, ConstraintData& cd, const VecRef& tau,
                         const ExternalForces* fext) {
   std::vector<Vec6>& f = cd.residualForce;  // sized by ConstraintData: no allocation here
   for (int i = 0; i < model.numBodies(); ++i) {

@@ -10,12 +10,12 @@ namespace grbda::detail {
 inline double norm2(double a, double b) { return std::sqrt(a * a + b * b); }
 
 /// c = (G + R) λ + b over the first m rows.
-void rowVelocities(const ContactProblem& p, const VecX& lambda, VecX& c);
+void rowVelocities(const ContactProblem& p, const VecRef& lambda, VecX& c);
 /// The residuals of λ with the row velocities c = (G + R) λ + b (ContactSolveStats' three).
-void residualsAt(const ContactProblem& p, const VecX& lambda, const VecX& c, ContactSolveStats& stats);
+void residualsAt(const ContactProblem& p, const VecRef& lambda, const VecRef& c, ContactSolveStats& stats);
 /// λ solves the problem to `tolerance` [m/s]: no row velocity violates its law by more, and the
 /// complementarity gap is within tolerance times the largest impulse.
-bool solvedWithin(const ContactProblem& p, const VecX& lambda, const VecX& c, double tolerance);
+bool solvedWithin(const ContactProblem& p, const VecRef& lambda, const VecRef& c, double tolerance);
 /// Euclidean projection of λ onto the rows' sets (the exact cone, or the inscribed pyramid).
 void projectOntoSets(const ContactProblem& p, VecX& lambda, bool pyramidal);
 /// The exact second-order cone ‖t‖ ≤ μ n, Euclidean projection.

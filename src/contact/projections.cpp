@@ -6,7 +6,7 @@
 
 namespace grbda::detail {
 
-void rowVelocities(const ContactProblem& p, const VecX& lambda, VecX& c) {
+void rowVelocities(const ContactProblem& p, const VecRef& lambda, VecX& c) {
   const int m = p.m;
   c.head(m).noalias() = p.G.topLeftCorner(m, m) * lambda.head(m);
   c.head(m) += p.b.head(m) + p.R.head(m).cwiseProduct(lambda.head(m));
@@ -72,7 +72,7 @@ void projectOntoSets(const ContactProblem& p, VecX& lambda, bool pyramidal) {
   }
 }
 
-void residualsAt(const ContactProblem& p, const VecX& lambda, const VecX& velocity, ContactSolveStats& stats) {
+void residualsAt(const ContactProblem& p, const VecRef& lambda, const VecRef& velocity, ContactSolveStats& stats) {
   const int m = p.m;
   stats.rows = m;
   stats.coneResidual = stats.velocityResidual = stats.complementarityResidual = 0.0;
@@ -112,7 +112,7 @@ void residualsAt(const ContactProblem& p, const VecX& lambda, const VecX& veloci
   stats.coneResidual = std::max(stats.coneResidual, 0.0);
 }
 
-bool solvedWithin(const ContactProblem& p, const VecX& lambda, const VecX& c, double tolerance) {
+bool solvedWithin(const ContactProblem& p, const VecRef& lambda, const VecRef& c, double tolerance) {
   ContactSolveStats s;
   residualsAt(p, lambda, c, s);
   const double impulse = p.m > 0 ? lambda.head(p.m).cwiseAbs().maxCoeff() : 0.0;

@@ -27,7 +27,7 @@
 namespace grbda::detail {
 
 struct ArticulatedPassInputs {
-  const VecX* tau = nullptr;              ///< bias terms (pA, u, w) are computed iff set
+  const VecRef* tau = nullptr;             ///< bias terms (pA, u, w) are computed iff set
   const ExternalForces* fext = nullptr;   ///< world-frame wrenches per body (with tau only)
   const MatX* massOffset = nullptr;       ///< nv x nv armature added to each D_k block (approximate models)
   /// Per body: its IA is not a rigid-body inertia (soft rows added), so folding it needs the

@@ -15,7 +15,7 @@ inline void checkData(const Model& m, const Data& data, const char* algorithm) {
                      "' (make one with Data(model) for each model)");
 }
 
-inline void checkVector(const VecX& x, Eigen::Index expected, const char* what, const char* algorithm) {
+inline void checkVector(const VecRef& x, Eigen::Index expected, const char* what, const char* algorithm) {
   if (x.size() != expected)
     throw InputError(std::string(algorithm) + ": " + what + " has " + std::to_string(x.size()) +
                      " entries, expected " + std::to_string(expected));
@@ -26,7 +26,7 @@ inline void checkVector(const VecX& x, Eigen::Index expected, const char* what, 
   }
 }
 
-inline void checkConfiguration(const Model& m, const VecX& q, const char* algorithm) {
+inline void checkConfiguration(const Model& m, const VecRef& q, const char* algorithm) {
   checkVector(q, m.nq(), "q", algorithm);
   for (const auto& b : m.bodies())
     if (b.joint.hasQuaternion() && q.segment<4>(b.qIndex + b.joint.quaternionOffset()).squaredNorm() < 1e-12)
@@ -45,7 +45,7 @@ inline void checkExternalForces(const Model& m, const ExternalForces* fext, cons
 }
 
 /// Every entry of a result must be finite; otherwise the state was singular for this model.
-inline void checkResult(const VecX& x, const char* what, const char* algorithm) {
+inline void checkResult(const VecRef& x, const char* what, const char* algorithm) {
   if (!x.allFinite())
     throw NumericalError(std::string(algorithm) + ": " + what + " is not finite (singular configuration or inertia)");
 }

@@ -6,9 +6,9 @@
 namespace grbda::detail {
 
 /// C-ABA (spec §6.3, [P0] Alg. 1): data.qdd = ÿ. False if some D_k is not positive definite.
-bool clusterAba(const Model& model, Data& data, const VecX& tau, const ExternalForces* fext);
+bool clusterAba(const Model& model, Data& data, const VecRef& tau, const ExternalForces* fext);
 /// C-RNEA (spec §6.2): data.tau.
-void clusterRnea(const Model& model, Data& data, const VecX& ydd, const ExternalForces* fext);
+void clusterRnea(const Model& model, Data& data, const VecRef& ydd, const ExternalForces* fext);
 /// Cluster CRBA (spec §6.4): data.H.
 void clusterCrba(const Model& model, Data& data);
 /// ℳ⁻¹ (minv.cpp): data.Minv. Throws NumericalError naming `algorithm` if some D_k is not

@@ -10,12 +10,12 @@ namespace grbda::detail {
 /// q has model.nq() (independent) or model.nqSpanning() (spanning) entries. Independent
 /// positions are completed (Newton for implicit loops); spanning ones are checked against the
 /// constraints (|φ| < 1e-8). Throws InputError / NumericalError.
-void setConfiguration(const Model& model, Data& data, const VecX& q, const char* algorithm);
+void setConfiguration(const Model& model, Data& data, const VecRef& q, const char* algorithm);
 
 /// Cluster forward kinematics at data.qSpan; with v (independent velocities) also v, c, vSpan.
-void clusterKinematics(const Model& model, Data& data, const VecX* v, const char* algorithm);
+void clusterKinematics(const Model& model, Data& data, const VecRef* v, const char* algorithm);
 
 /// Validates (q, v) and runs both steps.
-void prepareState(const Model& model, Data& data, const VecX& q, const VecX* v, const char* algorithm);
+void prepareState(const Model& model, Data& data, const VecRef& q, const VecRef* v, const char* algorithm);
 
 }  // namespace grbda::detail

@@ -23,7 +23,7 @@ double constraintResidual(const Data& data, ConstraintData& cd);
 
 /// ‖H q̈ + C − τ − Jᵀ λ − J_extᵀ f_ext‖∞ at the solution in data.a and cd.lambda, by one inward
 /// Newton–Euler sweep (no H, no J formed; nothing allocated).
-double dynamicsResidual(const Model& model, Data& data, ConstraintData& cd, const VecX& tau,
+double dynamicsResidual(const Model& model, Data& data, ConstraintData& cd, const VecRef& tau,
                         const ExternalForces* fext);
 
 /// How far redundant rows may miss being consistent, for right-hand sides of size bNorm (max |b_i|):

@@ -14,7 +14,7 @@ void requirePropagators(const Model& model, Data& data, const char* algorithm, c
 
 /// C-EFPA (inverseOperationalSpaceInertia) with an optional massOffset as above, errors naming
 /// `algorithm`. The approximate-model baseline runs it on the independent tree with the armature.
-const MatX& inverseOperationalSpaceInertia(const Model& model, Data& data, const OsimSet& set, const VecX& q,
+const MatX& inverseOperationalSpaceInertia(const Model& model, Data& data, const OsimSet& set, const VecRef& q,
                                            bool linearOnly, const MatX* massOffset, const char* algorithm);
 
 /// The outward sweep of apply-test-force (spec §6.6) on the last articulated pass: on entry ydd holds

@@ -11,6 +11,6 @@ namespace grbda::detail {
 /// (1/θ² − cot(θ/2)/(2θ)) u_ω × (u_ω × ω), θ = |u_ω| (the body-frame ω of R0 Exp(u_ω)); a free
 /// joint's linear part, whose position moves as p0 + R0 u_p, is u̇_p = Exp(u_ω) v_lin. `out` may
 /// not alias u or V; no allocation once it has nv entries.
-void tangentRate(const Model& model, const VecX& u, const VecX& V, VecX& out);
+void tangentRate(const Model& model, const VecRef& u, const VecRef& V, VecX& out);
 
 }  // namespace grbda::detail

@@ -13,7 +13,7 @@ inline Vec6 worldSubspaceColumn(const Body& b, const Transform& Xa, int c) {
 }
 
 /// S_i x_i for the joint's slice of a velocity-sized vector x.
-inline Vec6 jointVelocity(const Body& b, const VecX& x) {
+inline Vec6 jointVelocity(const Body& b, const VecRef& x) {
   if (b.joint.type == JointType::Free) return x.segment<6>(b.vIndex);
   if (b.joint.type == JointType::Spherical) return (Vec6() << x.segment<3>(b.vIndex), Vec3::Zero()).finished();
   return b.joint.subspace() * x[b.vIndex];

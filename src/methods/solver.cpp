@@ -109,7 +109,7 @@ const VecX& Solver::lambda() const {
   return cd ? cd->lambda : noRows_;
 }
 
-const VecX& Solver::compute(const VecX& q, const VecX& v, const VecX& tau) {
+const VecX& Solver::compute(const VecRef& q, const VecRef& v, const VecRef& tau) {
   Data& data = *data_;
   if (constraintData_)  // PV, PV-soft, KKT, PV-early, LTL, LTL-soft, proximal-delassus (proximal with rows)
     return *(qdd_ = &constrainedForwardDynamics(model_, data, *constraints_, *constraintData_, q, v, tau,

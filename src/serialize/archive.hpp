@@ -20,7 +20,7 @@ class ArchiveWriter {
   void f64(double x) { raw(&x, sizeof x); }
   void flag(bool x) { bytes_.push_back(x ? '\1' : '\0'); }
   void str(const std::string& s) { u64(s.size()); bytes_.append(s); }
-  void vec(const VecX& x) { u64(static_cast<std::uint64_t>(x.size())); raw(x.data(), sizeof(double) * static_cast<size_t>(x.size())); }
+  void vec(const VecRef& x) { u64(static_cast<std::uint64_t>(x.size())); raw(x.data(), sizeof(double) * static_cast<size_t>(x.size())); }
   void vec3(const Vec3& x) { raw(x.data(), sizeof(double) * 3); }
   void mat3(const Mat3& x) { raw(x.data(), sizeof(double) * 9); }
   void transform(const Transform& X) { mat3(X.E); vec3(X.r); }

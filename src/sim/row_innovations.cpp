@@ -216,7 +216,7 @@ void RowInnovations::velocityChange(const Model& model, Data& data, const Eigen:
   outwardResponse(model, data, dv);  // ÿ_k = D_k⁻¹ t_k − D_k⁻¹ XU_kᵀ a_o
 }
 
-void bodyVelocities(const Model& model, const Data& data, const VecX& v, std::vector<Vec6>& V) {
+void bodyVelocities(const Model& model, const Data& data, const VecRef& v, std::vector<Vec6>& V) {
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);
     const ClusterData& cd = data.clusters[static_cast<size_t>(k)];

@@ -72,6 +72,6 @@ class RowInnovations {
 
 /// Body velocities for independent velocities v at the kinematics in data: V_i = Xout_i V_o + S_i v_k
 /// (outward; S_k already holds the in-cluster motion).
-void bodyVelocities(const Model& model, const Data& data, const VecX& v, std::vector<Vec6>& V);
+void bodyVelocities(const Model& model, const Data& data, const VecRef& v, std::vector<Vec6>& V);
 
 }  // namespace grbda::detail

@@ -161,7 +161,7 @@ void Simulator::copyState(const Simulator& o) {
 
 // ---- state and control ----
 
-void Simulator::setState(const VecX& q, const VecX& v) {
+void Simulator::setState(const VecRef& q, const VecRef& v) {
   if (q.size() != model_.nq()) throw InputError("Simulator::setState: q has " + std::to_string(q.size()) + " entries, expected " + std::to_string(model_.nq()));
   if (v.size() != model_.nv()) throw InputError("Simulator::setState: v has " + std::to_string(v.size()) + " entries, expected " + std::to_string(model_.nv()));
   if (!q.allFinite() || !v.allFinite()) throw InputError("Simulator::setState: the state is not finite");
@@ -179,15 +179,15 @@ const VecX& Simulator::spanningPositions() { return completeConfiguration(model_
 
 double Simulator::energy() { return kineticEnergy(model_, data_, q_, v_) + potentialEnergy(model_, data_, q_); }
 
-void Simulator::setTorque(const VecX& tau) {
+void Simulator::setTorque(const VecRef& tau) {
   if (tau.size() != model_.nv()) throw InputError("Simulator::setTorque: tau has " + std::to_string(tau.size()) + " entries, expected " + std::to_string(model_.nv()));
   if (!tau.allFinite()) throw InputError("Simulator::setTorque: tau is not finite");
   tauHeld_ = tau;
 }
 
-void Simulator::setPd(const VecX& kp, const VecX& kd) {
+void Simulator::setPd(const VecRef& kp, const VecRef& kd) {
   const int nv = model_.nv();
-  for (const auto& [gain, name] : {std::pair<const VecX*, const char*>{&kp, "kp"}, {&kd, "kd"}}) {
+  for (const auto& [gain, name] : {std::pair<const VecRef*, const char*>{&kp, "kp"}, {&kd, "kd"}}) {
     if (gain->size() != nv && gain->size() != 1)
       throw InputError(std::string("Simulator::setPd: ") + name + " has " + std::to_string(gain->size()) + " entries, expected 1 or " + std::to_string(nv));
     if (!gain->allFinite() || gain->minCoeff() < 0.0) throw InputError(std::string("Simulator::setPd: ") + name + " must be finite and >= 0");
@@ -203,7 +203,7 @@ void Simulator::setPd(const VecX& kp, const VecX& kd) {
 
 void Simulator::setPd(double kp, double kd) { setPd(VecX::Constant(1, kp), VecX::Constant(1, kd)); }
 
-void Simulator::setPdTarget(const VecX& qTarget, const VecX& vTarget) {
+void Simulator::setPdTarget(const VecRef& qTarget, const VecRef& vTarget) {
   if (qTarget.size() != model_.nq() || vTarget.size() != model_.nv())
     throw InputError("Simulator::setPdTarget: targets have " + std::to_string(qTarget.size()) + " and " + std::to_string(vTarget.size()) +
                      " entries, expected nq = " + std::to_string(model_.nq()) + " and nv = " + std::to_string(model_.nv()));

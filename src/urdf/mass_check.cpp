@@ -27,7 +27,7 @@ constexpr double kShare = 0.1;           ///< component of a null vector that na
 
 /// Coordinates in the null space of ℳ(q) (empty: positive definite), or nothing when ℳ(q) cannot
 /// be evaluated (the loops do not close there).
-std::optional<std::vector<int>> nullCoordinates(const Model& model, Data& data, const VecX& q) {
+std::optional<std::vector<int>> nullCoordinates(const Model& model, Data& data, const VecRef& q) {
   const int n = model.nv();
   std::vector<int> out;
   try {

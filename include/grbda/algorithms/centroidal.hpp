@@ -12,18 +12,18 @@ namespace grbda {
 
 /// h_G (data.centroidal.hg), with com and mass: Σ_i ^iX_0ᵀ I_i v_i shifted to p_G.
 /// \note this overwrites data.centroidal's hg, com, mass, its scratch, and the cluster kinematics.
-const Vec6& centroidalMomentum(const Model& model, Data& data, const VecX& q, const VecX& v);
+const Vec6& centroidalMomentum(const Model& model, Data& data, const VecRef& q, const VecRef& v);
 /// A_G (data.centroidal.Ag), with the centroidal composite inertia Ig = diag(Ī_G, M 1) (angular
 /// first), com and mass. A cluster's columns: Σ over its bodies of ^iX_0ᵀ Ic_i S_k (composite
 /// inertias folded over the cluster tree, as the cluster CRBA) — H is never formed.
 /// \note this overwrites data.centroidal's Ag, Ig, com, mass, data.Ic, and the cluster kinematics.
-const Mat6X& centroidalMomentumMatrix(const Model& model, Data& data, const VecX& q);
+const Mat6X& centroidalMomentumMatrix(const Model& model, Data& data, const VecRef& q);
 /// Ȧ_G v (data.centroidal.dhg), and h_G: Σ_i ^iX_0ᵀ (I_i a_i + v_i ×* I_i v_i) with a_i the body
 /// accelerations at q̈ = 0, no gravity; the moment shifted to p_G (ṗ_G × m ṗ_G = 0).
 /// \note this overwrites data.centroidal's dhg, hg, com, mass, its scratch, and the cluster kinematics.
-const Vec6& centroidalMomentumBias(const Model& model, Data& data, const VecX& q, const VecX& v);
+const Vec6& centroidalMomentumBias(const Model& model, Data& data, const VecRef& q, const VecRef& v);
 /// A_G, h_G = A_G v, Ȧ_G v and Ig in one pass over the clusters (what `grbda centroidal` runs).
 /// \note this overwrites what the three calls above do.
-void centroidalDynamics(const Model& model, Data& data, const VecX& q, const VecX& v);
+void centroidalDynamics(const Model& model, Data& data, const VecRef& q, const VecRef& v);
 
 }  // namespace grbda

@@ -73,11 +73,11 @@ std::string cfaUnsupportedReason(const Model& model, int maxBranchDepth = -1);
 /// without loops: independent = spanning coordinates). Results also in cfa.qdd, cfa.jointWrench,
 /// cfa.constraintWrench. InputError for bad arguments or a CfaData of another model,
 /// NumericalError for a singular inertia.
-const VecX& cfaForwardDynamics(const Model& model, CfaData& cfa, const VecX& q, const VecX& v, const VecX& tau,
+const VecX& cfaForwardDynamics(const Model& model, CfaData& cfa, const VecRef& q, const VecRef& v, const VecRef& tau,
                                const ExternalForces* fext = nullptr);
 /// Parallel CFA: the same on cfa.threads() threads (parallel-prefix kinematics, block cyclic
 /// reduction). Equal to the serial CFA up to round-off.
-const VecX& cfaParallelForwardDynamics(const Model& model, CfaData& cfa, const VecX& q, const VecX& v,
-                                       const VecX& tau, const ExternalForces* fext = nullptr);
+const VecX& cfaParallelForwardDynamics(const Model& model, CfaData& cfa, const VecRef& q, const VecRef& v,
+                                       const VecRef& tau, const ExternalForces* fext = nullptr);
 
 }  // namespace grbda

@@ -53,7 +53,7 @@ class ClusterCfaData {
 /// ÿ = ℳ⁻¹ (τ − C) by the cluster CFA (block Thomas). q, v, tau as in dynamics.hpp. InputError for
 /// bad arguments or a ClusterCfaData of another model; NumericalError for a body without mass or
 /// an immobilised system that is not positive definite.
-const VecX& clusterCfaForwardDynamics(const Model& model, ClusterCfaData& cfa, const VecX& q, const VecX& v,
-                                      const VecX& tau);
+const VecX& clusterCfaForwardDynamics(const Model& model, ClusterCfaData& cfa, const VecRef& q, const VecRef& v,
+                                      const VecRef& tau);
 
 }  // namespace grbda

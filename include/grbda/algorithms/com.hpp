@@ -12,14 +12,14 @@ namespace grbda {
 /// p_G, and data.centroidal.mass, subtreeMass and subtreeCom (per body: its spanning subtree —
 /// the body and every body whose spanning-tree path passes through it; Pinocchio's data.com[i]).
 /// \note this overwrites data.centroidal's mass, com, subtreeMass, subtreeCom and the cluster kinematics.
-const Vec3& centerOfMass(const Model& model, Data& data, const VecX& q);
+const Vec3& centerOfMass(const Model& model, Data& data, const VecRef& q);
 /// p_G, and also ṗ_G (centroidal.vcom) and J̇_c v (centroidal.acomBias: p̈_G at q̈ = 0, gravity
 /// not included; loop-closure accelerations included), so that p̈_G = J_c q̈ + J̇_c v.
 /// \note this overwrites what the call above does, data.centroidal's vcom, acomBias, aBias, and the
 /// cluster kinematics with velocities.
-const Vec3& centerOfMass(const Model& model, Data& data, const VecX& q, const VecX& v);
+const Vec3& centerOfMass(const Model& model, Data& data, const VecRef& q, const VecRef& v);
 /// J_c (3 x nv) with ṗ_G = J_c v; also p_G and M (not the subtree quantities).
 /// \note this overwrites data.centroidal's Jcom, com, mass, its scratch, and the cluster kinematics.
-const Mat3X& centerOfMassJacobian(const Model& model, Data& data, const VecX& q);
+const Mat3X& centerOfMassJacobian(const Model& model, Data& data, const VecRef& q);
 
 }  // namespace grbda

@@ -35,7 +35,7 @@ namespace grbda {
 /// \note this overwrites what constrainedForwardDynamics does, data.derivatives, data.Minv and
 /// cdata.derivatives.
 const VecX& computeConstrainedDynamicsDerivatives(const Model& model, Data& data, const ConstraintModel& constraints,
-                                                  ConstraintData& cdata, const VecX& q, const VecX& v,
-                                                  const VecX& tau, const ConstraintSolverSettings& settings = {});
+                                                  ConstraintData& cdata, const VecRef& q, const VecRef& v,
+                                                  const VecRef& tau, const ConstraintSolverSettings& settings = {});
 
 }  // namespace grbda

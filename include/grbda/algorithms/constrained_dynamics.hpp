@@ -77,7 +77,7 @@ struct ConstraintSolverSettings {
 /// \note this overwrites data.qdd, data.a, the cluster kinematics, cdata's results and workspace,
 /// and the articulated-cluster pass (pv, kkt, proximal-delassus, pv-soft, pv-early) or data.H (ltl).
 const VecX& constrainedForwardDynamics(const Model& model, Data& data, const ConstraintModel& constraints,
-                                       ConstraintData& cdata, const VecX& q, const VecX& v, const VecX& tau,
+                                       ConstraintData& cdata, const VecRef& q, const VecRef& v, const VecRef& tau,
                                        const ConstraintSolverSettings& settings = {},
                                        const ExternalForces& fext = ExternalForces());
 

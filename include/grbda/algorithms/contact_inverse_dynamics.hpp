@@ -55,7 +55,7 @@ struct ContactInverseDynamicsReport {
 /// \note this overwrites data.tau (returned), data.a, data.f, the cluster kinematics, cdata.lambda
 /// and cdata's rows and diagnostics.
 const VecX& contactInverseDynamics(const Model& model, Data& data, const ConstraintModel& constraints,
-                                   ConstraintData& cdata, const VecX& q, const VecX& v, const VecX& qdd,
+                                   ConstraintData& cdata, const VecRef& q, const VecRef& v, const VecRef& qdd,
                                    const ContactInverseDynamicsSettings& settings = {},
                                    ContactInverseDynamicsReport* report = nullptr);
 

@@ -12,13 +12,13 @@ namespace grbda {
 /// spanning tree's Coriolis matrix in world axes (Echeandia & Wensing 2021; Pinocchio's
 /// computeCoriolisMatrix): C_s = Σ_i J_iᵀ (I_i J̇_i + B_i J_i), B = ½ (v ×* I − I v× + (· ×* I v)).
 /// \note this overwrites data.coriolis's C and its spanning-tree scratch, and the cluster kinematics.
-const MatX& coriolisMatrix(const Model& model, Data& data, const VecX& q, const VecX& v);
+const MatX& coriolisMatrix(const Model& model, Data& data, const VecRef& q, const VecRef& v);
 /// g(q) (nv): the generalized gravity forces, τ = g(q) holds the robot still.
 /// \note this overwrites data.coriolis.g, data.tau, data.a, data.f and the cluster kinematics.
-const VecX& gravityVector(const Model& model, Data& data, const VecX& q);
+const VecX& gravityVector(const Model& model, Data& data, const VecRef& q);
 /// τ = g(q) − Jᵀ f_ext: the torques that hold the robot still under the external forces (world
 /// spatial forces per body, ExternalForces; empty: none).
 /// \note this overwrites data.coriolis.staticTau, data.tau, data.a, data.f and the cluster kinematics.
-const VecX& staticTorque(const Model& model, Data& data, const VecX& q, const ExternalForces& fext);
+const VecX& staticTorque(const Model& model, Data& data, const VecRef& q, const ExternalForces& fext);
 
 }  // namespace grbda

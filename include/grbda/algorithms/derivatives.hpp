@@ -26,13 +26,13 @@ namespace grbda {
 /// ∂τ/∂y, ∂τ/∂ẏ and ℳ = ∂τ/∂ÿ of inverse dynamics at (q, v, qdd), into data.derivatives.dtau_dq,
 /// dtau_dv, M (and τ into data.derivatives.tau).
 /// \note this overwrites data.derivatives and the cluster kinematics.
-void computeRNEADerivatives(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd);
+void computeRNEADerivatives(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& qdd);
 
 /// ÿ = forwardDynamics(q, v, tau) into data.derivatives.ddq, with ∂ÿ/∂y = −ℳ⁻¹ ∂τ/∂y and
 /// ∂ÿ/∂ẏ = −ℳ⁻¹ ∂τ/∂ẏ at the solved ÿ (data.derivatives.ddq_dq, ddq_dv) and ∂ÿ/∂τ = ℳ⁻¹
 /// (data.Minv). The RNEA derivatives at (q, v, ÿ) are left in data.derivatives as well.
 /// \note this overwrites data.derivatives, data.qdd, data.Minv, the cluster kinematics and the
 /// articulated-cluster pass.
-void computeABADerivatives(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau);
+void computeABADerivatives(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& tau);
 
 }  // namespace grbda

@@ -24,15 +24,15 @@ namespace grbda {
 /// constrainedForwardDynamics and ConstraintModel(model)). massMatrix, biasForces and
 /// inverseDynamics of such a model are the open tree's H, C and τ, which those solvers build on.
 /// \note this overwrites data.qdd, data.a (gravity-biased), the cluster kinematics and the articulated-cluster pass.
-const VecX& forwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau);
-const VecX& forwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau,
+const VecX& forwardDynamics(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& tau);
+const VecX& forwardDynamics(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& tau,
                             const ExternalForces& fext);
 
 /// Inverse dynamics: tau = H qdd + C - J^T fext.
 /// \note this overwrites data.tau, data.a (gravity-biased), data.f (read by clusterJointForce and
 /// jointReactions) and the cluster kinematics.
-const VecX& inverseDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd);
-const VecX& inverseDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd,
+const VecX& inverseDynamics(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& qdd);
+const VecX& inverseDynamics(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& qdd,
                             const ExternalForces& fext);
 
 /// After inverseDynamics: the spatial force that cluster k's joint transmits from its output
@@ -44,27 +44,27 @@ Vec6 clusterJointForce(const Model& model, const Data& data, int k);
 
 /// Joint-space mass matrix H(q) (symmetric, both triangles).
 /// \note this overwrites data.H, data.Ic, each cluster's F and XU, and the cluster kinematics.
-const MatX& massMatrix(const Model& model, Data& data, const VecX& q);
+const MatX& massMatrix(const Model& model, Data& data, const VecRef& q);
 /// Inverse mass matrix H(q)⁻¹ (symmetric, both triangles) by the articulated-cluster pass and one
 /// outward sweep (Jain's innovations factorisation, seed 001 §1.8; Pinocchio's computeMinverse for
 /// trees), without forming or factorising H. Lives in data.Minv; the first call sizes it, later
 /// calls allocate nothing. NumericalError if some D_k is not positive definite.
 /// \note this overwrites data.Minv, data.minvP, data.minvA, data.spanScratch, the cluster kinematics and
 /// the articulated-cluster pass (without bias terms).
-const MatX& inverseMassMatrix(const Model& model, Data& data, const VecX& q);
+const MatX& inverseMassMatrix(const Model& model, Data& data, const VecRef& q);
 /// log det H(q) = Σ_k log det D_k over the articulated-cluster pivots (seed 001: det ℳ = Π det D(k)),
 /// without forming H. NumericalError if some D_k is not positive definite.
 /// \note this overwrites the cluster kinematics and the articulated-cluster pass (without bias terms).
-double logDetMassMatrix(const Model& model, Data& data, const VecX& q);
+double logDetMassMatrix(const Model& model, Data& data, const VecRef& q);
 
 /// Bias forces C(q, v): gravity, Coriolis and centrifugal terms.
 /// \note this overwrites data.C, data.tau (= C), data.a, data.f and the cluster kinematics.
-const VecX& biasForces(const Model& model, Data& data, const VecX& q, const VecX& v);
+const VecX& biasForces(const Model& model, Data& data, const VecRef& q, const VecRef& v);
 
 /// Spanning positions for independent positions q (closes the loops; NumericalError if they
 /// cannot be closed). Also accepts spanning positions, which it checks and returns.
 /// \note this overwrites data.qSpan (returned) and the clusters' loop-closure scratch only; it does
 /// not bump data.kinematicsVersion.
-const VecX& completeConfiguration(const Model& model, Data& data, const VecX& q);
+const VecX& completeConfiguration(const Model& model, Data& data, const VecRef& q);
 
 }  // namespace grbda

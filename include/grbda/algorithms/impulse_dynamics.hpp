@@ -48,7 +48,7 @@ class ImpulseData {
 /// \note this overwrites idata, cdata.lambda and cdata's rows, data.qdd, data.a, the cluster
 /// kinematics and the articulated-cluster pass.
 const VecX& impulseDynamics(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cdata,
-                            ImpulseData& idata, const VecX& q, const VecX& v, double restitution,
+                            ImpulseData& idata, const VecRef& q, const VecRef& v, double restitution,
                             const ConstraintSolverSettings& settings = {});
 
 }  // namespace grbda

@@ -13,31 +13,31 @@ namespace grbda {
 /// q + v dt, except a free cluster, whose position moves by R v_lin dt (R: body -> world at q) and
 /// whose quaternion turns by the body-frame angular velocity, exactly (q ⊗ exp(ω dt / 2)).
 /// InputError for sizes or non-finite values.
-VecX integrate(const Model& model, const VecX& q, const VecX& v, double dt);
+VecX integrate(const Model& model, const VecRef& q, const VecRef& v, double dt);
 /// The same into `out` (which may be q itself); allocates nothing once out has nq entries.
-void integrate(const Model& model, const VecX& q, const VecX& v, double dt, VecX& out);
+void integrate(const Model& model, const VecRef& q, const VecRef& v, double dt, VecX& out);
 
 /// The constant independent velocity that moves q0 to q1 in unit time, integrate(q0, v, 1) = q1:
 /// q1 − q0, except a free cluster, whose angular part is log(quat0⁻¹ quat1) (the shorter turn,
 /// body frame) and whose linear part is R0ᵀ (p1 − p0). The inverse of integrate; with it, finite
 /// differences on the quaternion manifold. InputError for sizes or non-finite values.
-VecX difference(const Model& model, const VecX& q0, const VecX& q1);
+VecX difference(const Model& model, const VecRef& q0, const VecRef& q1);
 
 /// dq/dt of the independent positions for velocity v (nq entries): v, except a free cluster,
 /// whose position moves at R v_lin and whose quaternion at ½ q ⊗ (0, ω). For Runge–Kutta schemes
 /// on the embedding (renormalise the result with normalizeConfiguration).
-VecX positionRate(const Model& model, const VecX& q, const VecX& v);
+VecX positionRate(const Model& model, const VecRef& q, const VecRef& v);
 
 /// Scales every free cluster's quaternion to unit length (InputError for a zero one).
 void normalizeConfiguration(const Model& model, VecX& q);
 
 /// Kinetic energy ½ vᵀ H(q) v = ½ Σ v_iᵀ I_i v_i over the bodies [J]; runs forwardKinematics.
 /// \note this overwrites the cluster kinematics with velocities.
-double kineticEnergy(const Model& model, Data& data, const VecX& q, const VecX& v);
+double kineticEnergy(const Model& model, Data& data, const VecRef& q, const VecRef& v);
 /// Gravitational potential energy −Σ m_i g · c_i (g = data.gravity(model); c_i: body i's centre
 /// of mass in the world) [J]; zero at the world origin. Runs forwardKinematics.
 /// \note this overwrites the cluster kinematics.
-double potentialEnergy(const Model& model, Data& data, const VecX& q);
+double potentialEnergy(const Model& model, Data& data, const VecRef& q);
 
 /// How far the URDF+ loops are from closed at the kinematics in `data` (after forwardKinematics):
 /// the largest gap between the two frames a `<loop>` joins [m] (0 without loops): their distance,

@@ -14,13 +14,13 @@ enum class ReferenceFrame { Local, LocalWorldAligned, World };
 
 /// Forward kinematics: poses. q independent or spanning positions (as in dynamics.hpp).
 /// \note this overwrites the cluster kinematics (dynamics.hpp), positions only.
-void forwardKinematics(const Model& model, Data& data, const VecX& q);
+void forwardKinematics(const Model& model, Data& data, const VecRef& q);
 /// Poses and velocities; v independent.
 /// \note this overwrites the cluster kinematics with velocities (data.v, data.c too).
-void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX& v);
+void forwardKinematics(const Model& model, Data& data, const VecRef& q, const VecRef& v);
 /// Poses, velocities and true accelerations (gravity not included); v and qdd independent.
 /// \note this overwrites the cluster kinematics with velocities, and data.a (true accelerations).
-void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd);
+void forwardKinematics(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& qdd);
 
 /// ^F X_0 of frame F (world -> frame coordinates).
 /// \note this overwrites nothing; it reads the kinematics of the last forwardKinematics.
@@ -49,7 +49,7 @@ Vec6 frameAccelerationBias(const Model& model, const Data& data, int frame, cons
 
 /// Convenience: forward kinematics at (q, v, qdd), then frameAcceleration.
 /// \note this overwrites what forwardKinematics(q, v, qdd) does.
-Vec6 frameAcceleration(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd, int frame,
+Vec6 frameAcceleration(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& qdd, int frame,
                        const Vec3& point = Vec3::Zero(), ReferenceFrame axes = ReferenceFrame::LocalWorldAligned);
 
 /// 6 x nv Jacobian J (independent coordinates) with J v = frameVelocity(frame, point, axes).
@@ -59,7 +59,7 @@ void frameJacobian(const Model& model, const Data& data, int frame, const Vec3& 
                    Mat6X& J);
 /// Convenience: runs forward kinematics at q and returns a new Jacobian.
 /// \note this overwrites what forwardKinematics(q) does.
-Mat6X frameJacobian(const Model& model, Data& data, const VecX& q, int frame, const Vec3& point = Vec3::Zero(),
+Mat6X frameJacobian(const Model& model, Data& data, const VecRef& q, int frame, const Vec3& point = Vec3::Zero(),
                     ReferenceFrame axes = ReferenceFrame::LocalWorldAligned);
 
 /// J̇ (6 x nv): the time derivative of frameJacobian(frame, point, axes) along the motion of the
@@ -74,7 +74,7 @@ void frameJacobianTimeVariation(const Model& model, Data& data, int frame, const
                                 Mat6X& dJ);
 /// Convenience: forward kinematics at (q, v), then a new J̇.
 /// \note this overwrites what forwardKinematics(q, v) and the call above do.
-Mat6X frameJacobianTimeVariation(const Model& model, Data& data, const VecX& q, const VecX& v, int frame,
+Mat6X frameJacobianTimeVariation(const Model& model, Data& data, const VecRef& q, const VecRef& v, int frame,
                                  const Vec3& point = Vec3::Zero(), ReferenceFrame axes = ReferenceFrame::LocalWorldAligned);
 
 }  // namespace grbda

@@ -62,13 +62,13 @@ class OsimSet {
 /// positive definite.
 /// \note this overwrites data.osim, the cluster kinematics and the articulated-cluster pass (no
 /// bias terms), which applyTestForce can then read.
-const MatX& inverseOperationalSpaceInertia(const Model& model, Data& data, const OsimSet& set, const VecX& q,
+const MatX& inverseOperationalSpaceInertia(const Model& model, Data& data, const OsimSet& set, const VecRef& q,
                                            bool linearOnly = false);
 
 /// Articulated inertias and force propagators at q (the configuration pass of C-ABA, spec §6.3
 /// pass A). applyTestForce reads them; inverseOperationalSpaceInertia also leaves them ready.
 /// \note this overwrites the cluster kinematics and the articulated-cluster pass (no bias terms).
-void updateForcePropagators(const Model& model, Data& data, const VecX& q);
+void updateForcePropagators(const Model& model, Data& data, const VecRef& q);
 
 /// Apply-test-force (spec §6.6) at the configuration of the last updateForcePropagators /
 /// inverseOperationalSpaceInertia call: for the force F (world axes) at `point` (frame

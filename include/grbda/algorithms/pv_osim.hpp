@@ -23,22 +23,22 @@ namespace grbda {
 /// \note this overwrites cdata.LambdaInv and data's cluster kinematics and articulated-cluster pass
 /// (no bias terms: data.pA, data.qdd are not this call's).
 const MatX& pvInverseOperationalSpaceInertia(const Model& model, Data& data, const ConstraintModel& constraints,
-                                             ConstraintData& cdata, const VecX& q);
+                                             ConstraintData& cdata, const VecRef& q);
 
 /// PV-OSIM then a Cholesky factorisation: Λ = (J H⁻¹ Jᵀ)⁻¹ (m x m) into cdata.Lambda (cdata.LambdaInv
 /// holds Λ⁻¹). NumericalError naming the rank when the rows are redundant.
 /// \note this overwrites what pvInverseOperationalSpaceInertia does, and cdata.Lambda.
 const MatX& pvOperationalSpaceInertia(const Model& model, Data& data, const ConstraintModel& constraints,
-                                      ConstraintData& cdata, const VecX& q);
+                                      ConstraintData& cdata, const VecRef& q);
 
 /// Old name of pvInverseOperationalSpaceInertia, kept for existing code.
 inline const MatX& pvInverseOsim(const Model& model, Data& data, const ConstraintModel& constraints,
-                                 ConstraintData& cdata, const VecX& q) {
+                                 ConstraintData& cdata, const VecRef& q) {
   return pvInverseOperationalSpaceInertia(model, data, constraints, cdata, q);
 }
 /// Old name of pvOperationalSpaceInertia, kept for existing code.
 inline const MatX& pvOsim(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cdata,
-                          const VecX& q) {
+                          const VecRef& q) {
   return pvOperationalSpaceInertia(model, data, constraints, cdata, q);
 }
 
@@ -70,15 +70,15 @@ class PvOsimFast {
   /// singular. Redundant rows (Λ⁻¹ singular even in the dense fallback) are no error here:
   /// invertible() says so, applyInverse still works and applyLambda refuses.
   void compute(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cdata,
-               const VecX& q);
+               const VecRef& q);
 
   /// y = Λ⁻¹ x = J H⁻¹ Jᵀ x (x, y of size m; y is resized if needed).
-  void applyInverse(const VecX& x, VecX& y) const;
+  void applyInverse(const VecRef& x, VecX& y) const;
   /// y = Λ x = (J H⁻¹ Jᵀ)⁻¹ x: the force that produces the constraint-space acceleration x.
   /// NumericalError naming the rank when the rows are redundant (!invertible()).
-  void applyLambda(const VecX& x, VecX& y) const;
+  void applyLambda(const VecRef& x, VecX& y) const;
   /// The same as applyLambda (Pinocchio's name: solves Λ⁻¹ y = x).
-  void solve(const VecX& x, VecX& y) const { applyLambda(x, y); }
+  void solve(const VecRef& x, VecX& y) const { applyLambda(x, y); }
 
   int size() const { return m_; }  ///< m, the rows of Λ⁻¹
   /// eq. 54 applies: a floating base that is the only root cluster (6 DoF).
@@ -97,10 +97,10 @@ class PvOsimFast {
   const Mat6& baseInertia() const { return D_; }  ///< H_b^A (6 x 6), base joint coordinates
 
  private:
-  void checkInput(const VecX& x, const char* function) const;
+  void checkInput(const VecRef& x, const char* function) const;
   void factorDense();
-  void permute(const VecX& x) const;
-  void unpermute(const VecX& z, VecX& y) const;
+  void permute(const VecRef& x) const;
+  void unpermute(const VecRef& z, VecX& y) const;
 
   std::uint64_t modelId_ = 0;
   int constraintsVersion_ = 0, m_ = 0, root_ = -1;

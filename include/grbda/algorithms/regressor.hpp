@@ -36,17 +36,17 @@ VecX modelParameters(const Model& model);
 /// "BODY.Iyz", "BODY.Izz" per body (BODY the body's link name).
 std::vector<std::string> parameterNames(const Model& model);
 /// The spatial inertias of the bodies for parameters π (10 · numBodies entries).
-std::vector<Mat6> bodyInertiasFromParameters(const Model& model, const VecX& pi);
+std::vector<Mat6> bodyInertiasFromParameters(const Model& model, const VecRef& pi);
 /// A copy of `model` whose bodies carry the inertias of π (same structure, so a Data made for
 /// `model` serves it too). InputError for a wrong size or non-finite π; physical validity (a
 /// positive mass, the triangle inequality) is not checked — identification may pass through
 /// parameters that are not.
-Model modelWithParameters(const Model& model, const VecX& pi);
+Model modelWithParameters(const Model& model, const VecRef& pi);
 
 /// Y(q, v, q̈): model.nv() x 10 · numBodies, into Y (resized on the first call only). q
 /// independent or spanning positions, v and qdd independent (as inverseDynamics). Returns Y.
 /// \note this overwrites Y, data.a, data.f and the cluster kinematics.
-const MatX& computeRegressor(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd, MatX& Y);
+const MatX& computeRegressor(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& qdd, MatX& Y);
 
 /// The 6 x 10 body regressor: Y_b π = I(π) a + v ×* I(π) v (spatial v, a in body coordinates).
 Eigen::Matrix<double, 6, 10> bodyRegressor(const Vec6& v, const Vec6& a);

@@ -17,18 +17,18 @@ namespace grbda::tree {
 
 /// Poses.
 /// \note this overwrites data.Xup, data.Xa and bumps data.kinematicsVersion.
-void forwardKinematics(const Model& model, Data& data, const VecX& q);
+void forwardKinematics(const Model& model, Data& data, const VecRef& q);
 /// Poses and velocities.
 /// \note this overwrites data.Xup, data.Xa, data.v, data.c and bumps data.kinematicsVersion.
-void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX& v);
+void forwardKinematics(const Model& model, Data& data, const VecRef& q, const VecRef& v);
 /// Poses, velocities and true (not gravity-biased) accelerations.
 /// \note this overwrites data.Xup, data.Xa, data.v, data.c, data.a and bumps data.kinematicsVersion.
-void forwardKinematics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd);
+void forwardKinematics(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& qdd);
 
 /// RNEA: tau = H(q) qdd + C(q, v) - J^T fext. Result in data.tauTree.
 /// \note this overwrites data.tauTree, data.Xup, data.Xa, data.v, data.c, data.a (gravity-biased),
 /// data.f and bumps data.kinematicsVersion.
-const VecX& rnea(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd,
+const VecX& rnea(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& qdd,
                  const ExternalForces* fext = nullptr);
 
 /// ABA: qdd = H^{-1}(tau - C + J^T fext). With `armature` (size nvSpanning), H + diag(armature)
@@ -38,16 +38,16 @@ const VecX& rnea(const Model& model, Data& data, const VecX& q, const VecX& v, c
 /// \note this overwrites data.qddTree, data.Xup, data.Xa, data.v, data.c, data.a (gravity-biased),
 /// data.IA, data.pA, data.U, data.Dinv, data.u and bumps data.kinematicsVersion; data.articulated
 /// (the cluster pass's stamp) is left as it was, so it no longer matches.
-const VecX& aba(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau,
+const VecX& aba(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& tau,
                 const ExternalForces* fext = nullptr, const VecX* armature = nullptr);
 
 /// CRBA: joint-space mass matrix, both triangles filled. Result in data.HTree.
 /// \note this overwrites data.HTree, data.Ic, data.Xup, data.Xa and bumps data.kinematicsVersion.
-const MatX& crba(const Model& model, Data& data, const VecX& q);
+const MatX& crba(const Model& model, Data& data, const VecRef& q);
 
 /// Bias forces C(q, v) (gravity and velocity products) = RNEA with qdd = 0. Result in data.CTree.
 /// \note this overwrites data.CTree and everything rnea does (data.tauTree holds C too).
-const VecX& nonLinearEffects(const Model& model, Data& data, const VecX& q, const VecX& v,
+const VecX& nonLinearEffects(const Model& model, Data& data, const VecRef& q, const VecRef& v,
                              const ExternalForces* fext = nullptr);
 
 /// Spanning-tree Jacobian (6 x nvSpanning) of a frame point, from the poses of the last

@@ -52,16 +52,16 @@ struct ApproximateModel {
 ApproximateModel makeApproximateModel(const Model& model, RotorApproximation approximation);
 
 /// τ = RNEA_tree(q, v, qdd) + H_off qdd (minus Jᵀ fext; fext per tree body). Result in data.tau.
-const VecX& approximateInverseDynamics(const ApproximateModel& approx, Data& data, const VecX& q, const VecX& v,
-                                       const VecX& qdd, const ExternalForces* fext = nullptr);
+const VecX& approximateInverseDynamics(const ApproximateModel& approx, Data& data, const VecRef& q, const VecRef& v,
+                                       const VecRef& qdd, const ExternalForces* fext = nullptr);
 /// qdd = (H_tree + H_off)^{-1}(τ − C_tree (+ Jᵀ fext)): ABA (None), ABA with armature (Diagonal),
 /// dense Cholesky (BlockDiagonal; overwrites data.H with its factor). Result in data.qdd.
-const VecX& approximateForwardDynamics(const ApproximateModel& approx, Data& data, const VecX& q, const VecX& v,
-                                       const VecX& tau, const ExternalForces* fext = nullptr);
+const VecX& approximateForwardDynamics(const ApproximateModel& approx, Data& data, const VecRef& q, const VecRef& v,
+                                       const VecRef& tau, const ExternalForces* fext = nullptr);
 /// H_tree(q) + H_off. Result in data.H.
-const MatX& approximateMassMatrix(const ApproximateModel& approx, Data& data, const VecX& q);
+const MatX& approximateMassMatrix(const ApproximateModel& approx, Data& data, const VecRef& q);
 /// C_tree(q, v) (the offset does not depend on velocities). Result in data.C.
-const VecX& approximateBiasForces(const ApproximateModel& approx, Data& data, const VecX& q, const VecX& v);
+const VecX& approximateBiasForces(const ApproximateModel& approx, Data& data, const VecRef& q, const VecRef& v);
 
 class OsimSet;  // algorithms/osim.hpp
 
@@ -72,6 +72,6 @@ class OsimSet;  // algorithms/osim.hpp
 /// entries coupling two tree joints (InputError otherwise). Result in data.osim; allocates
 /// nothing after the first call with a given set.
 const MatX& approximateInverseOperationalSpaceInertia(const ApproximateModel& approx, Data& data, const OsimSet& set,
-                                                      const VecX& q, bool linearOnly = false);
+                                                      const VecRef& q, bool linearOnly = false);
 
 }  // namespace grbda

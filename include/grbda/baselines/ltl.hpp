@@ -77,7 +77,7 @@ struct LtlOsimData {
 /// linear rows only with `linearOnly`): H by the cluster CRBA, J by frameJacobian (Local).
 /// Allocates only when the number of end-effectors changes.
 const MatX& ltlInverseOperationalSpaceInertia(const Model& model, Data& data, LtlOsimData& ws,
-                                              const std::vector<EndEffector>& endEffectors, const VecX& q,
+                                              const std::vector<EndEffector>& endEffectors, const VecRef& q,
                                               bool linearOnly = false);
 
 /// Λ⁻¹ = J H⁻¹ Jᵀ of the rows of a constraint set at configuration q by LTL-OSIM (J: the
@@ -86,6 +86,6 @@ const MatX& ltlInverseOperationalSpaceInertia(const Model& model, Data& data, Lt
 /// part; a Baumgarte reference is not captured. InputError for a ConstraintData of another
 /// model or constraint set.
 const MatX& ltlConstraintDelassus(const Model& model, Data& data, const ConstraintModel& constraints,
-                                  ConstraintData& cdata, const VecX& q);
+                                  ConstraintData& cdata, const VecRef& q);
 
 }  // namespace grbda

@@ -17,30 +17,30 @@ struct ConstraintMatrices {
   VecX g, k;
   ///@}
 };
-void constraintMatrices(const Model& model, Data& data, const VecX& q, const VecX& v, ConstraintMatrices& out);
+void constraintMatrices(const Model& model, Data& data, const VecRef& q, const VecRef& v, ConstraintMatrices& out);
 
 /// The projection method's inverse dynamics ("projected RNEA", spec §6.9.2):
 /// τ = Gᵀ RNEA_tree(q, q̇, G ÿ + g).
-VecX projectionInverseDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd);
+VecX projectionInverseDynamics(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& qdd);
 /// Projection method (spec §6.9.4): ÿ = (Gᵀ H_tree G)⁻¹ (τ − Gᵀ(C_tree + H_tree g)).
-VecX projectionForwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau);
+VecX projectionForwardDynamics(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& tau);
 /// Lagrange multipliers (spec §6.9.5): dense KKT with τ_tree = pinv(Gᵀ) τ; returns ÿ.
-VecX lagrangeForwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau);
+VecX lagrangeForwardDynamics(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& tau);
 /// The projection method's mass matrix Gᵀ H_tree G ("projected mass matrix", spec §6.9.7).
-MatX projectionMassMatrix(const Model& model, Data& data, const VecX& q);
+MatX projectionMassMatrix(const Model& model, Data& data, const VecRef& q);
 /// The projection method's bias forces Gᵀ (C_tree + H_tree g) (spec §6.9.7).
-VecX projectionBiasForces(const Model& model, Data& data, const VecX& q, const VecX& v);
+VecX projectionBiasForces(const Model& model, Data& data, const VecRef& q, const VecRef& v);
 
 /// Old name of projectionInverseDynamics, kept for existing code.
-inline VecX projectedInverseDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd) {
+inline VecX projectedInverseDynamics(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& qdd) {
   return projectionInverseDynamics(model, data, q, v, qdd);
 }
 /// Old name of projectionMassMatrix, kept for existing code.
-inline MatX projectedMassMatrix(const Model& model, Data& data, const VecX& q) {
+inline MatX projectedMassMatrix(const Model& model, Data& data, const VecRef& q) {
   return projectionMassMatrix(model, data, q);
 }
 /// Old name of projectionBiasForces, kept for existing code.
-inline VecX projectedBiasForces(const Model& model, Data& data, const VecX& q, const VecX& v) {
+inline VecX projectedBiasForces(const Model& model, Data& data, const VecRef& q, const VecRef& v) {
   return projectionBiasForces(model, data, q, v);
 }
 

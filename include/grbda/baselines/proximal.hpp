@@ -151,21 +151,21 @@ struct ProximalData {
 /// \note this overwrites workspace.result (returned), workspace's factor and, through the tree
 /// algorithms, data's spanning-tree kinematics, data.HTree and data.CTree.
 const ProximalResult& proximalSparseForwardDynamics(const Model& model, Data& data, ProximalData& workspace,
-                                                    const VecX& q, const VecX& v, const VecX& tau,
+                                                    const VecRef& q, const VecRef& v, const VecRef& tau,
                                                     const ProximalSettings& settings = {});
 /// Convenience: builds a temporary workspace (allocates).
-ProximalResult proximalSparseForwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v,
-                                             const VecX& tau, const ProximalSettings& settings = {});
+ProximalResult proximalSparseForwardDynamics(const Model& model, Data& data, const VecRef& q, const VecRef& v,
+                                             const VecRef& tau, const ProximalSettings& settings = {});
 
 /// Old name of proximalSparseForwardDynamics, kept for existing code.
 inline const ProximalResult& forwardDynamicsProximal(const Model& model, Data& data, ProximalData& workspace,
-                                                     const VecX& q, const VecX& v, const VecX& tau,
+                                                     const VecRef& q, const VecRef& v, const VecRef& tau,
                                                      const ProximalSettings& settings = {}) {
   return proximalSparseForwardDynamics(model, data, workspace, q, v, tau, settings);
 }
 /// Old name of proximalSparseForwardDynamics, kept for existing code.
-inline ProximalResult forwardDynamicsProximal(const Model& model, Data& data, const VecX& q, const VecX& v,
-                                              const VecX& tau, const ProximalSettings& settings = {}) {
+inline ProximalResult forwardDynamicsProximal(const Model& model, Data& data, const VecRef& q, const VecRef& v,
+                                              const VecRef& tau, const ProximalSettings& settings = {}) {
   return proximalSparseForwardDynamics(model, data, q, v, tau, settings);
 }
 

@@ -103,7 +103,7 @@ class ConstraintModel {
   int addRelativeWeld(const std::string& linkA, const Vec3& pointA, const std::string& linkB, const Vec3& pointB,
                       const std::string& name = {});
   /// K a = k on the spatial acceleration of `link` (link coordinates); K is m x 6, k has m rows.
-  int addCustomRows(const std::string& link, const MatX& K, const VecX& k, const std::string& name = {});
+  int addCustomRows(const std::string& link, const MatX& K, const VecRef& k, const std::string& name = {});
   /// A constraint of any kind: `type` validates `stated` (its link, point, ... as the kind reads
   /// them) against the model and writes its rows. Returns the constraint's index. This is how a
   /// kind defined outside the library is added (constraint_type.hpp).

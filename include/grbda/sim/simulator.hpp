@@ -112,7 +112,7 @@ class Simulator {
 
   // ---- state ----
   /// q: independent positions (nq); v: independent velocities (nv). InputError for sizes, NaN.
-  void setState(const VecX& q, const VecX& v);
+  void setState(const VecRef& q, const VecRef& v);
   const VecX& q() const { return q_; }  ///< independent positions
   const VecX& v() const { return v_; }  ///< independent velocities
   double time() const { return time_; }  ///< simulated time [s]
@@ -125,13 +125,13 @@ class Simulator {
 
   // ---- control: τ = held torque + PD + controller, then saturated by effort ----
   /// τ held from step to step (nv; the floating base's entries must be zero to mean "unactuated").
-  void setTorque(const VecX& tau);
+  void setTorque(const VecRef& tau);
   /// A joint PD on every actuated independent coordinate (not a floating base):
   /// τ = kp (q_target − q) − kd (v − v_target). kp, kd: one value for all or nv values.
-  void setPd(const VecX& kp, const VecX& kd);
+  void setPd(const VecRef& kp, const VecRef& kd);
   void setPd(double kp, double kd);  ///< the same gains on every coordinate
   /// Targets: q (nq, like q()) and v (nv). Default: the state when the PD was switched on, v = 0.
-  void setPdTarget(const VecX& qTarget, const VecX& vTarget);
+  void setPdTarget(const VecRef& qTarget, const VecRef& vTarget);
   void clearPd() { pdOn_ = false; }         ///< switches the PD off
   bool pdEnabled() const { return pdOn_; }  ///< whether the PD is on
   /// A controller called every step (not owned; nullptr removes it). Its exceptions reach the

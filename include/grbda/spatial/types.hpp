@@ -14,6 +14,10 @@ using VecX = Eigen::VectorXd;
 using MatX = Eigen::MatrixXd;
 using Mat6X = Eigen::Matrix<double, 6, Eigen::Dynamic>;
 using Mat3X = Eigen::Matrix<double, 3, Eigen::Dynamic>;
+/// How the library takes a vector it only reads (q, v, τ, q̈, ...): a view of any contiguous
+/// vector of doubles (a VecX, a segment of one, a Map over a numpy array), so that calling it
+/// copies nothing. A VecX binds to it as before.
+using VecRef = Eigen::Ref<const VecX>;
 
 /// r̂: the skew-symmetric matrix with r̂ x = r × x.
 inline Mat3 skew(const Vec3& r) {

@@ -31,7 +31,7 @@ void biasVelocityDerivative(const ConstraintSet& cs, ClusterDerivativesData& w, 
 
 /// out (spanning) = K_d⁻¹ rhs on the dependent rows, 0 on the independent ones.
 template <class Out>
-void solveDependent(const ConstraintSet& cs, ClusterDerivativesData& w, const VecX& rhs, Out&& out) {
+void solveDependent(const ConstraintSet& cs, ClusterDerivativesData& w, const VecRef& rhs, Out&& out) {
   w.work.dq.noalias() = w.work.luKd.solve(rhs);
   out.setZero();
   const auto& dep = cs.dependentCoordinates();
@@ -47,7 +47,7 @@ void positionDerivatives(const ConstraintSet& cs, ClusterDerivativesData& w, con
   w.dk = w.work.k;
 }
 
-void oneCluster(const Cluster& cl, const ClusterData& cd, const Data& data, const VecX& ydd,
+void oneCluster(const Cluster& cl, const ClusterData& cd, const Data& data, const VecRef& ydd,
                 ClusterDerivativesData& w) {
   const ConstraintSet& cs = cl.joint->constraints();
   const int d = cl.nv;
@@ -83,7 +83,7 @@ void oneCluster(const Cluster& cl, const ClusterData& cd, const Data& data, cons
 
 }  // namespace
 
-void clusterLocalDerivatives(const Model& model, Data& data, const VecX& ydd) {
+void clusterLocalDerivatives(const Model& model, Data& data, const VecRef& ydd) {
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);
     if (cl.joint->constraints().isStatic()) continue;

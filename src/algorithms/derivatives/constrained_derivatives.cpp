@@ -62,8 +62,8 @@ void kktColumns(const MatX& minvR, const MatX& da, ConstraintDerivativesData& D,
 }  // namespace
 
 const VecX& computeConstrainedDynamicsDerivatives(const Model& model, Data& data, const ConstraintModel& constraints,
-                                                  ConstraintData& cd, const VecX& q, const VecX& v,
-                                                  const VecX& tau, const ConstraintSolverSettings& settings) {
+                                                  ConstraintData& cd, const VecRef& q, const VecRef& v,
+                                                  const VecRef& tau, const ConstraintSolverSettings& settings) {
   constexpr const char* alg = "computeConstrainedDynamicsDerivatives";
   detail::checkData(model, data, alg);
   detail::checkConstraintWorkspace(model, constraints, cd, alg);

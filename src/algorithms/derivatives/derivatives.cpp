@@ -48,7 +48,7 @@ void sizeDerivatives(const Model& model, Data& data) {
 }
 
 /// q̈_s = G ÿ + g, cluster by cluster (at the kinematics in data).
-void spanningAccelerations(const Model& model, Data& data, const VecX& ydd) {
+void spanningAccelerations(const Model& model, Data& data, const VecRef& ydd) {
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);
     const ClusterData& cd = data.clusters[static_cast<size_t>(k)];
@@ -58,7 +58,7 @@ void spanningAccelerations(const Model& model, Data& data, const VecX& ydd) {
   }
 }
 
-void rneaDerivativesPrepared(const Model& model, Data& data, const VecX& ydd, const WorldFixedForces* ext) {
+void rneaDerivativesPrepared(const Model& model, Data& data, const VecRef& ydd, const WorldFixedForces* ext) {
   sizeDerivatives(model, data);
   spanningAccelerations(model, data, ydd);
   if (projectsInPass(model)) {  // constant Ĝ: projected inside the pass
@@ -211,7 +211,7 @@ void solveWithMassMatrix(const Model& model, Data& data, const char* alg) {
 
 }  // namespace detail
 
-void computeRNEADerivatives(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& qdd) {
+void computeRNEADerivatives(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& qdd) {
   constexpr const char* alg = "computeRNEADerivatives";
   detail::checkVector(qdd, model.nv(), "qdd", alg);
   detail::prepareState(model, data, q, &v, alg);
@@ -219,7 +219,7 @@ void computeRNEADerivatives(const Model& model, Data& data, const VecX& q, const
   detail::checkResult(data.derivatives.tau, "tau", alg);
 }
 
-void computeABADerivatives(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau) {
+void computeABADerivatives(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& tau) {
   constexpr const char* alg = "computeABADerivatives";
   detail::refuseKeptLoops(model, alg);
   detail::checkVector(tau, model.nv(), "tau", alg);

@@ -31,7 +31,7 @@ bool projectsInPass(const Model& model);
 
 /// The whole RNEA-derivative pipeline at the cluster kinematics already in data (q, v prepared)
 /// and ÿ = ydd: data.derivatives sized, spanning pass, cluster-local terms, projection.
-void rneaDerivativesPrepared(const Model& model, Data& data, const VecX& ydd, const WorldFixedForces* ext = nullptr);
+void rneaDerivativesPrepared(const Model& model, Data& data, const VecRef& ydd, const WorldFixedForces* ext = nullptr);
 
 /// data.Minv = ℳ⁻¹ and derivatives.ddq_dq, ddq_dv = −ℳ⁻¹ ∂τ/∂y, −ℳ⁻¹ ∂τ/∂ẏ from the ℳ, ∂τ/∂y,
 /// ∂τ/∂ẏ the RNEA-derivative pipeline has just left in data.derivatives (sparse LTL factor of ℳ).
@@ -43,7 +43,7 @@ void timesG(const Model& model, const Data& data, const MatX& X, MatX& T);
 
 /// ∂G/∂y, ∂(G ẏ)/∂y, ∂(G ÿ + g)/∂y and ∂g/∂ẏ of every cluster with a state-dependent G, at the
 /// cluster kinematics in data (G, g, qSpan, vSpan) and ÿ = ydd.
-void clusterLocalDerivatives(const Model& model, Data& data, const VecX& ydd);
+void clusterLocalDerivatives(const Model& model, Data& data, const VecRef& ydd);
 
 /// The cluster derivatives from the spanning ones, block by cluster block (see the header).
 void projectDerivatives(const Model& model, Data& data);
