@@ -47,9 +47,13 @@ std::string filePoseRank(const Cluster& cl, const ClusterData& cd) {
 
 void fixAssembly(CompilerState& s) {
   s.closedSpanning = s.model.neutralSpanningConfiguration();
-  VecX neutral = s.model.neutralConfiguration();
-  for (int k = 0; k < s.model.numClusters(); ++k) {
-    const Cluster& cl = s.model.cluster(k);
+  VecX neutral = VecX::Zero(s.m.nq);  // identity quaternions on the single-joint groups
+  for (const ClusterDraft& d : s.drafts) {
+    const Body& b = s.m.bodies[static_cast<size_t>(d.cluster.firstBody)];
+    if (d.cluster.numBodies == 1 && b.joint.hasQuaternion()) neutral[d.cluster.qIndex + b.joint.quaternionOffset()] = 1.0;
+  }
+  for (size_t k = 0; k < s.drafts.size(); ++k) {
+    const Cluster& cl = s.drafts[k].cluster;
     if (cl.joint->constraints().isStatic()) continue;
     ClusterData cd;
     sizeClusterData(s.model, cl, cd);
@@ -69,7 +73,7 @@ void fixAssembly(CompilerState& s) {
       break;
     }
     if (!closed) {
-      const auto& c = s.constraints[s.constraintsOfCluster[static_cast<size_t>(k)].front()];
+      const auto& c = s.constraints[s.constraintsOfCluster[k].front()];
       if (closedSingular)
         fail("the loops close, but at every pose tried the independent joints cannot drive the cluster (the "
              "constraint Jacobian of the dependent joints is singular there" + rankAtFilePose +
@@ -80,9 +84,12 @@ void fixAssembly(CompilerState& s) {
            c.where, "cluster '" + cl.name + "'");
     }
     // the compiler's own (mutable) handle on the joint it made; the Model's is const
-    s.drafts[static_cast<size_t>(k)].joint->setReference(Eigen::Map<const VecX>(qs, cl.nqSpan),
-                                                         periodicCoordinates(s.model, cl));
+    s.drafts[k].joint->setReference(Eigen::Map<const VecX>(qs, cl.nqSpan), periodicCoordinates(s.model, cl));
   }
+  // a group kept as rows has all its joints as coordinates: its neutral pose is the closed one
+  for (const ClusterDraft& d : s.drafts)
+    if (d.keepAsRows)
+      neutral.segment(d.cluster.qIndex, d.cluster.nqSpan) = s.closedSpanning.segment(d.cluster.qSpanIndex, d.cluster.nqSpan);
   s.m.neutral = neutral;
 }
 

@@ -24,15 +24,16 @@ Model ModelCompiler::compile(const ModelBuilder& builder) {
   findOutputBodies(s);
   renumberBodies(s);
   numberSpanningCoordinates(s);
-  placeClusters(s);
+  describeGroups(s);
   buildConstraintSets(s);
   selectJoints(s);
   chooseLoopTreatment(s);
   numberCoordinates(s);
   listConstraints(s);
   fixAssembly(s);
-  // the clusters kept as constraint rows dissolved, then what hangs on the final bodies
-  dissolveKeptClusters(s);
+  // the model's clusters (each group embedded, or its bodies and a LoopConstraint), then what
+  // hangs on the final bodies
+  writeClusters(s);
   placeCollisions(s);
   // its specs, so that it can be rebuilt elsewhere (model_source.hpp; the URDF loaders replace
   // this with the text they read)

@@ -54,8 +54,12 @@ struct ResolvedConstraint {
   int predBody = -1, succBody = -1;       ///< end bodies of a loop (-1: ground)
 };
 
-/// What the compiler knows of one cluster beyond the Model's Cluster (new numbering).
+/// One group of bodies that loops, couplings or constraints tie together (new numbering), as the
+/// passes describe it before the model's clusters are written: embedded, it becomes one of the
+/// model's clusters; kept as rows, its bodies become 1-DoF clusters and `cluster` the
+/// LoopConstraint's closure map (LoopConstraint::embedded). Nothing is built and then dissolved.
 struct ClusterDraft {
+  Cluster cluster;         ///< bodies, output, spanning and independent coordinates, name, joint
   ConstraintSet set;       ///< its constraint set (constrained clusters; buildConstraintSets)
   std::string typeHint;    ///< the type name its user constraints agree on (empty: none)
   std::shared_ptr<ClusterJoint> joint;  ///< the joint selectJoints made (the Model holds it const)
@@ -88,9 +92,9 @@ struct CompilerState {
   std::vector<std::vector<int>> groups;           ///< each cluster's bodies (tree numbering, ascending)
   std::vector<int> clusterOfBody;                 ///< tree numbering
   std::vector<std::vector<size_t>> constraintsOfCluster;
-  std::vector<int> outputOld;                     ///< each cluster's output body (tree numbering)
+  std::vector<int> outputOld;                     ///< each group's output body (tree numbering)
   std::vector<int> newIndex;                      ///< tree numbering -> new numbering
-  std::vector<ClusterDraft> drafts;               ///< per cluster (new numbering)
+  std::vector<ClusterDraft> drafts;               ///< per group (new numbering); the model's clusters come last (writeClusters)
   VecX closedSpanning;  ///< a closed spanning pose found by fixAssembly (zeros where nothing to close)
 
   std::vector<int> toNew(std::vector<int> v) const {
@@ -126,14 +130,14 @@ void groupBodies(CompilerState& s);           ///< union of constrained bodies (
 void findOutputBodies(CompilerState& s);      ///< one output body per cluster, no floating joint inside
 void renumberBodies(CompilerState& s);        ///< clusters contiguous, parents first (renumber.cpp)
 void numberSpanningCoordinates(CompilerState& s);
-void placeClusters(CompilerState& s);         ///< Cluster records: bodies, output, parent
+void describeGroups(CompilerState& s);        ///< each group's Cluster record (drafts): bodies, output, parent
 void buildConstraintSets(CompilerState& s);   ///< rows, independent marks, rank (constraint_sets.cpp)
 void selectJoints(CompilerState& s);          ///< the recognisers, else Generic (select_joint.cpp)
 void chooseLoopTreatment(CompilerState& s);   ///< embed, or keep as rows (LoopTreatment; loop_treatment.cpp)
-void numberCoordinates(CompilerState& s);     ///< independent coordinates and names (coordinates.cpp)
+void numberCoordinates(CompilerState& s);     ///< the model's coordinates and names (coordinates.cpp)
 void listConstraints(CompilerState& s);       ///< Model::constraints() (list_constraints.cpp)
 void fixAssembly(CompilerState& s);           ///< close every loop once; neutral pose; branch (assembly.cpp)
-void dissolveKeptClusters(CompilerState& s);  ///< kept clusters → 1-DoF clusters + LoopConstraint
+void writeClusters(CompilerState& s);         ///< the model's clusters and LoopConstraints, once (loop_treatment.cpp)
 void placeCollisions(CompilerState& s);       ///< collision shapes on their bodies (spanning_tree.cpp)
 
 }  // namespace grbda::detail

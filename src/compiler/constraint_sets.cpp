@@ -163,7 +163,7 @@ std::string agreedTypeHint(const CompilerState& s, const std::vector<size_t>& mi
 }
 
 void constrainedCluster(CompilerState& s, size_t k) {
-  Cluster& cl = s.m.clusters[k];
+  Cluster& cl = s.drafts[k].cluster;
   const auto& mine = s.constraintsOfCluster[k];
   std::vector<std::string> names, jointNames;
   for (size_t c : mine) names.push_back(s.constraints[c].name);
@@ -246,8 +246,8 @@ void constrainedCluster(CompilerState& s, size_t k) {
 }  // namespace
 
 void buildConstraintSets(CompilerState& s) {
-  for (size_t k = 0; k < s.m.clusters.size(); ++k) {
-    if (s.constraintsOfCluster[k].empty()) singleBody(s, s.m.clusters[k]);
+  for (size_t k = 0; k < s.drafts.size(); ++k) {
+    if (s.constraintsOfCluster[k].empty()) singleBody(s, s.drafts[k].cluster);
     else constrainedCluster(s, k);
   }
 }

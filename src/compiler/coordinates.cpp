@@ -1,5 +1,6 @@
-// Pass: the independent coordinates, cluster by cluster (the clusters' own coordinates are
-// contiguous, in body order), and their names.
+// Pass: the model's coordinates, group by group (contiguous, in body order), and their names: an
+// embedded group's independent coordinates; every joint of a group kept as rows (its bodies
+// become 1-DoF clusters, so each is independent in the model).
 #include "compiler.hpp"
 
 namespace grbda::detail {
@@ -19,13 +20,15 @@ void appendCoordinateNames(const Body& b, std::vector<std::string>& positions, s
 
 void numberCoordinates(CompilerState& s) {
   s.m.nq = s.m.nv = 0;
-  for (Cluster& cl : s.m.clusters) {
+  for (ClusterDraft& d : s.drafts) {
+    Cluster& cl = d.cluster;
     cl.qIndex = s.m.nq;
     cl.vIndex = s.m.nv;
-    s.m.nq += cl.nq;
-    s.m.nv += cl.nv;
+    s.m.nq += d.keepAsRows ? cl.nqSpan : cl.nq;
+    s.m.nv += d.keepAsRows ? cl.nvSpan : cl.nv;
     for (int r = 0; r < cl.numBodies; ++r) {
-      const Body& b = s.m.bodies[static_cast<size_t>(cl.firstBody + r)];
+      Body& b = s.m.bodies[static_cast<size_t>(cl.firstBody + r)];
+      if (d.keepAsRows) b.independent = true;
       if (b.independent) appendCoordinateNames(b, s.m.positionNames, s.m.velocityNames);
     }
   }

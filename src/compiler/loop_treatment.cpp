@@ -1,9 +1,10 @@
-// Passes: hybrid loops (seed 000 conclusion, seed 001 §7). Once each cluster's joint is chosen,
-// chooseLoopTreatment decides which clusters' loops stay constraint rows (LoopTreatment); after
-// they are validated and closed like any cluster (their constraint set and assembly branch are
-// what the rows and the coordinate maps use), dissolveKeptClusters splits them into their 1-DoF
-// bodies. The cluster's constraint set moves to a LoopConstraint, whose rows
-// K(q) q̈ = k(q, q̇) the ConstraintModel adds in front of the user's constraints.
+// Passes: hybrid loops (seed 000 conclusion, seed 001 §7). Once each group's joint is chosen,
+// chooseLoopTreatment decides which groups' loops stay constraint rows (LoopTreatment), before
+// any coordinate is numbered or any of the model's clusters exists. A kept group is closed once
+// like any other (its constraint set and assembly branch are what the rows and the coordinate maps
+// use); writeClusters, the last cluster pass, then writes the model's clusters once: an embedded
+// group as one cluster, a kept group as its 1-DoF bodies plus a LoopConstraint holding the group
+// (its rows K(q) q̈ = k(q, q̇), which the ConstraintModel adds in front of the user's constraints).
 #include <algorithm>
 #include <string>
 
@@ -32,10 +33,12 @@ namespace grbda::detail {
 
 namespace {
 
-/// Clusters above cluster k (its ancestors) — the clusters a kept row travels through.
-int clustersAbove(const Model& model, int k) {
+/// Groups above group k (its ancestors): the clusters a kept row travels through, counting each
+/// group above as one (as embedded).
+int clustersAbove(const CompilerState& s, int k) {
   int depth = 0;
-  for (k = model.cluster(k).parent; k >= 0; k = model.cluster(k).parent) ++depth;
+  for (k = s.drafts[static_cast<size_t>(k)].cluster.parent; k >= 0; k = s.drafts[static_cast<size_t>(k)].cluster.parent)
+    ++depth;
   return depth;
 }
 
@@ -57,11 +60,11 @@ bool keepAsConstraint(const CompilerState& s, int k) {
   if (s.drafts[static_cast<size_t>(k)].closedForm) return false;
   for (size_t c : s.constraintsOfCluster[static_cast<size_t>(k)])
     if (s.constraints[c].kind == ResolvedConstraint::User) return false;
-  const Cluster& cl = s.model.cluster(k);
+  const Cluster& cl = s.drafts[static_cast<size_t>(k)].cluster;
   const double n = cl.numBodies, m = cl.nvSpan - cl.nv;
   const bool implicit = !cl.joint->constraints().isStatic();
   const double embedExtra = implicit ? 19.0 * n * n * n + 470.0 * n * n : 21.5 * n * n * n + 362.0 * n * n - 12000.0 * m;
-  return embedExtra > 400.0 * m * clustersAbove(s.model, k);
+  return embedExtra > 400.0 * m * clustersAbove(s, k);
 }
 
 }  // namespace
@@ -69,97 +72,87 @@ bool keepAsConstraint(const CompilerState& s, int k) {
 void chooseLoopTreatment(CompilerState& s) {
   const LoopTreatment treatment = s.builder.loopTreatment();
   if (treatment == LoopTreatment::Embed) return;
-  for (int k = 0; k < s.model.numClusters(); ++k)
-    if (s.model.cluster(k).numBodies >= 2)
-      s.drafts[static_cast<size_t>(k)].keepAsRows = treatment == LoopTreatment::Constrain || keepAsConstraint(s, k);
+  for (size_t k = 0; k < s.drafts.size(); ++k)
+    if (s.drafts[k].cluster.numBodies >= 2)
+      s.drafts[k].keepAsRows = treatment == LoopTreatment::Constrain || keepAsConstraint(s, static_cast<int>(k));
 }
 
-void dissolveKeptClusters(CompilerState& s) {
-  Model& model = s.model;
-  ModelFields& m = s.m;
-  std::vector<bool> keep;
-  for (const ClusterDraft& d : s.drafts) keep.push_back(d.keepAsRows);
-  if (std::find(keep.begin(), keep.end(), true) == keep.end()) return;
+namespace {
 
-  const VecX neutralOld = model.neutralConfiguration();
-  std::vector<Cluster> clusters;
-  std::vector<int> newClusterOfOld(static_cast<size_t>(model.numClusters()), -1);
-  VecX neutral(model.nqSpanning());
-  int nq = 0, nv = 0;
-  m.positionNames.clear();
-  m.velocityNames.clear();
-  auto place = [&](Cluster cl) {
-    cl.qIndex = nq;
-    cl.vIndex = nv;
-    nq += cl.nq;
-    nv += cl.nv;
-    for (int r = 0; r < cl.numBodies; ++r) {
-      Body& b = m.bodies[static_cast<size_t>(cl.firstBody + r)];
-      b.cluster = static_cast<int>(clusters.size());
-      if (b.independent) appendCoordinateNames(b, m.positionNames, m.velocityNames);
-    }
-    clusters.push_back(std::move(cl));
-  };
-  for (int k = 0; k < model.numClusters(); ++k) {
-    const Cluster& old = model.cluster(k);
-    if (!keep[static_cast<size_t>(k)]) {
-      newClusterOfOld[static_cast<size_t>(k)] = static_cast<int>(clusters.size());
-      neutral.segment(nq, old.nq) = neutralOld.segment(old.qIndex, old.nq);
-      place(old);
+/// Kept group g's LoopConstraint: its bodies, coordinates (numberCoordinates gave them all) and
+/// the group itself, whose set gives the rows and whose joint completes positions.
+LoopConstraint keptGroup(const Cluster& g) {
+  LoopConstraint lc;
+  lc.name = g.name;
+  lc.firstBody = g.firstBody;
+  lc.numBodies = g.numBodies;
+  lc.qIndex = g.qIndex;
+  lc.vIndex = g.vIndex;
+  lc.numDof = g.nv;
+  lc.numRows = g.nvSpan - g.nv;
+  lc.dependent = g.joint->constraints().dependentCoordinates();
+  lc.embedded = g;
+  return lc;
+}
+
+/// Body b of a kept group as a cluster of its own (a 1-DoF joint hanging on its tree parent).
+Cluster ownCluster(const Body& b, int bodyIndex, int qIndex, int vIndex) {
+  Cluster one;
+  one.name = b.jointName;
+  one.firstBody = bodyIndex;
+  one.output = b.parent;
+  one.qSpanIndex = b.qIndex;
+  one.vSpanIndex = b.vIndex;
+  one.qIndex = qIndex;
+  one.vIndex = vIndex;
+  one.nq = one.nqSpan = b.joint.nq();
+  one.nv = one.nvSpan = b.joint.nv();
+  one.joint = std::make_shared<RevoluteJoint>(b);
+  return one;
+}
+
+}  // namespace
+
+void writeClusters(CompilerState& s) {
+  ModelFields& m = s.m;
+  std::vector<int> clusterOfGroup(s.drafts.size(), -1);
+  for (size_t k = 0; k < s.drafts.size(); ++k) {
+    const ClusterDraft& d = s.drafts[k];
+    if (!d.keepAsRows) {
+      clusterOfGroup[k] = static_cast<int>(m.clusters.size());
+      m.clusters.push_back(d.cluster);
       continue;
     }
-    LoopConstraint lc;
-    lc.name = old.name;
-    lc.firstBody = old.firstBody;
-    lc.numBodies = old.numBodies;
-    lc.qIndex = nq;
-    lc.vIndex = nv;
-    lc.numDof = old.nv;
-    lc.numRows = old.nvSpan - old.nv;
-    lc.dependent = old.joint->constraints().dependentCoordinates();
-    lc.embedded = old;
-    neutral.segment(nq, old.nqSpan) = s.closedSpanning.segment(old.qSpanIndex, old.nqSpan);
-    for (int r = 0; r < old.numBodies; ++r) {
-      Body& b = m.bodies[static_cast<size_t>(old.firstBody + r)];
-      b.independent = true;
+    const Cluster& g = d.cluster;
+    for (int r = 0, q = g.qIndex, v = g.vIndex; r < g.numBodies; ++r) {
+      Body& b = m.bodies[static_cast<size_t>(g.firstBody + r)];
       b.output = b.parent;
-      Cluster one;
-      one.name = b.jointName;
-      one.firstBody = old.firstBody + r;
-      one.output = b.parent;
-      one.qSpanIndex = b.qIndex;
-      one.vSpanIndex = b.vIndex;
-      one.nq = one.nqSpan = b.joint.nq();
-      one.nv = one.nvSpan = b.joint.nv();
-      one.joint = std::make_shared<RevoluteJoint>(b);
-      place(std::move(one));
+      m.clusters.push_back(ownCluster(b, g.firstBody + r, q, v));
+      q += b.joint.nq();
+      v += b.joint.nv();
     }
-    m.loopConstraints.push_back(std::move(lc));
+    m.loopConstraints.push_back(keptGroup(g));
   }
-  // parents from the output bodies' new clusters; which bodies support other clusters
+  // which cluster each body is in, then each cluster's parent (its output body's cluster)
+  for (size_t c = 0; c < m.clusters.size(); ++c)
+    for (int r = 0; r < m.clusters[c].numBodies; ++r)
+      m.bodies[static_cast<size_t>(m.clusters[c].firstBody + r)].cluster = static_cast<int>(c);
   for (Body& b : m.bodies) b.supportsClusters = false;
-  for (Cluster& cl : clusters) {
+  for (Cluster& cl : m.clusters) {
     cl.parent = cl.output < 0 ? -1 : m.bodies[static_cast<size_t>(cl.output)].cluster;
     if (cl.output >= 0) m.bodies[static_cast<size_t>(cl.output)].supportsClusters = true;
   }
-  for (LoopConstraint& lc : m.loopConstraints) {
-    lc.embedded.qIndex = lc.qIndex;
-    lc.embedded.vIndex = lc.vIndex;
+  for (LoopConstraint& lc : m.loopConstraints)
     lc.embedded.parent = lc.embedded.output < 0 ? -1 : m.bodies[static_cast<size_t>(lc.embedded.output)].cluster;
-  }
-  m.clusters = std::move(clusters);
-  m.nq = nq;
-  m.nv = nv;
-  m.neutral = neutral.head(nq);
-  // loops embedded in kept clusters are now rows of a LoopConstraint
+  // the loops and constraints listed with their group now name its cluster (-1: kept as rows)
   std::vector<LoopFrames> loops;
   for (LoopFrames lf : m.loops) {
-    lf.cluster = newClusterOfOld[static_cast<size_t>(lf.cluster)];
+    lf.cluster = clusterOfGroup[static_cast<size_t>(lf.cluster)];
     if (lf.cluster >= 0) loops.push_back(std::move(lf));
   }
   m.loops = std::move(loops);
   for (ConstraintInfo& info : m.constraints)
-    if (info.cluster >= 0) info.cluster = newClusterOfOld[static_cast<size_t>(info.cluster)];
+    if (info.cluster >= 0) info.cluster = clusterOfGroup[static_cast<size_t>(info.cluster)];
 }
 
 }  // namespace grbda::detail

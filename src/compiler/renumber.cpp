@@ -38,10 +38,11 @@ void numberSpanningCoordinates(CompilerState& s) {
   }
 }
 
-void placeClusters(CompilerState& s) {
+void describeGroups(CompilerState& s) {
   int first = 0;
+  s.drafts.resize(s.groups.size());
   for (size_t k = 0; k < s.groups.size(); ++k) {
-    Cluster cl;
+    Cluster& cl = s.drafts[k].cluster;
     cl.firstBody = first;
     cl.numBodies = static_cast<int>(s.groups[k].size());
     first += cl.numBodies;
@@ -58,9 +59,7 @@ void placeClusters(CompilerState& s) {
       cl.nqSpan += b.joint.nq();
       cl.nvSpan += b.joint.nv();
     }
-    s.m.clusters.push_back(std::move(cl));
   }
-  s.drafts.resize(s.groups.size());
 }
 
 }  // namespace grbda::detail

@@ -45,9 +45,9 @@ constexpr Recogniser kRecognisers[] = {recogniseFourBar, recogniseTransmission};
 }  // namespace
 
 void selectJoints(CompilerState& s) {
-  for (size_t k = 0; k < s.m.clusters.size(); ++k) {
-    Cluster& cl = s.m.clusters[k];
+  for (size_t k = 0; k < s.drafts.size(); ++k) {
     ClusterDraft& draft = s.drafts[k];
+    Cluster& cl = draft.cluster;
     if (s.constraintsOfCluster[k].empty()) {  // a single body
       const Body& b = s.m.bodies[static_cast<size_t>(cl.firstBody)];
       if (b.joint.type == JointType::Free) draft.joint = std::make_shared<FreeJoint>();
