@@ -76,3 +76,30 @@ def test_the_locality_family_agrees_under_every_treatment(tmp_path):
                                                      grbda.expand_forces(kept, tau), solver="pv")
             scale = 1.0 + np.abs(reference).max()
             assert np.abs(grbda.reduce_velocities(kept, qdd) - reference).max() < 1e-8 * scale, (path, treatment)
+
+
+BALL_AFTER_A_LOOP = """
+  <link name="ball_link">
+    <inertial><mass value="1"/><origin xyz="0 0 -0.2"/>
+      <inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+  </link>
+  <joint name="ball" type="spherical">
+    <parent link="link3"/><child link="ball_link"/><origin xyz="0.5 0 0"/>
+  </joint>
+</robot>"""
+
+
+@pytest.mark.parametrize("loops", ["embed", "constrain"])
+def test_a_ball_after_a_loop_starts_at_the_identity(tmp_path, loops):
+    """The neutral configuration puts a quaternion joint's identity at its own coordinates, also
+    when a loop before it leaves fewer coordinates than joints (it once landed at the joint's
+    spanning index: a half turn, the link upside down)."""
+    path = tmp_path / "four_bar_ball.urdf"
+    path.write_text(open(model_path("four_bar.urdf")).read().replace("</robot>", BALL_AFTER_A_LOOP))
+    model = grbda.load(str(path), loops=loops)
+    q = model.neutral_configuration()
+    names = model.position_names
+    assert [q[names.index("ball:" + c)] for c in ("qw", "qx", "qy", "qz")] == [1.0, 0.0, 0.0, 0.0]
+    # the four-bar's links have their CoMs in the plane z = 0; the ball link's hangs 0.2 m below
+    (com,) = grbda.com(model, grbda.Data(model), q)
+    assert com[2] == pytest.approx(-0.2 * 1.0 / (3 * 3.3 + 1.0), abs=1e-15)
