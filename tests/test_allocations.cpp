@@ -259,11 +259,12 @@ TEST(Allocations, InputsGivenAsViewsAreNotCopied) {
                            : constrainedForwardDynamics(m, data, feet, cd, q, v, tau));
        }},
   };
-  for (const auto& [name, call] : calls) {
+  for (const auto& named : calls) {  // not a structured binding: C++17 lambdas cannot capture one
+    const auto& call = named.second;
     MatX expected, got;
     call(false, expected);
-    EXPECT_EQ(allocationsAfterWarmUp([&] { call(true, got); }), 0) << name;
-    EXPECT_TRUE(got == expected) << name;
+    EXPECT_EQ(allocationsAfterWarmUp([&] { call(true, got); }), 0) << named.first;
+    EXPECT_TRUE(got == expected) << named.first;
   }
 }
 

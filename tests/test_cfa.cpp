@@ -98,9 +98,9 @@ TEST(ChangeOfBasis, ExplicitEqualsImplicitOnEveryLoopModel) {
     Data data(model);
     const VecX q = randomIndependentConfiguration(rng, model);
     const VecX v = randomVector(rng, model.nv()), tau = randomVector(rng, model.nv());
-    ConstraintMatrices cm;
+    ProjectionMatrices cm;
     try {
-      constraintMatrices(model, data, q, v, cm);
+      projectionMatrices(model, data, q, v, cm);
     } catch (const NumericalError&) {
       continue;
     }

@@ -149,7 +149,7 @@ TEST(CliLoops, SpanningPositionsOfAMixedModelFollowItsSpanningNames) {
   TempDir dir;
   const std::string file = dir.write("six_bar_with_rotor.urdf", text);
   const grbda::Model kept = grbda::loadUrdf(file, grbda::LoadOptions{grbda::LoopTreatment::Auto});
-  ASSERT_FALSE(kept.loopConstraints().empty());
+  ASSERT_FALSE(kept.keptLoopGroups().empty());
   ASSERT_EQ(kept.nq() + 1, kept.nqSpanning());
 
   const Json completed = grbdaJson({"complete", file, "--q", "0.3,-0.2,0.4,0.5"});

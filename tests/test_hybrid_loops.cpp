@@ -87,9 +87,9 @@ TEST(HybridLoops, ConstrainKeepsEveryLoopAndTheReducedCoordinatesAreTheEmbeddedO
     const Model& C = p.kept;
     EXPECT_FALSE(C.hasConstraints());  // every cluster is a single body now
     EXPECT_EQ(C.nv(), p.embedded.nvSpanning());
-    EXPECT_FALSE(C.loopConstraints().empty());
+    EXPECT_FALSE(C.keptLoopGroups().empty());
     int rows = 0;
-    for (const LoopConstraint& lc : C.loopConstraints()) rows += lc.numRows;
+    for (const KeptLoopGroup& lc : C.keptLoopGroups()) rows += lc.numRows;
     EXPECT_EQ(rows, p.embedded.nvSpanning() - p.embedded.nv());
     EXPECT_EQ(reducedNv(C), p.embedded.nv());
     EXPECT_EQ(reducedVelocityNames(C), p.embedded.velocityNames());
@@ -98,7 +98,7 @@ TEST(HybridLoops, ConstrainKeepsEveryLoopAndTheReducedCoordinatesAreTheEmbeddedO
     // the kept model's neutral pose closes its loops: it is the embedded neutral pose, expanded
     EXPECT_LT(relErr(C.neutralConfiguration(), expandPositions(C, p.embedded.neutralConfiguration())), 1e-9);
     ConstraintModel cm(C);
-    EXPECT_EQ(cm.numLoopConstraints(), static_cast<int>(C.loopConstraints().size()));
+    EXPECT_EQ(cm.numKeptLoopGroups(), static_cast<int>(C.keptLoopGroups().size()));
     EXPECT_EQ(cm.numRows(), rows);
   }
 }
@@ -198,8 +198,8 @@ TEST(HybridLoops, AutoEmbedsClosedFormClustersAndAgreesEverywhere) {
   Rng rng(9);
   for (const ModelPair& p : loopModels(LoopTreatment::Auto)) {
     SCOPED_TRACE(p.name);
-    for (const LoopConstraint& lc : p.kept.loopConstraints()) EXPECT_GE(lc.numBodies, 2);
-    if (p.name == "mini_cheetah.urdf" || p.name == "four_bar.urdf") EXPECT_TRUE(p.kept.loopConstraints().empty());
+    for (const KeptLoopGroup& lc : p.kept.keptLoopGroups()) EXPECT_GE(lc.numBodies, 2);
+    if (p.name == "mini_cheetah.urdf" || p.name == "four_bar.urdf") EXPECT_TRUE(p.kept.keptLoopGroups().empty());
     Data dataE(p.embedded), dataC(p.kept);
     ConstraintModel cm(p.kept);
     ConstraintData cd(p.kept, cm);

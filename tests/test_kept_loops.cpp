@@ -41,11 +41,11 @@ std::string inputErrorOf(F&& call) {
 TEST(KeptLoops, NqCountsEveryJointOfAKeptGroup) {
   const Model embedded = fourBarBuilder().build();
   const Model kept = withLoops(fourBarBuilder(), LoopTreatment::Constrain);
-  ASSERT_EQ(kept.loopConstraints().size(), 1u);
+  ASSERT_EQ(kept.keptLoopGroups().size(), 1u);
   // the kept group's three joints are all coordinates; the reduced ones are the embedded model's
   EXPECT_EQ(kept.nq(), embedded.nqSpanning());
   EXPECT_EQ(kept.nv(), embedded.nvSpanning());
-  EXPECT_EQ(kept.nq(), embedded.nq() + static_cast<int>(kept.loopConstraints()[0].dependent.size()));
+  EXPECT_EQ(kept.nq(), embedded.nq() + static_cast<int>(kept.keptLoopGroups()[0].dependent.size()));
   EXPECT_EQ(reducedNq(kept), embedded.nq());
   EXPECT_EQ(reducedPositionNames(kept), embedded.positionNames());
 }
@@ -56,7 +56,7 @@ TEST(KeptLoops, UnconstrainedForwardCallsRefuseNamingWhatSolvesTheRows) {
   const VecX q = kept.neutralConfiguration(), v = VecX::Zero(kept.nv()), tau = VecX::Zero(kept.nv());
   const std::string fd = inputErrorOf([&] { forwardDynamics(kept, data, q, v, tau); });
   EXPECT_NE(fd.find("constrainedForwardDynamics"), std::string::npos) << fd;
-  EXPECT_NE(fd.find(kept.loopConstraints()[0].name), std::string::npos) << fd;
+  EXPECT_NE(fd.find(kept.keptLoopGroups()[0].name), std::string::npos) << fd;
   EXPECT_NE(fd.find("LoopTreatment::Embed"), std::string::npos) << fd;
   const std::string derivatives = inputErrorOf([&] { computeABADerivatives(kept, data, q, v, tau); });
   EXPECT_NE(derivatives.find("computeABADerivatives"), std::string::npos) << derivatives;
@@ -102,7 +102,7 @@ TEST(KeptLoops, AutoEmbedsUserConstraintClustersWhateverTheirTypeName) {
   const Model embedded = robots::tello();
   ModelBuilder b = robots::telloBuilder();
   b.setLoopTreatment(LoopTreatment::Auto);
-  EXPECT_TRUE(b.build().loopConstraints().empty());
+  EXPECT_TRUE(b.build().keptLoopGroups().empty());
   ModelBuilder unnamed("unnamed_differentials");
   for (const LinkSpec& l : b.links()) unnamed.addLink(l);
   for (const JointSpec& j : b.joints()) unnamed.addJoint(j);
@@ -117,12 +117,12 @@ TEST(KeptLoops, AutoEmbedsUserConstraintClustersWhateverTheirTypeName) {
   int generic = 0;
   for (const Cluster& cl : autoUnnamed.clusters()) generic += std::string(cl.typeName()) == "Generic";
   EXPECT_EQ(generic, 4);  // the four differentials, embedded, under the general name
-  EXPECT_TRUE(autoUnnamed.loopConstraints().empty());
+  EXPECT_TRUE(autoUnnamed.keptLoopGroups().empty());
   EXPECT_EQ(autoUnnamed.nv(), embedded.nv());
   unnamed.setLoopTreatment(LoopTreatment::Constrain);
   const Model kept = unnamed.build();
   int keptDifferentials = 0;  // (and every rotor coupling: `constrain` keeps every group)
-  for (const LoopConstraint& lc : kept.loopConstraints())
+  for (const KeptLoopGroup& lc : kept.keptLoopGroups())
     if (lc.name.find("differential") != std::string::npos) {
       ++keptDifferentials;
       EXPECT_EQ(lc.numRows, 2);

@@ -363,8 +363,8 @@ TEST(LoopTypes, RowsAreTheDerivativeOfTheTestsOwnResidualAndTheBiasIsRight) {
       EXPECT_LT(residual(m, idx, qs).norm(), 1e-9);
       // K's rows span the test's rows (same row space: equal ranks, and K vanishes on the null
       // space of the test's Jacobian)
-      ConstraintMatrices cm;
-      constraintMatrices(model, data, q, v, cm);
+      ProjectionMatrices cm;
+      projectionMatrices(model, data, q, v, cm);
       const MatX J = centralDifferences(m, idx, qs);
       ASSERT_EQ(cm.K.cols(), J.cols());
       const int rank = rankOf(J);
@@ -397,7 +397,7 @@ TEST(LoopTypes, ForwardDynamicsAgreesWithProjectionLagrangeAndKeptLoops) {
     SCOPED_TRACE(m.name);
     const Model model = load(m);
     const Model kept = load(m, LoopTreatment::Constrain);
-    ASSERT_EQ(kept.loopConstraints().size(), 1u);
+    ASSERT_EQ(kept.keptLoopGroups().size(), 1u);
     Data data(model), dataK(kept);
     ConstraintModel cmodel(kept);
     ConstraintData cdata(kept, cmodel);

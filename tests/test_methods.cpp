@@ -200,7 +200,7 @@ TEST(MethodTable, UnknownNamesAreATypedErrorListingTheValidOnes) {
   EXPECT_THROW(Solver(cheetah, "cluster", feetContacts(cheetah, false)), InputError);
   // a method without rows refuses a model that keeps loops as rows
   const Model kept = loadWith("four_bar.urdf", LoopTreatment::Constrain);
-  ASSERT_FALSE(kept.loopConstraints().empty());
+  ASSERT_FALSE(kept.keptLoopGroups().empty());
   EXPECT_THROW(Solver(kept, "cluster"), InputError);
   // constraints of another model
   EXPECT_THROW(Solver(m, "pv", feetContacts(cheetah, false)), InputError);
@@ -248,7 +248,7 @@ TEST(MethodSolver, EveryEntryMatchesTheEmbeddedLoopDynamics) {
   const Model embedded = loadWith("four_bar.urdf", LoopTreatment::Embed);
   const Model kept = loadWith("four_bar.urdf", LoopTreatment::Constrain);
   ASSERT_TRUE(embedded.hasConstraints());
-  ASSERT_FALSE(kept.loopConstraints().empty());
+  ASSERT_FALSE(kept.keptLoopGroups().empty());
   int ran = 0;
   for (const MethodInfo* info : forwardDynamicsEntries()) {
     const bool rows = info->solvesRows;

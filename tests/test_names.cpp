@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -115,7 +116,7 @@ TEST(Names, ReducedCoordinatesKeepTheirMeaning) {
   LoadOptions keep;
   keep.loops = LoopTreatment::Constrain;
   const Model kept = loadUrdf(modelFile("four_bar.urdf"), keep);
-  ASSERT_FALSE(kept.loopConstraints().empty());
+  ASSERT_FALSE(kept.keptLoopGroups().empty());
   const Model embedded = loadUrdf(modelFile("four_bar.urdf"));
   const VecX qReduced = embedded.neutralConfiguration();  // a closed pose of the embedded model
   ASSERT_EQ(qReduced.size(), reducedNq(kept));
@@ -146,3 +147,28 @@ TEST(Names, TheCommandTakesProximalDelassusAndStillTakesProximal) {
   for (size_t i = 0; i < x.size(); ++i) EXPECT_NEAR(x[i], y[i], 1e-6 * (1.0 + std::abs(y[i]))) << i;
 }
 #endif
+
+// The constraint-like types renamed by issue #26 §3 keep their old names as aliases.
+static_assert(std::is_same_v<LoopConstraint, KeptLoopGroup>);
+static_assert(std::is_same_v<ConstraintInfo, ConstraintListing>);
+static_assert(std::is_same_v<ConstraintMatrices, ProjectionMatrices>);
+
+TEST(Names, KeptLoopGroupsAndProjectionMatricesUnderBothNames) {
+  ModelBuilder b = parseUrdfFile(std::string(GRBDA_SOURCE_DIR) + "/models/four_bar.urdf");
+  b.setLoopTreatment(LoopTreatment::Constrain);
+  const Model kept = b.build();
+  ASSERT_EQ(kept.keptLoopGroups().size(), 1u);
+  EXPECT_EQ(&kept.loopConstraints(), &kept.keptLoopGroups());
+  const ConstraintModel cm(kept);
+  EXPECT_EQ(cm.numLoopConstraints(), cm.numKeptLoopGroups());
+  EXPECT_EQ(cm.numKeptLoopGroups(), 1);
+  // the projection matrices under both names, at a closed state of the embedded four-bar
+  const Model embedded = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/four_bar.urdf");
+  Data data(embedded);
+  const VecX q = embedded.neutralConfiguration(), v = VecX::Constant(embedded.nv(), 0.3);
+  ProjectionMatrices now, old;
+  projectionMatrices(embedded, data, q, v, now);
+  constraintMatrices(embedded, data, q, v, old);
+  EXPECT_TRUE(now.G == old.G && now.g == old.g && now.K == old.K && now.k == old.k);
+  EXPECT_NEAR((now.K * now.G).norm(), 0.0, 1e-12);  // G spans the null space of K
+}

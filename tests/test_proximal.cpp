@@ -69,11 +69,11 @@ VecX liftTorque(const Model& m, const VecX& tau) {
 struct TreeSystem {
   MatX H, K;
   VecX C, k, tauTree;
-  ConstraintMatrices cm;
+  ProjectionMatrices cm;
 };
 TreeSystem treeSystem(const Model& m, Data& data, const VecX& q, const VecX& v, const VecX& tau) {
   TreeSystem s;
-  constraintMatrices(m, data, q, v, s.cm);
+  projectionMatrices(m, data, q, v, s.cm);
   const VecX qs = data.qSpan, vs = data.vSpan;
   s.H = tree::crba(m, data, qs);
   s.C = tree::nonLinearEffects(m, data, qs, vs);
@@ -142,8 +142,8 @@ TEST(Proximal, ConvergesToClusterAbaOnEveryConstrainedModel) {
         EXPECT_LE(r.iterations, s.maxIterations);
         EXPECT_LT(relErr(r.qdd, aba), 1e-8);
         // the spanning accelerations satisfy the model's explicit form q̈ = G ÿ + g
-        ConstraintMatrices cm;
-        constraintMatrices(model, data, q, v, cm);
+        ProjectionMatrices cm;
+        projectionMatrices(model, data, q, v, cm);
         EXPECT_LT(relErr(r.qddSpanning, VecX(cm.G * aba + cm.g)), 1e-8);
         EXPECT_LT((cm.K * r.qddSpanning - cm.k).cwiseAbs().maxCoeff(), 1e-8);
         EXPECT_LT(r.dualResidual, 1e-8 * (1.0 + r.lambda.cwiseAbs().maxCoeff()));
@@ -199,8 +199,8 @@ TEST(Proximal, MoreIterationsReduceTheResidual) {
     const VecX q = configuration(stateRng, model);
     const VecX v = randomVector(stateRng, model.nv()), tau = randomVector(stateRng, model.nv());
     const VecX aba = forwardDynamics(model, data, q, v, tau);
-    ConstraintMatrices cm;
-    constraintMatrices(model, data, q, v, cm);
+    ProjectionMatrices cm;
+    projectionMatrices(model, data, q, v, cm);
     ProximalSettings s;
     s.mu = 1.0;
     s.tolerance = 0.0;

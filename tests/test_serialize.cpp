@@ -44,7 +44,7 @@ void randomState(const Model& model, std::mt19937& rng, VecX& q, VecX& v, VecX& 
 /// q̈ of the model: C-ABA, or PV on the kept loops' rows for a model that keeps loops as rows
 /// (forwardDynamics refuses those).
 VecX modelForwardDynamics(const Model& model, Data& data, const VecX& q, const VecX& v, const VecX& tau) {
-  if (model.loopConstraints().empty()) return forwardDynamics(model, data, q, v, tau);
+  if (model.keptLoopGroups().empty()) return forwardDynamics(model, data, q, v, tau);
   const ConstraintModel rows(model);
   ConstraintData cd(model, rows);
   return constrainedForwardDynamics(model, data, rows, cd, q, v, tau);
@@ -104,8 +104,8 @@ TEST(ModelSerialization, LoadOptionsTravel) {
   LoadOptions constrain;
   constrain.loops = LoopTreatment::Constrain;
   const Model fourBar = loadUrdf(modelPath("four_bar.urdf"), constrain);
-  ASSERT_FALSE(fourBar.loopConstraints().empty());
-  EXPECT_EQ(deserializeModel(serializeModel(fourBar)).loopConstraints().size(), fourBar.loopConstraints().size());
+  ASSERT_FALSE(fourBar.keptLoopGroups().empty());
+  EXPECT_EQ(deserializeModel(serializeModel(fourBar)).keptLoopGroups().size(), fourBar.keptLoopGroups().size());
   expectSameDynamics(fourBar);
 }
 

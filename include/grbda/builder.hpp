@@ -131,7 +131,7 @@ class ModelBuilder {
   void setSpecialisedJoints(bool enabled) { specialisedJoints_ = enabled; }
   bool specialisedJoints() const { return specialisedJoints_; }  ///< see setSpecialisedJoints
   /// Embed loops and couplings in clusters (the default), keep them as constraint rows on the
-  /// spanning tree (Model::loopConstraints), or choose per cluster (Auto).
+  /// spanning tree (Model::keptLoopGroups), or choose per cluster (Auto).
   void setLoopTreatment(LoopTreatment treatment) { loopTreatment_ = treatment; }
   LoopTreatment loopTreatment() const { return loopTreatment_; }  ///< see setLoopTreatment
   /// Reject rotational inertias that violate the triangle inequality (no real body has them) with

@@ -108,7 +108,7 @@ struct LoopFrames {
 /// (forwardDynamics, computeABADerivatives, the CFA, Simulator: InputError naming
 /// constrainedForwardDynamics); massMatrix, biasForces, inverseDynamics and the kinematics give
 /// the open tree's quantities, which the constraint solvers build on.
-struct LoopConstraint {
+struct KeptLoopGroup {
   std::string name;        ///< names of its loops and couplings, as the cluster would be named
   ///@{
   int firstBody = 0, numBodies = 0;  ///< its bodies (contiguous, parent first; 1-DoF joints)
@@ -128,7 +128,7 @@ struct LoopConstraint {
 /// small local loops, keep large ones as constraints).
 enum class LoopTreatment {
   Embed,      ///< every loop forms a cluster (the default): independent coordinates, no multipliers
-  Constrain,  ///< every loop stays a constraint row on the spanning tree (LoopConstraint)
+  Constrain,  ///< every loop stays a constraint row on the spanning tree (KeptLoopGroup)
   Auto        ///< per cluster, whichever its estimated cost favours (see docs/constraints.md)
 };
 /// "embed", "constrain", "auto".
@@ -138,12 +138,17 @@ LoopTreatment loopTreatmentFromName(const std::string& name);
 
 /// One constraint of the model as written (URDF+ `<loop>`, `<coupling>`, URDF `<mimic>`, or a
 /// ModelBuilder constraint), for listing: what it is and which cluster it formed.
-struct ConstraintInfo {
+struct ConstraintListing {
   std::string name;  ///< name
   std::string kind;         ///< "loop", "coupling" or "constraint" (a `<mimic>` is a constraint named "mimic:JOINT")
   std::string description;  ///< e.g. "revolute loop link2 -- link3", "rotor = 6 * (knee)"
   int cluster = -1;  ///< cluster it formed (-1: kept as a constraint row)
 };
+
+/// Old name of KeptLoopGroup, kept for existing code.
+using LoopConstraint = KeptLoopGroup;
+/// Old name of ConstraintListing, kept for existing code.
+using ConstraintInfo = ConstraintListing;
 
 /// The immutable, validated robot: bodies, clusters, frames and coordinate names (shared by threads).
 class Model {
@@ -169,8 +174,8 @@ class Model {
   const std::vector<CollisionGeometry>& collisionGeometries() const { return collisionGeometries_; }
 
   /// Number of position coordinates: each cluster's independent ones. With loops kept as rows
-  /// (loopConstraints() not empty) every joint of a kept group counts (its cluster was dissolved
-  /// into 1-DoF ones), so nq() exceeds the embedded model's by the groups' dependent joints.
+  /// (keptLoopGroups() not empty) every joint of a kept group counts (its bodies are 1-DoF
+  /// clusters), so nq() exceeds the embedded model's by the groups' dependent joints.
   int nq() const { return nq_; }
   /// Number of velocity coordinates (as nq(): the degrees of freedom when no loop is kept as rows,
   /// the degrees of freedom plus the kept rows otherwise).
@@ -184,10 +189,12 @@ class Model {
   /// The loops of the model (one per URDF+ `<loop>`) embedded in clusters, grouped by cluster.
   const std::vector<LoopFrames>& loops() const { return loops_; }
   /// Loops and couplings kept as constraint rows (empty unless build() was told to keep some).
-  const std::vector<LoopConstraint>& loopConstraints() const { return loopConstraints_; }
+  const std::vector<KeptLoopGroup>& keptLoopGroups() const { return keptLoopGroups_; }
+  /// Old name of keptLoopGroups(), kept for existing code.
+  const std::vector<KeptLoopGroup>& loopConstraints() const { return keptLoopGroups_; }
   /// Every coupling, loop and constraint (in that order, each as given), with its cluster
   /// (-1 for one kept as a constraint row).
-  const std::vector<ConstraintInfo>& constraints() const { return constraints_; }
+  const std::vector<ConstraintListing>& constraints() const { return constraints_; }
   /// true when some cluster has more than one body (the model has loops or couplings)
   bool hasConstraints() const { return nvSpan_ != nv_ || nqSpan_ != nq_; }
   bool isFloatingBase() const { return floatingBase_; }  ///< the root joint is floating (q starts with x y z qw qx qy qz)
@@ -229,8 +236,8 @@ class Model {
   std::vector<CollisionGeometry> collisionGeometries_;
   std::vector<Cluster> clusters_;
   std::vector<LoopFrames> loops_;
-  std::vector<LoopConstraint> loopConstraints_;
-  std::vector<ConstraintInfo> constraints_;
+  std::vector<KeptLoopGroup> keptLoopGroups_;
+  std::vector<ConstraintListing> constraints_;
   std::vector<std::string> positionNames_, velocityNames_;
   std::vector<std::string> spanningPositionNames_, spanningVelocityNames_;
   int nq_ = 0, nv_ = 0, nqSpan_ = 0, nvSpan_ = 0;

@@ -14,21 +14,23 @@ namespace {
 constexpr const char* kSameConventions = " Arguments as in forward_dynamics (q independent or spanning).";
 
 void bindProjection(py::module_& m) {
-  py::class_<ConstraintMatrices>(m, "ConstraintMatrices",
+  py::class_<ProjectionMatrices>(m, "ProjectionMatrices",
                                  "Global constraint matrices: qdot_span = G v, qddot_span = G qdd + g, K qddot_span = k.")
-      .def_readonly("G", &ConstraintMatrices::G, "explicit constraint matrix, nv_spanning x nv")
-      .def_readonly("g", &ConstraintMatrices::g, "explicit constraint bias (nv_spanning)")
-      .def_readonly("K", &ConstraintMatrices::K, "implicit constraint matrix, rows x nv_spanning")
-      .def_readonly("k", &ConstraintMatrices::k, "implicit constraint bias");
+      .def_readonly("G", &ProjectionMatrices::G, "explicit constraint matrix, nv_spanning x nv")
+      .def_readonly("g", &ProjectionMatrices::g, "explicit constraint bias (nv_spanning)")
+      .def_readonly("K", &ProjectionMatrices::K, "implicit constraint matrix, rows x nv_spanning")
+      .def_readonly("k", &ProjectionMatrices::k, "implicit constraint bias");
+  m.attr("ConstraintMatrices") = m.attr("ProjectionMatrices");  // old name, kept for scripts
   m.def(
-      "constraint_matrices",
+      "projection_matrices",
       [](const Model& model, BoundData& d, ArrayLike q, ArrayLike v) {
-        ConstraintMatrices out;
-        constraintMatrices(model, d.of(model, "constraint_matrices"), toVector(q, "q"), toVector(v, "v"), out);
+        ProjectionMatrices out;
+        projectionMatrices(model, d.of(model, "projection_matrices"), toVector(q, "q"), toVector(v, "v"), out);
         return out;
       },
       py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"),
-      "constraint_matrices(model, data, q, v) -> ConstraintMatrices (G, g, K, k) of all clusters, block-diagonal.");
+      "projection_matrices(model, data, q, v) -> ProjectionMatrices (G, g, K, k) of all clusters, block-diagonal.");
+  m.attr("constraint_matrices") = m.attr("projection_matrices");  // old name, kept for scripts
   m.def(
       "projection_inverse_dynamics",
       [](const Model& model, BoundData& d, ArrayLike q, ArrayLike v, ArrayLike qdd) {

@@ -180,7 +180,7 @@ void bindLoading(py::module_& m) {
       "load_urdf(path, loops='embed', floating_base=False, transmissions='exact') -> Model\n\nLoad, validate and compile a URDF / URDF+ file, or a list of files "
       "describing one robot (a name defined twice is an error naming both files). Raises ModelError naming file and "
       "line. loops: 'embed' (loops and couplings form clusters), 'constrain' (kept as constraint rows on the spanning "
-      "tree: Model.loop_constraints, solved by constrained_forward_dynamics) or 'auto' (per cluster, by cost). "
+      "tree: Model.kept_loop_groups, solved by constrained_forward_dynamics) or 'auto' (per cluster, by cost). "
       "floating_base=True puts a free joint between the world and the file's root link (Pinocchio's FreeFlyer root "
       "joint), so a robot written fixed-base floats. transmissions='exact' turns a <transmission> carrying "
       "drake:rotor_inertia into an exact rotor cluster (a thin disc on the joint's parent, coupled by the gear ratio); "

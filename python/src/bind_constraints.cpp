@@ -54,7 +54,7 @@ void bindKinds(py::module_& m) {
       .def_readonly("body2", &Constraint::body2, "body carrying `link2` (-1: the world)")
       .def_readonly("row", &Constraint::row, "its first row in lambda_")
       .def_readonly("num_rows", &Constraint::numRows, "its number of rows (3, 6 or m)")
-      .def_readonly("loop", &Constraint::loop, "LOOP: index into Model.loop_constraints (-1 otherwise)")
+      .def_readonly("loop", &Constraint::loop, "LOOP: index into Model.kept_loop_groups (-1 otherwise)")
       .def("__repr__", [](const Constraint& c) {
         return "<grbda.Constraint " + std::string(c.kindName()) + " '" + c.name + "' rows " +
                std::to_string(c.row) + ".." + std::to_string(c.row + c.numRows - 1) + ">";
@@ -136,8 +136,10 @@ void bindConstraintModel(py::module_& m) {
   cls.def_property_readonly("size", &ConstraintModel::size, "number of constraints");
   cls.def("__len__", &ConstraintModel::size, "number of constraints");
   cls.def_property_readonly("num_rows", &ConstraintModel::numRows, "number of rows (entries of lambda_)");
-  cls.def_property_readonly("num_loop_constraints", &ConstraintModel::numLoopConstraints,
-                            "Loop constraints at the front: the model's loops kept as rows (Model.loop_constraints)");
+  cls.def_property_readonly("num_kept_loop_groups", &ConstraintModel::numKeptLoopGroups,
+                            "LOOP constraints at the front: the model's loops kept as rows (Model.kept_loop_groups)");
+  cls.def_property_readonly("num_loop_constraints", &ConstraintModel::numKeptLoopGroups,
+                            "old name of num_kept_loop_groups, kept for scripts");
   cls.def_property_readonly("constraints", &ConstraintModel::constraints, "list of Constraint (a copy), in order added");
   cls.def_property_readonly(
       "compliance", [](const ConstraintModel& c) { return VecX(c.compliance()); }, "per-row compliance (0: none set)");

@@ -122,17 +122,18 @@ void bindParts(py::module_& m) {
       .def_readonly("axis2", &LoopFrames::axis2, "universal loops: the successor's axis, loop-frame coordinates")
       .def_readonly("cluster", &LoopFrames::cluster, "cluster whose constraints contain the loop");
 
-  py::class_<LoopConstraint>(m, "LoopConstraint",
+  py::class_<KeptLoopGroup>(m, "KeptLoopGroup",
                              "Loops and couplings kept as constraint rows (load_urdf(..., loops='constrain')): the "
                              "group that would have formed one cluster.")
-      .def_readonly("name", &LoopConstraint::name, "names of its loops and couplings")
-      .def_readonly("first_body", &LoopConstraint::firstBody, "first of its bodies (contiguous)")
-      .def_readonly("num_bodies", &LoopConstraint::numBodies, "number of its bodies (1-DoF joints)")
-      .def_readonly("q_index", &LoopConstraint::qIndex, "first position coordinate of its joints")
-      .def_readonly("v_index", &LoopConstraint::vIndex, "first velocity coordinate of its joints")
-      .def_readonly("num_rows", &LoopConstraint::numRows, "its constraint rows (first in every ConstraintModel)")
-      .def_readonly("num_dof", &LoopConstraint::numDof, "degrees of freedom the loops leave")
-      .def("__repr__", [](const LoopConstraint& l) { return "<grbda.LoopConstraint '" + l.name + "'>"; });
+      .def_readonly("name", &KeptLoopGroup::name, "names of its loops and couplings")
+      .def_readonly("first_body", &KeptLoopGroup::firstBody, "first of its bodies (contiguous)")
+      .def_readonly("num_bodies", &KeptLoopGroup::numBodies, "number of its bodies (1-DoF joints)")
+      .def_readonly("q_index", &KeptLoopGroup::qIndex, "first position coordinate of its joints")
+      .def_readonly("v_index", &KeptLoopGroup::vIndex, "first velocity coordinate of its joints")
+      .def_readonly("num_rows", &KeptLoopGroup::numRows, "its constraint rows (first in every ConstraintModel)")
+      .def_readonly("num_dof", &KeptLoopGroup::numDof, "degrees of freedom the loops leave")
+      .def("__repr__", [](const KeptLoopGroup& l) { return "<grbda.KeptLoopGroup '" + l.name + "'>"; });
+  m.attr("LoopConstraint") = m.attr("KeptLoopGroup");  // old name, kept for scripts
 }
 
 void bindModelClass(py::module_& m) {
@@ -151,8 +152,9 @@ void bindModelClass(py::module_& m) {
       .def_property_readonly("clusters", &Model::clusters, "list of Cluster (a copy), parent first")
       .def_property_readonly("frames", &Model::frames, "list of Frame (a copy)")
       .def_property_readonly("loops", &Model::loops, "list of Loop (a copy), one per URDF+ <loop> embedded in a cluster")
-      .def_property_readonly("loop_constraints", &Model::loopConstraints,
-                             "list of LoopConstraint (a copy): loops and couplings kept as constraint rows")
+      .def_property_readonly("kept_loop_groups", &Model::keptLoopGroups,
+                             "list of KeptLoopGroup (a copy): loops and couplings kept as constraint rows")
+      .def_property_readonly("loop_constraints", &Model::keptLoopGroups, "old name of kept_loop_groups, kept for scripts")
       .def("body_index", &Model::bodyIndex, py::arg("link_name"), "Index of the body of a link; InputError if unknown.")
       .def("frame_index", &Model::frameIndex, py::arg("name"), "Index of a frame (every URDF link); InputError if unknown.")
       .def_property_readonly("has_constraints", &Model::hasConstraints, "some cluster has loops or couplings")

@@ -1,5 +1,7 @@
 #include "convert.hpp"
 
+#include <algorithm>
+
 
 namespace grbda::python {
 
@@ -26,6 +28,13 @@ DoubleArray numericArray(py::handle x, const std::string& what) {
 VectorView toVector(py::handle x, const std::string& what) {
   DoubleArray a = numericArray(x, what);
   if (a.ndim() != 1) throw InputError(what + " must be a 1-D array, got shape " + shapeOf(a));
+  // A read-only view of memory it does not own is what Data's properties (data.qdd, data.tau)
+  // hand out: a call given one may overwrite the buffer it reads, so it gets a copy.
+  if (!a.writeable() && !a.owndata()) {
+    DoubleArray copy(a.shape(0));
+    std::copy(a.data(), a.data() + a.shape(0), copy.mutable_data());
+    a = std::move(copy);
+  }
   return VectorView(std::move(a));
 }
 

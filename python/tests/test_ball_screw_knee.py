@@ -98,7 +98,7 @@ def test_spanning_positions_follow_the_helix_and_the_planar_loop(model):
         assert abs(nut - g["nut"]) < 1e-11 and abs(shaft - g["shaft"]) < 1e-10 and abs(pivot - g["phi"]) < 1e-11
     # the helical pair at velocity level too: the constraint's G column (d spanning / d knee)
     for q, v, _ in states(4, 1):
-        G_ = grbda.constraint_matrices(model, data, [q], [v]).G[:, 0]
+        G_ = grbda.projection_matrices(model, data, [q], [v]).G[:, 0]
         g = geometry(q)
         np.testing.assert_allclose(G_, [1.0, g["dphi"], g["dnut"], g["dshaft"]], rtol=1e-9)
         assert abs(G_[2] + PITCH * G_[3]) < 1e-14

@@ -45,9 +45,9 @@ def test_projected_quantities_agree_with_cluster_and_cli(file):
                        grbda.bias_forces(model, grbda.Data(model), q, v), atol=1e-8)
 
 
-def test_constraint_matrices_project_the_tree_onto_the_clusters():
+def test_projection_matrices_project_the_tree_onto_the_clusters():
     path, model, data, q, v, _ = robot_at_state("mini_cheetah.urdf", seed=22)
-    cm = grbda.constraint_matrices(model, data, q, v)
+    cm = grbda.projection_matrices(model, data, q, v)
     assert cm.G.shape == (model.nv_spanning, model.nv)
     assert np.allclose(cm.K @ cm.G, 0, atol=1e-12)
     q_span = grbda.complete_configuration(model, data, q)

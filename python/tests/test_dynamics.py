@@ -152,3 +152,21 @@ def test_every_array_layout_gives_the_same_answer_and_no_input_is_written():
     tree = grbda.load_urdf(model_path("arm_6dof.urdf"))
     as_ints = grbda.inverse_dynamics(tree, grbda.Data(tree), np.arange(6) % 2, np.zeros(6, dtype=np.int64), [0] * 6)
     assert np.array_equal(as_ints, grbda.inverse_dynamics(tree, grbda.Data(tree), np.arange(6.0) % 2, np.zeros(6), np.zeros(6)))
+
+
+def test_a_view_of_the_data_passed_back_in_is_read_before_it_is_overwritten():
+    """data.qdd and data.tau are read-only views of the workspace; passed back as inputs to a call
+    with the same Data they are copied first (the library reads inputs in place otherwise)."""
+    path = model_path("mini_cheetah.urdf")
+    model = grbda.load_urdf(path)
+    q, v, tau = state(path, model, seed=5)
+    data = grbda.Data(model)
+    grbda.forward_dynamics(model, data, q, v, tau)
+    qdd = np.array(data.qdd)
+    assert np.array_equal(grbda.inverse_dynamics(model, data, q, v, data.qdd),
+                          grbda.inverse_dynamics(model, grbda.Data(model), q, v, qdd))
+    # the round trip: the torque that produced qdd
+    assert np.allclose(data.tau, tau, rtol=1e-9, atol=1e-9)
+    tau_id = np.array(data.tau)
+    assert np.array_equal(grbda.forward_dynamics(model, data, q, v, data.tau),
+                          grbda.forward_dynamics(model, grbda.Data(model), q, v, tau_id))

@@ -17,6 +17,9 @@ OLD_NAMES = {
     "pv_inverse_osim": "pv_inverse_operational_space_inertia",
     "pv_osim": "pv_operational_space_inertia",
     "dense_inverse_osim": "dense_inverse_operational_space_inertia",
+    "constraint_matrices": "projection_matrices",
+    "ConstraintMatrices": "ProjectionMatrices",
+    "LoopConstraint": "KeptLoopGroup",
 }
 
 
@@ -61,3 +64,15 @@ def test_expand_takes_reduced_q_and_v_and_the_old_keywords():
     v = grbda.expand_velocities(kept, q, v_reduced=v_reduced)
     assert np.array_equal(v, grbda.expand_velocities(kept, q, yd=v_reduced))
     assert np.allclose(grbda.reduce_velocities(kept, v), v_reduced, rtol=0, atol=1e-14)
+
+
+def test_the_kept_loop_groups_under_both_names():
+    four_bar = model_path("four_bar.urdf")
+    kept = grbda.load(four_bar, loops="constrain")
+    groups = kept.kept_loop_groups
+    assert [g.name for g in groups] == [g.name for g in kept.loop_constraints] == ["loop1"]
+    assert isinstance(groups[0], grbda.LoopConstraint)
+    # the group's rows come first in every ConstraintModel, under both names
+    cm = grbda.ConstraintModel(kept)
+    assert cm.num_kept_loop_groups == cm.num_loop_constraints == 1
+    assert groups[0].num_bodies == 3 and groups[0].num_rows == 2 and groups[0].num_dof == 1

@@ -85,8 +85,8 @@ Mat6 constraintSubspaceInBody(const Joint& joint) {
 }  // namespace
 
 std::string cfaUnsupportedReason(const Model& model, int maxBranchDepth) {
-  if (!model.loopConstraints().empty())
-    return "it keeps loops as constraint rows ('" + model.loopConstraints().front().name +
+  if (!model.keptLoopGroups().empty())
+    return "it keeps loops as constraint rows ('" + model.keptLoopGroups().front().name +
            "'), which the CFA does not solve (build it with LoopTreatment::Embed)";
   if (model.numBodies() == 0) return "the model has no bodies";
   for (const Cluster& cl : model.clusters())

@@ -77,8 +77,8 @@ Vec6 relative(const Model& model, const Data& data, const std::vector<Vec6>& a, 
 }  // namespace
 
 std::string clusterCfaUnsupportedReason(const Model& model) {
-  if (!model.loopConstraints().empty())
-    return "it keeps loops as constraint rows ('" + model.loopConstraints().front().name +
+  if (!model.keptLoopGroups().empty())
+    return "it keeps loops as constraint rows ('" + model.keptLoopGroups().front().name +
            "'), which the CFA does not solve (build it with LoopTreatment::Embed)";
   std::vector<int> childOf(static_cast<size_t>(model.numBodies()), -1);
   for (int k = 0; k < model.numClusters(); ++k) {

@@ -15,7 +15,7 @@ namespace {
 /// a kept group.
 std::vector<bool> dependentMask(const Model& model, int size, bool positions) {
   std::vector<bool> dependent(static_cast<size_t>(size), false);
-  for (const LoopConstraint& lc : model.loopConstraints())
+  for (const KeptLoopGroup& lc : model.keptLoopGroups())
     for (int j : lc.dependent) dependent[static_cast<size_t>((positions ? lc.qIndex : lc.vIndex) + j)] = true;
   return dependent;
 }
@@ -41,7 +41,7 @@ void checkReduced(const VecRef& x, int expected, const char* what, const char* a
 }
 
 /// The group's independent values (in its local order) out of a model-sized vector.
-VecX groupIndependent(const LoopConstraint& lc, const VecRef& x, int first) {
+VecX groupIndependent(const KeptLoopGroup& lc, const VecRef& x, int first) {
   VecX y(lc.numDof);
   Eigen::Index next = 0;
   for (int j = 0; j < lc.numBodies; ++j)
@@ -53,13 +53,13 @@ VecX groupIndependent(const LoopConstraint& lc, const VecRef& x, int first) {
 
 int reducedNq(const Model& model) {
   int n = model.nq();
-  for (const LoopConstraint& lc : model.loopConstraints()) n -= static_cast<int>(lc.dependent.size());
+  for (const KeptLoopGroup& lc : model.keptLoopGroups()) n -= static_cast<int>(lc.dependent.size());
   return n;
 }
 
 int reducedNv(const Model& model) {
   int n = model.nv();
-  for (const LoopConstraint& lc : model.loopConstraints()) n -= static_cast<int>(lc.dependent.size());
+  for (const KeptLoopGroup& lc : model.keptLoopGroups()) n -= static_cast<int>(lc.dependent.size());
   return n;
 }
 
@@ -74,7 +74,7 @@ std::vector<std::string> reducedVelocityNames(const Model& model) {
 VecX expandPositions(const Model& model, const VecRef& qReduced) {
   checkReduced(qReduced, reducedNq(model), "reduced q", "expandPositions");
   VecX q = spread(qReduced, dependentMask(model, model.nq(), true));
-  for (const LoopConstraint& lc : model.loopConstraints()) {
+  for (const KeptLoopGroup& lc : model.keptLoopGroups()) {
     ClusterData cd;
     detail::sizeClusterData(model, lc.embedded, cd);
     const VecX yk = groupIndependent(lc, q, lc.qIndex);
@@ -91,7 +91,7 @@ VecX expandVelocities(const Model& model, const VecRef& q, const VecRef& vReduce
   detail::checkVector(q, model.nq(), "q", "expandVelocities");
   checkReduced(vReduced, reducedNv(model), "reduced v", "expandVelocities");
   VecX v = spread(vReduced, dependentMask(model, model.nv(), false));
-  for (const LoopConstraint& lc : model.loopConstraints()) {
+  for (const KeptLoopGroup& lc : model.keptLoopGroups()) {
     ClusterData cd;
     detail::sizeClusterData(model, lc.embedded, cd);
     const detail::ConstraintSet& set = lc.embedded.joint->constraints();

@@ -13,8 +13,8 @@ MatX projectionInverseOperationalSpaceInertia(const Model& model, Data& data,
                                              const std::vector<EndEffector>& endEffectors, const VecRef& q,
                                              bool linearOnly) {
   constexpr const char* alg = "projectionInverseOperationalSpaceInertia";
-  ConstraintMatrices cm;
-  constraintMatrices(model, data, q, VecX::Zero(model.nv()), cm);
+  ProjectionMatrices cm;
+  projectionMatrices(model, data, q, VecX::Zero(model.nv()), cm);
   const VecX qSpan = data.qSpan;
   const MatX Htree = tree::crba(model, data, qSpan);  // also leaves the tree poses in data.Xup
   const Eigen::LLT<MatX> llt(cm.G.transpose() * Htree * cm.G);

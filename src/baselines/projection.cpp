@@ -12,8 +12,8 @@
 
 namespace grbda {
 
-void constraintMatrices(const Model& model, Data& data, const VecRef& q, const VecRef& v, ConstraintMatrices& out) {
-  detail::prepareState(model, data, q, &v, "constraintMatrices");
+void projectionMatrices(const Model& model, Data& data, const VecRef& q, const VecRef& v, ProjectionMatrices& out) {
+  detail::prepareState(model, data, q, &v, "projectionMatrices");
   const int nc = model.nvSpanning() - model.nv();
   out.G.setZero(model.nvSpanning(), model.nv());
   out.g.setZero(model.nvSpanning());
@@ -34,13 +34,13 @@ void constraintMatrices(const Model& model, Data& data, const VecRef& q, const V
 
 namespace {
 struct TreeTerms {
-  ConstraintMatrices cm;
+  ProjectionMatrices cm;
   MatX H;
   VecX C;
 };
 TreeTerms treeTerms(const Model& model, Data& data, const VecRef& q, const VecRef& v) {
   TreeTerms t;
-  constraintMatrices(model, data, q, v, t.cm);
+  projectionMatrices(model, data, q, v, t.cm);
   const VecX qs = data.qSpan, vs = data.vSpan;
   t.H = tree::crba(model, data, qs);
   t.C = tree::nonLinearEffects(model, data, qs, vs);
@@ -50,8 +50,8 @@ TreeTerms treeTerms(const Model& model, Data& data, const VecRef& q, const VecRe
 
 VecX projectionInverseDynamics(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& qdd) {
   detail::checkVector(qdd, model.nv(), "qdd", "projectionInverseDynamics");
-  ConstraintMatrices cm;
-  constraintMatrices(model, data, q, v, cm);
+  ProjectionMatrices cm;
+  projectionMatrices(model, data, q, v, cm);
   const VecX qs = data.qSpan, vs = data.vSpan;
   const VecX qddSpan = cm.G * qdd + cm.g;
   return cm.G.transpose() * tree::rnea(model, data, qs, vs, qddSpan);

@@ -31,7 +31,7 @@ Model ModelCompiler::compile(const ModelBuilder& builder) {
   numberCoordinates(s);
   listConstraints(s);
   fixAssembly(s);
-  // the model's clusters (each group embedded, or its bodies and a LoopConstraint), then what
+  // the model's clusters (each group embedded, or its bodies and a KeptLoopGroup), then what
   // hangs on the final bodies
   writeClusters(s);
   placeCollisions(s);
@@ -46,7 +46,7 @@ Model ModelCompiler::compile(const ModelBuilder& builder) {
 ModelFields ModelCompiler::fieldsOf(Model& m) {
   return ModelFields{m.name_,          m.sourceFile_,     m.bodies_,
                      m.frames_,        m.collisionGeometries_, m.clusters_,
-                     m.loops_,         m.loopConstraints_, m.constraints_,
+                     m.loops_,         m.keptLoopGroups_, m.constraints_,
                      m.positionNames_, m.velocityNames_,  m.spanningPositionNames_,
                      m.spanningVelocityNames_, m.nq_,      m.nv_,
                      m.nqSpan_,        m.nvSpan_,         m.floatingBase_,

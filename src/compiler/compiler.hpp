@@ -26,8 +26,8 @@ struct ModelFields {
   std::vector<CollisionGeometry>& collisionGeometries;
   std::vector<Cluster>& clusters;
   std::vector<LoopFrames>& loops;
-  std::vector<LoopConstraint>& loopConstraints;
-  std::vector<ConstraintInfo>& constraints;
+  std::vector<KeptLoopGroup>& keptLoopGroups;
+  std::vector<ConstraintListing>& constraints;
   std::vector<std::string>&positionNames, &velocityNames, &spanningPositionNames, &spanningVelocityNames;
   int &nq, &nv, &nqSpan, &nvSpan;
   bool& floatingBase;
@@ -57,7 +57,7 @@ struct ResolvedConstraint {
 /// One group of bodies that loops, couplings or constraints tie together (new numbering), as the
 /// passes describe it before the model's clusters are written: embedded, it becomes one of the
 /// model's clusters; kept as rows, its bodies become 1-DoF clusters and `cluster` the
-/// LoopConstraint's closure map (LoopConstraint::embedded). Nothing is built and then dissolved.
+/// KeptLoopGroup's closure map (KeptLoopGroup::embedded). Nothing is built and then dissolved.
 struct ClusterDraft {
   Cluster cluster;         ///< bodies, output, spanning and independent coordinates, name, joint
   ConstraintSet set;       ///< its constraint set (constrained clusters; buildConstraintSets)

@@ -13,7 +13,7 @@ void listConstraints(CompilerState& s) {
         text += (text.empty() ? "" : separator) + s.model.body(s.newIndex[static_cast<size_t>(b)]).jointName;
       return text;
     };
-    ConstraintInfo info;
+    ConstraintListing info;
     info.name = c.name;
     info.cluster = s.clusterOfBody[static_cast<size_t>(c.bodies.front())];
     if (c.kind == ResolvedConstraint::Coupling) {

@@ -3,7 +3,7 @@
 // any coordinate is numbered or any of the model's clusters exists. A kept group is closed once
 // like any other (its constraint set and assembly branch are what the rows and the coordinate maps
 // use); writeClusters, the last cluster pass, then writes the model's clusters once: an embedded
-// group as one cluster, a kept group as its 1-DoF bodies plus a LoopConstraint holding the group
+// group as one cluster, a kept group as its 1-DoF bodies plus a KeptLoopGroup holding the group
 // (its rows K(q) q̈ = k(q, q̇), which the ConstraintModel adds in front of the user's constraints).
 #include <algorithm>
 #include <string>
@@ -79,10 +79,10 @@ void chooseLoopTreatment(CompilerState& s) {
 
 namespace {
 
-/// Kept group g's LoopConstraint: its bodies, coordinates (numberCoordinates gave them all) and
+/// Kept group g's KeptLoopGroup: its bodies, coordinates (numberCoordinates gave them all) and
 /// the group itself, whose set gives the rows and whose joint completes positions.
-LoopConstraint keptGroup(const Cluster& g) {
-  LoopConstraint lc;
+KeptLoopGroup keptGroup(const Cluster& g) {
+  KeptLoopGroup lc;
   lc.name = g.name;
   lc.firstBody = g.firstBody;
   lc.numBodies = g.numBodies;
@@ -131,7 +131,7 @@ void writeClusters(CompilerState& s) {
       q += b.joint.nq();
       v += b.joint.nv();
     }
-    m.loopConstraints.push_back(keptGroup(g));
+    m.keptLoopGroups.push_back(keptGroup(g));
   }
   // which cluster each body is in, then each cluster's parent (its output body's cluster)
   for (size_t c = 0; c < m.clusters.size(); ++c)
@@ -142,7 +142,7 @@ void writeClusters(CompilerState& s) {
     cl.parent = cl.output < 0 ? -1 : m.bodies[static_cast<size_t>(cl.output)].cluster;
     if (cl.output >= 0) m.bodies[static_cast<size_t>(cl.output)].supportsClusters = true;
   }
-  for (LoopConstraint& lc : m.loopConstraints)
+  for (KeptLoopGroup& lc : m.keptLoopGroups)
     lc.embedded.parent = lc.embedded.output < 0 ? -1 : m.bodies[static_cast<size_t>(lc.embedded.output)].cluster;
   // the loops and constraints listed with their group now name its cluster (-1: kept as rows)
   std::vector<LoopFrames> loops;
@@ -151,7 +151,7 @@ void writeClusters(CompilerState& s) {
     if (lf.cluster >= 0) loops.push_back(std::move(lf));
   }
   m.loops = std::move(loops);
-  for (ConstraintInfo& info : m.constraints)
+  for (ConstraintListing& info : m.constraints)
     if (info.cluster >= 0) info.cluster = clusterOfGroup[static_cast<size_t>(info.cluster)];
 }
 

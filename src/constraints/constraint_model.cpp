@@ -44,7 +44,7 @@ const char* Constraint::kindName() const { return type ? type->name() : constrai
 
 ConstraintModel::ConstraintModel(const Model& model)
     : model_(std::make_shared<const Model>(model)), modelId_(model.id()) {
-  for (size_t l = 0; l < model.loopConstraints().size(); ++l) {
+  for (size_t l = 0; l < model.keptLoopGroups().size(); ++l) {
     Constraint c;
     c.loop = static_cast<int>(l);
     add(detail::keptLoopType(), std::move(c));

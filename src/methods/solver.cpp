@@ -67,7 +67,7 @@ void Solver::prepare(const ConstraintModel* constraints) {
   if (!m.accepts(kMethodFd))
     throw InputError("method '" + std::string(m.name) + "' does not compute forward dynamics; valid methods: " +
                      methodNames(kMethodFd));
-  const bool keptLoops = !model_.loopConstraints().empty();
+  const bool keptLoops = !model_.keptLoopGroups().empty();
   if ((constraints || keptLoops) && !m.solvesRows)
     throw InputError("method '" + std::string(m.name) + "' does not solve constraint rows" +
                      (constraints ? std::string() : " (model '" + model_.name() + "' keeps loops as rows)") +

@@ -79,9 +79,9 @@ Simulator::Simulator(const Model& model, const World& world, const SimulatorOpti
     : model_(model), world_(world), options_(options), data_(model_) {
   options_.validate();
   world_.validate();
-  if (!model_.loopConstraints().empty())  // its steps would integrate the open tree
+  if (!model_.keptLoopGroups().empty())  // its steps would integrate the open tree
     throw InputError("Simulator: model '" + model_.name() + "' keeps its loops as constraint rows ('" +
-                     model_.loopConstraints().front().name + "'), which the simulator does not solve; build it with "
+                     model_.keptLoopGroups().front().name + "'), which the simulator does not solve; build it with "
                      "LoopTreatment::Embed");
   const int nv = model_.nv();
   q_ = model_.neutralConfiguration();

@@ -416,8 +416,8 @@ inline ModelBuilder wellConditionedSpatialLoop(Rng& rng, bool floating) {
     ModelBuilder b = spatialLoopBuilder(rng, LoopKind::Fixed, 4, 4, {"p1", "s2"}, floating);
     const Model model = b.build();
     Data data(model);
-    ConstraintMatrices cm;
-    constraintMatrices(model, data, model.neutralConfiguration(), VecX::Zero(model.nv()), cm);
+    ProjectionMatrices cm;
+    projectionMatrices(model, data, model.neutralConfiguration(), VecX::Zero(model.nv()), cm);
     const double gMax = Eigen::JacobiSVD<MatX>(cm.G).singularValues()[0];
     const double kMin = Eigen::JacobiSVD<MatX>(cm.K).singularValues().minCoeff();  // distance from a singular pose
     if ((gMax < 4.0 && kMin > 0.12) || attempt == 500) return b;

@@ -39,8 +39,8 @@ inline double condition(const MatX& A) {
 /// cond₂ of the Lagrange method's saddle-point matrix [H_tree Kᵀ; K 0] at (q, v) (∞ if singular),
 /// and its smallest singular value in `smallest`; data.HTree must hold H_tree at q.
 inline double kktCondition(const Model& model, Data& data, const VecX& q, const VecX& v, double& smallest) {
-  ConstraintMatrices cm;
-  constraintMatrices(model, data, q, v, cm);
+  ProjectionMatrices cm;
+  projectionMatrices(model, data, q, v, cm);
   const Eigen::Index n = data.HTree.rows(), r = cm.K.rows();
   MatX kkt = MatX::Zero(n + r, n + r);
   kkt.topLeftCorner(n, n) = data.HTree;

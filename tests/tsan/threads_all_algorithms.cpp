@@ -70,7 +70,7 @@ void runEveryAlgorithm(const Shared& s, Workspace& w, const State& st, std::vect
   Data& d = w.data;
   auto keep = [&](const auto& x) { out.emplace_back(x); };
   // a model keeping loops as rows is refused by forwardDynamics (its rows come with s.contacts below)
-  if (m.loopConstraints().empty()) keep(forwardDynamics(m, d, st.q, st.v, st.x));
+  if (m.keptLoopGroups().empty()) keep(forwardDynamics(m, d, st.q, st.v, st.x));
   keep(inverseDynamics(m, d, st.q, st.v, st.x));
   keep(massMatrix(m, d, st.q));
   keep(biasForces(m, d, st.q, st.v));
@@ -194,7 +194,7 @@ TEST(ThreadsAllAlgorithms, KeptLoopsSharedModelGivesSerialAnswers) {
   ModelBuilder builder = robots::telloBuilder(false);
   builder.setLoopTreatment(LoopTreatment::Constrain);
   const Shared s(builder.build());
-  EXPECT_FALSE(s.model.loopConstraints().empty());
+  EXPECT_FALSE(s.model.keptLoopGroups().empty());
   Rng rng(155);
   expectThreadsGiveSerialAnswers(s, rng);
 }

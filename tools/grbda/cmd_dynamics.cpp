@@ -54,7 +54,7 @@ int runForwardDynamics(const ParsedArgs& args, std::ostream& out) {
   const VecX v = velocityVectorFromArgs(args, "--v", s.model);
   const VecX tau = velocityVectorFromArgs(args, "--tau", s.model);
   const std::vector<CommandLineConstraint> constraints = constraintsFromArgs(args, s.method);
-  const bool keptLoops = !s.model.loopConstraints().empty();
+  const bool keptLoops = !s.model.keptLoopGroups().empty();
   checkBaumgarteHasRows(args, constraints, s.model);
   if (!constraints.empty() || isConstraintMethod(s.method) || keptLoops)
     s.runner.setConstraints(makeConstraintModel(args, s.model, constraints));

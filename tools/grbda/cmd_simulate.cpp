@@ -167,7 +167,7 @@ int runSimulate(const ParsedArgs& args, std::ostream& out) {
   if (usesWorld(args)) return runWorldSimulation(args, out, static_cast<long>(count), dt);
   const Model dynamics = loadModelFromArgs(args, loopTreatmentFromArgs(args, defaultLoopTreatment(args, named)));
   const Method method = methodForModel(args, named, dynamics);
-  const bool keptLoops = !dynamics.loopConstraints().empty();
+  const bool keptLoops = !dynamics.keptLoopGroups().empty();
   // The state, the inputs and the report stay in the embedded model's coordinates (--loops
   // changes how the loops are solved, not what the numbers mean): that model, loaded again.
   std::unique_ptr<const Model> embedded;

@@ -82,7 +82,7 @@ std::vector<CommandLineConstraint> constraintsFromArgs(const ParsedArgs& args, M
 
 void checkBaumgarteHasRows(const ParsedArgs& args, const std::vector<CommandLineConstraint>& given,
                            const Model& model) {
-  if (args.has("--baumgarte") && given.empty() && model.loopConstraints().empty())
+  if (args.has("--baumgarte") && given.empty() && model.keptLoopGroups().empty())
     throw UsageError("--baumgarte needs --contact, --weld, --relative, --relative-weld or loops kept as constraint "
                      "rows (--loops constrain|auto; '" + model.name() + "' keeps none)");
 }
@@ -118,7 +118,7 @@ std::unique_ptr<ConstraintModel> makeConstraintModel(const ParsedArgs& args, con
 void addConstraintForces(Report& report, const ConstraintModel& constraints, const ConstraintData& cd,
                          const std::vector<CommandLineConstraint>& given, const std::string& key) {
   report.jsonExtras = [&constraints, &cd, &given, key](JsonWriter& w) {
-    const int loops = constraints.numLoopConstraints();  // first in the set; not on the command line
+    const int loops = constraints.numKeptLoopGroups();  // first in the set; not on the command line
     w.key(key);
     w.beginArray();
     for (int i = loops; i < constraints.size(); ++i) {
@@ -163,7 +163,7 @@ void addConstraintForces(Report& report, const ConstraintModel& constraints, con
     w.member("redundant", cd.redundant);
   };
   std::ostringstream text;
-  const int loops = constraints.numLoopConstraints();
+  const int loops = constraints.numKeptLoopGroups();
   if (constraints.size() > loops) text << "constraint forces (world axes; welds: moment about the point, then force):\n";
   for (int i = loops; i < constraints.size(); ++i) {
     const Constraint& c = constraints.constraint(i);

@@ -177,7 +177,7 @@ Configuration configurationFromArgs(const ParsedArgs& args, const Model& model) 
   if (spanning) {
     VecX q = parseVector(*spanning, "--q-spanning");
     checkLength(q, model.nqSpanning(), "--q-spanning", "nq_spanning", model, model.spanningPositionNames());
-    if (!model.loopConstraints().empty()) checkKeptLoopsClosed(args, model, q);
+    if (!model.keptLoopGroups().empty()) checkKeptLoopsClosed(args, model, q);
     return {q, "q_spanning"};
   }
   if (!independent) return {reducePositions(model, model.neutralConfiguration()), "q"};
@@ -211,7 +211,7 @@ VecX positionsFromSpanning(const Model& model, const VecX& qSpanning, const std:
 VecX modelPositions(const Model& model, const VecX& q) {
   // spanning positions of a model that keeps loops as rows and embeds other clusters: its own
   // (independent) entries, already checked to close the kept loops (configurationFromArgs)
-  if (!model.loopConstraints().empty() && q.size() == model.nqSpanning() && q.size() != model.nq())
+  if (!model.keptLoopGroups().empty() && q.size() == model.nqSpanning() && q.size() != model.nq())
     return positionsFromSpanning(model, q, "here");
   return q.size() == reducedNq(model) && q.size() != model.nq() ? expandPositions(model, q) : q;
 }

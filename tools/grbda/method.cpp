@@ -112,7 +112,7 @@ LoopTreatment defaultLoopTreatment(const ParsedArgs& args, Method method) {
 }
 
 Method methodForModel(const ParsedArgs& args, Method method, const Model& model) {
-  if (model.loopConstraints().empty()) return method;
+  if (model.keptLoopGroups().empty()) return method;
   if (!args.has("--method")) return Method::PV;
   if (!solvesConstraintRows(method))
     throw UsageError("--loops keeps loops of '" + model.name() + "' as constraint rows; --method " +

@@ -26,9 +26,9 @@ namespace {
 /// the drift of --relative is the change of that gap, not how far p_A moved in the world).
 std::vector<Vec3> constrainedPoints(const Model& model, Data& data, const ConstraintModel* constraints, const VecX& q) {
   std::vector<Vec3> points;
-  if (!constraints || constraints->size() == constraints->numLoopConstraints()) return points;
+  if (!constraints || constraints->size() == constraints->numKeptLoopGroups()) return points;
   forwardKinematics(model, data, q);
-  for (int i = constraints->numLoopConstraints(); i < constraints->size(); ++i) {
+  for (int i = constraints->numKeptLoopGroups(); i < constraints->size(); ++i) {
     const Constraint& c = constraints->constraints()[static_cast<size_t>(i)];
     Vec3 p = framePosition(model, data, c.frame, c.point);
     if (c.isRelative()) p -= c.frame2 >= 0 ? framePosition(model, data, c.frame2, c.point2) : c.point2;
@@ -39,7 +39,7 @@ std::vector<Vec3> constrainedPoints(const Model& model, Data& data, const Constr
 }  // namespace
 
 Simulation::Simulation(const Model& model, MethodRunner& runner, Integrator integrator, VecX q0, VecX v0, VecX tau)
-    : model_(model), dynamics_(runner.model()), keptLoops_(!dynamics_.loopConstraints().empty()), runner_(runner),
+    : model_(model), dynamics_(runner.model()), keptLoops_(!dynamics_.keptLoopGroups().empty()), runner_(runner),
       integrator_(integrator), q_(std::move(q0)), v_(std::move(v0)),
       tau_(keptLoops_ ? expandForces(dynamics_, tau) : std::move(tau)), kinematics_(model), dynamicsKinematics_(dynamics_) {
   normalizeConfiguration(model_, q_);

@@ -20,7 +20,7 @@
 namespace grbda {
 
 /// Forward dynamics: qdd = H^{-1}(tau - C + J^T fext). InputError for a model that keeps loops as
-/// constraint rows (Model::loopConstraints(): this call would ignore them; solve them with
+/// constraint rows (Model::keptLoopGroups(): this call would ignore them; solve them with
 /// constrainedForwardDynamics and ConstraintModel(model)). massMatrix, biasForces and
 /// inverseDynamics of such a model are the open tree's H, C and τ, which those solvers build on.
 /// \note this overwrites data.qdd, data.a (gravity-biased), the cluster kinematics and the articulated-cluster pass.

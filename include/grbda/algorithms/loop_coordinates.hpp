@@ -1,5 +1,5 @@
 #pragma once
-// Coordinates of a model that keeps loops as constraint rows (Model::loopConstraints,
+// Coordinates of a model that keeps loops as constraint rows (Model::keptLoopGroups,
 // ModelBuilder::setLoopTreatment). Such a model's coordinates include every joint of a kept
 // group; its *reduced* coordinates leave out the joints the embedded cluster would make
 // dependent, so they are the coordinates the same robot has with its loops embedded (same

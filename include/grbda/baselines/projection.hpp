@@ -7,7 +7,7 @@
 namespace grbda {
 
 /// Global constraint matrices at (q, v): q̇_span = G v, q̈_span = G ÿ + g, K q̈_span = k.
-struct ConstraintMatrices {
+struct ProjectionMatrices {
   /// G (nvSpan x nv) and K (rows x nvSpan)
   ///@{
   MatX G, K;
@@ -17,7 +17,13 @@ struct ConstraintMatrices {
   VecX g, k;
   ///@}
 };
-void constraintMatrices(const Model& model, Data& data, const VecRef& q, const VecRef& v, ConstraintMatrices& out);
+void projectionMatrices(const Model& model, Data& data, const VecRef& q, const VecRef& v, ProjectionMatrices& out);
+/// Old name of ProjectionMatrices, kept for existing code.
+using ConstraintMatrices = ProjectionMatrices;
+/// Old name of projectionMatrices, kept for existing code.
+inline void constraintMatrices(const Model& model, Data& data, const VecRef& q, const VecRef& v, ProjectionMatrices& out) {
+  projectionMatrices(model, data, q, v, out);
+}
 
 /// The projection method's inverse dynamics ("projected RNEA", spec §6.9.2):
 /// τ = Gᵀ RNEA_tree(q, q̇, G ÿ + g).

@@ -11,7 +11,7 @@
 //    fixed in a link zero: p̈ = 0 (3 rows x, y, z). A weld also makes the angular acceleration
 //    zero: ω̇ = 0, angular rows first (6 rows). Relative constraints: p̈_A − p̈_B = 0 (and
 //    ω̇_A − ω̇_B = 0 for a relative weld).
-//  * Loop rows (a Model::loopConstraints group: loops and couplings kept as constraints) are
+//  * Loop rows (a Model::keptLoopGroups group: loops and couplings kept as constraints) are
 //    K(q) q̈ = k(q, q̇) over the group's joints, as the cluster would have used them; every
 //    ConstraintModel starts with them, and their λ are generalised forces on those joints.
 //  * Custom rows act on the link's spatial acceleration [ω̇; a_O] (Featherstone's, not the
@@ -69,7 +69,7 @@ struct Constraint {
   ///@{
   int row = 0, numRows = 0;     ///< its rows in λ
   ///@}
-  int loop = -1;                ///< Loop: index into Model::loopConstraints()
+  int loop = -1;                ///< Loop: index into Model::keptLoopGroups()
   /// The class that validates it and writes its rows (constraint_type.hpp); shared by copies.
   std::shared_ptr<const ConstraintType> type;
 
@@ -86,11 +86,12 @@ struct Constraint {
 /// naming the constraint). Build it once; ConstraintData sizes itself from it.
 class ConstraintModel {
  public:
-  /// Starts with one Loop constraint per Model::loopConstraints() group (the loops the model
+  /// Starts with one Loop constraint per Model::keptLoopGroups() group (the loops the model
   /// keeps as constraint rows), so that their rows come first.
   explicit ConstraintModel(const Model& model);
-  /// The number of Loop constraints at the front (those of Model::loopConstraints()).
-  int numLoopConstraints() const { return numLoops_; }
+  /// The number of Loop constraints at the front (those of Model::keptLoopGroups()).
+  int numKeptLoopGroups() const { return numLoops_; }
+  int numLoopConstraints() const { return numLoops_; }  ///< Old name of numKeptLoopGroups(), kept for existing code.
 
   /// p̈ = 0 for `point` (link coordinates) of link `link`. Returns the constraint's index.
   int addPointContact(const std::string& link, const Vec3& point = Vec3::Zero(), const std::string& name = {});

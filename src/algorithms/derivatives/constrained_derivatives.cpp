@@ -72,7 +72,7 @@ const VecX& computeConstrainedDynamicsDerivatives(const Model& model, Data& data
   if (settings.solver == ConstraintSolver::PVSoft || settings.solver == ConstraintSolver::LTLSoft)
     throw InputError(std::string(alg) + ": the derivatives are those of hard constraints; " +
                      constraintSolverName(settings.solver) + " solves soft ones (use pv, kkt, ltl, pv-early or proximal)");
-  if (constraints.numLoopConstraints() > 0)
+  if (constraints.numKeptLoopGroups() > 0)
     throw InputError(std::string(alg) + ": the model keeps loops as constraint rows (" +
                      constraints.constraint(0).name + "); their derivatives are not implemented — load it with "
                      "the loops embedded (LoopTreatment::Embed), whose derivatives are exact");

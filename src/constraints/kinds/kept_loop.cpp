@@ -1,4 +1,4 @@
-// Kept loop (Model::loopConstraints: loops and couplings the model keeps as constraint rows,
+// Kept loop (Model::keptLoopGroups: loops and couplings the model keeps as constraint rows,
 // LoopTreatment): K(q) q̈ = k(q, q̇) over the group's joints, as the cluster would have used them.
 // Every ConstraintModel starts with one per group; the rows come from the group's embedded
 // cluster joint (its ConstraintSet: jacobian, bias, residual), unchanged.
@@ -27,7 +27,7 @@ class KeptLoop final : public ConstraintType {
   ConstraintKind kind() const override { return ConstraintKind::Loop; }
 
   int resolve(const Model& model, Constraint& c) const override {
-    const LoopConstraint& lc = model.loopConstraints()[static_cast<size_t>(c.loop)];
+    const KeptLoopGroup& lc = model.keptLoopGroups()[static_cast<size_t>(c.loop)];
     c.body = lc.firstBody;
     c.link = model.body(c.body).name;
     if (c.name.empty()) c.name = lc.name;
@@ -36,20 +36,20 @@ class KeptLoop final : public ConstraintType {
 
   /// A generalised force on each joint of the group, and the reaction on the group's support.
   void rowBodies(const Model& model, const Constraint& c, int, std::vector<int>& bodies) const override {
-    const LoopConstraint& lc = model.loopConstraints()[static_cast<size_t>(c.loop)];
+    const KeptLoopGroup& lc = model.keptLoopGroups()[static_cast<size_t>(c.loop)];
     for (int b = lc.firstBody; b < lc.firstBody + lc.numBodies; ++b) bodies.push_back(b);
     if (lc.embedded.output >= 0) bodies.push_back(lc.embedded.output);
   }
 
   std::unique_ptr<ConstraintTypeData> createData(const Model& model, const Constraint& c) const override {
     auto d = std::make_unique<KeptLoopData>();  // K: rows x the group's joints
-    sizeClusterData(model, model.loopConstraints()[static_cast<size_t>(c.loop)].embedded, d->w);
+    sizeClusterData(model, model.keptLoopGroups()[static_cast<size_t>(c.loop)].embedded, d->w);
     return d;
   }
 
   void calc(const Model& model, const Data& data, const Constraint& c, ConstraintTypeData* d,
             const ConstraintRowSettings& s, ConstraintRowsOut out) const override {
-    const LoopConstraint& lc = model.loopConstraints()[static_cast<size_t>(c.loop)];
+    const KeptLoopGroup& lc = model.keptLoopGroups()[static_cast<size_t>(c.loop)];
     ClusterData& w = static_cast<KeptLoopData*>(d)->w;
     const ConstraintSet& set = lc.embedded.joint->constraints();
     const double* q = data.qSpan.data() + lc.embedded.qSpanIndex;
