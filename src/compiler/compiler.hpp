@@ -130,14 +130,14 @@ void groupBodies(CompilerState& s);           ///< union of constrained bodies (
 void findOutputBodies(CompilerState& s);      ///< one output body per cluster, no floating joint inside
 void renumberBodies(CompilerState& s);        ///< clusters contiguous, parents first (renumber.cpp)
 void numberSpanningCoordinates(CompilerState& s);
-void describeGroups(CompilerState& s);        ///< each group's Cluster record (drafts): bodies, output, parent
+void describeGroups(CompilerState& s);        ///< each group's Cluster record (drafts): bodies, output, parent (group numbering)
 void buildConstraintSets(CompilerState& s);   ///< rows, independent marks, rank (constraint_sets.cpp)
 void selectJoints(CompilerState& s);          ///< the recognisers, else Generic (select_joint.cpp)
 void chooseLoopTreatment(CompilerState& s);   ///< embed, or keep as rows (LoopTreatment; loop_treatment.cpp)
 void numberCoordinates(CompilerState& s);     ///< the model's coordinates and names (coordinates.cpp)
 void listConstraints(CompilerState& s);       ///< Model::constraints() (list_constraints.cpp)
 void fixAssembly(CompilerState& s);           ///< close every loop once; neutral pose; branch (assembly.cpp)
-void writeClusters(CompilerState& s);         ///< the model's clusters and LoopConstraints, once (loop_treatment.cpp)
+void writeClusters(CompilerState& s);         ///< the model's clusters and KeptLoopGroups, once (loop_treatment.cpp)
 void placeCollisions(CompilerState& s);       ///< collision shapes on their bodies (spanning_tree.cpp)
 
 }  // namespace grbda::detail

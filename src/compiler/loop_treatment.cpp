@@ -5,7 +5,6 @@
 // use); writeClusters, the last cluster pass, then writes the model's clusters once: an embedded
 // group as one cluster, a kept group as its 1-DoF bodies plus a KeptLoopGroup holding the group
 // (its rows K(q) q̈ = k(q, q̇), which the ConstraintModel adds in front of the user's constraints).
-#include <algorithm>
 #include <string>
 
 #include "compiler.hpp"
@@ -133,11 +132,11 @@ void writeClusters(CompilerState& s) {
     }
     m.keptLoopGroups.push_back(keptGroup(g));
   }
-  // which cluster each body is in, then each cluster's parent (its output body's cluster)
+  // which cluster each body is in, then each cluster's parent (its output body's cluster) and
+  // which bodies support clusters (written only here)
   for (size_t c = 0; c < m.clusters.size(); ++c)
     for (int r = 0; r < m.clusters[c].numBodies; ++r)
       m.bodies[static_cast<size_t>(m.clusters[c].firstBody + r)].cluster = static_cast<int>(c);
-  for (Body& b : m.bodies) b.supportsClusters = false;
   for (Cluster& cl : m.clusters) {
     cl.parent = cl.output < 0 ? -1 : m.bodies[static_cast<size_t>(cl.output)].cluster;
     if (cl.output >= 0) m.bodies[static_cast<size_t>(cl.output)].supportsClusters = true;

@@ -48,7 +48,6 @@ void describeGroups(CompilerState& s) {
     first += cl.numBodies;
     cl.output = s.outputOld[k] < 0 ? -1 : s.newIndex[static_cast<size_t>(s.outputOld[k])];
     cl.parent = cl.output < 0 ? -1 : s.m.bodies[static_cast<size_t>(cl.output)].cluster;
-    if (cl.output >= 0) s.m.bodies[static_cast<size_t>(cl.output)].supportsClusters = true;
     const Body& b0 = s.m.bodies[static_cast<size_t>(cl.firstBody)];
     cl.qSpanIndex = b0.qIndex;
     cl.vSpanIndex = b0.vIndex;
