@@ -1,6 +1,7 @@
 #include "grbda/data.hpp"
 
 #include "cluster/cluster_joint.hpp"
+#include "data_workspace.hpp"
 #include "grbda/errors.hpp"
 
 namespace grbda::detail {
@@ -44,29 +45,14 @@ void Data::setGravity(const Vec3& g) {
   overridesGravity_ = true;
 }
 
-Data::Data(const Model& model) : modelId_(model.id()) {
+Data::Data(const Model& model) : work_(std::make_unique<Workspace>()), modelId_(model.id()) {
   const auto n = static_cast<size_t>(model.numBodies());
-  Xup.resize(n);
   Xa.resize(n);
-  Xout.resize(n);
   v.assign(n, Vec6::Zero());
   a.assign(n, Vec6::Zero());
-  c.assign(n, Vec6::Zero());
   f.assign(n, Vec6::Zero());
-  IA.assign(n, Mat6::Zero());
-  pA.assign(n, Vec6::Zero());
-  U.assign(n, Mat6::Zero());
-  Dinv.assign(n, Mat6::Zero());
-  u.assign(n, Vec6::Zero());
-  Ic.assign(n, Mat6::Zero());
-
-  clusters.resize(static_cast<size_t>(model.numClusters()));
-  for (int k = 0; k < model.numClusters(); ++k)
-    detail::sizeClusterData(model, model.cluster(k), clusters[static_cast<size_t>(k)]);
   qSpan = model.neutralSpanningConfiguration();
   vSpan = VecX::Zero(model.nvSpanning());
-  zeroV = VecX::Zero(model.nv());
-  spanScratch = VecX::Zero(model.nvSpanning());
 
   tau = VecX::Zero(model.nv());
   qdd = VecX::Zero(model.nv());
@@ -76,8 +62,43 @@ Data::Data(const Model& model) : modelId_(model.id()) {
   qddTree = VecX::Zero(model.nvSpanning());
   CTree = VecX::Zero(model.nvSpanning());
   HTree = MatX::Zero(model.nvSpanning(), model.nvSpanning());
-  zeroVTree = VecX::Zero(model.nvSpanning());
+  sizeWorkspace(model);
   sizeWholeBodyData(model);
+}
+
+Data::~Data() = default;
+Data::Data(const Data& other)
+    : Xa(other.Xa), v(other.v), a(other.a), f(other.f), qSpan(other.qSpan), vSpan(other.vSpan),
+      tau(other.tau), qdd(other.qdd), C(other.C), H(other.H), Minv(other.Minv),
+      tauTree(other.tauTree), qddTree(other.qddTree), CTree(other.CTree), HTree(other.HTree),
+      derivatives(other.derivatives), centroidal(other.centroidal), coriolis(other.coriolis),
+      work_(std::make_unique<Workspace>(*other.work_)), modelId_(other.modelId_),
+      overridesGravity_(other.overridesGravity_), gravity_(other.gravity_) {}
+Data& Data::operator=(const Data& other) {
+  if (this != &other) *this = Data(other);
+  return *this;
+}
+Data::Data(Data&&) noexcept = default;
+Data& Data::operator=(Data&&) noexcept = default;
+
+void Data::sizeWorkspace(const Model& model) {
+  const auto n = static_cast<size_t>(model.numBodies());
+  Workspace& w = *work_;
+  w.Xup.resize(n);
+  w.Xout.resize(n);
+  w.c.assign(n, Vec6::Zero());
+  w.IA.assign(n, Mat6::Zero());
+  w.pA.assign(n, Vec6::Zero());
+  w.U.assign(n, Mat6::Zero());
+  w.Dinv.assign(n, Mat6::Zero());
+  w.u.assign(n, Vec6::Zero());
+  w.Ic.assign(n, Mat6::Zero());
+  w.clusters.resize(static_cast<size_t>(model.numClusters()));
+  for (int k = 0; k < model.numClusters(); ++k)
+    detail::sizeClusterData(model, model.cluster(k), w.clusters[static_cast<size_t>(k)]);
+  w.zeroV = VecX::Zero(model.nv());
+  w.zeroVTree = VecX::Zero(model.nvSpanning());
+  w.spanScratch = VecX::Zero(model.nvSpanning());
 }
 
 void Data::sizeWholeBodyData(const Model& model) {
@@ -87,14 +108,15 @@ void Data::sizeWholeBodyData(const Model& model) {
   cd.subtreeMass.assign(n, 0.0);
   cd.subtreeCom.assign(n, Vec3::Zero());
   cd.Jcom = Mat3X::Zero(3, nv);
-  cd.aBias.assign(n, Vec6::Zero());
-  cd.massMoment.assign(n, Eigen::Vector4d::Zero());
-  cd.compositeParams.assign(n, Eigen::Matrix<double, 10, 1>::Zero());
   cd.Ag = Mat6X::Zero(6, nv);
-  CoriolisData& co = coriolis;
-  co.C = MatX::Zero(nv, nv);
-  co.g = VecX::Zero(nv);
-  co.staticTau = VecX::Zero(nv);
+  CentroidalScratch& cs = work_->centroidal;
+  cs.aBias.assign(n, Vec6::Zero());
+  cs.massMoment.assign(n, Eigen::Vector4d::Zero());
+  cs.compositeParams.assign(n, Eigen::Matrix<double, 10, 1>::Zero());
+  coriolis.C = MatX::Zero(nv, nv);
+  coriolis.g = VecX::Zero(nv);
+  coriolis.staticTau = VecX::Zero(nv);
+  CoriolisScratch& co = work_->coriolis;
   co.S = Mat6X::Zero(6, ns);
   co.dS = Mat6X::Zero(6, ns);
   co.IC.assign(n, Mat6::Zero());

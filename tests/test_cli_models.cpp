@@ -16,6 +16,7 @@
 #include "cluster/cluster_joint.hpp"
 #include "grbda/grbda.hpp"
 #include "support/cli_runner.hpp"
+#include "data_workspace.hpp"
 
 #ifdef GRBDA_CLI_PATH
 
@@ -60,7 +61,7 @@ TEST(CliModels, NeutralConfigurationClosesTheLoopsOfEveryBundledModel) {
       grbda::VecX y(cl.nq);
       cl.joint->independentPositions(cl, qSpan.data() + cl.qSpanIndex, y.data());
       EXPECT_LT((y - q.segment(cl.qIndex, cl.nq)).cwiseAbs().maxCoeff(), 1e-12) << cl.name;
-      EXPECT_LT(cl.joint->constraintViolation(qSpan.data() + cl.qSpanIndex, data.clusters[static_cast<size_t>(k)]), 1e-9)
+      EXPECT_LT(cl.joint->constraintViolation(qSpan.data() + cl.qSpanIndex, data.work().clusters[static_cast<size_t>(k)]), 1e-9)
           << cl.name;
     }
     EXPECT_TRUE(grbda::forwardDynamics(model, data, q, grbda::VecX::Zero(model.nv()), grbda::VecX::Zero(model.nv()))

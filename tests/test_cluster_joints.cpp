@@ -18,6 +18,7 @@
 #include "cluster_support/constrained_models.hpp"
 #include "grbda/grbda.hpp"
 #include "support/compare.hpp"
+#include "data_workspace.hpp"
 
 using namespace grbda;
 using namespace grbda::testsupport;
@@ -29,7 +30,7 @@ VecX spanningAcceleration(const Model& model, const Data& data, const VecX& ydd)
   VecX qdd = VecX::Zero(model.nvSpanning());
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);
-    const ClusterData& cd = data.clusters[static_cast<size_t>(k)];
+    const ClusterData& cd = data.work().clusters[static_cast<size_t>(k)];
     qdd.segment(cl.vSpanIndex, cl.nvSpan) = cd.G * ydd.segment(cl.vIndex, cl.nv) + cd.g;
   }
   return qdd;
@@ -62,7 +63,7 @@ TEST(ClusterJoints, ConstraintIdentitiesHoldAtRandomClosedStates) {
         for (int k = 0; k < model.numClusters(); ++k) {
           const Cluster& cl = model.cluster(k);
           if (!isConstrained(cl)) continue;
-          const ClusterData& cd = data.clusters[static_cast<size_t>(k)];
+          const ClusterData& cd = data.work().clusters[static_cast<size_t>(k)];
           ASSERT_EQ(cd.K.rows(), cl.nvSpan - cl.nv);
           ASSERT_EQ(cd.G.rows(), cl.nvSpan);
           ASSERT_EQ(cd.G.cols(), cl.nv);
@@ -107,8 +108,8 @@ TEST(ClusterJoints, JacobianAndBiasOfTheConstraintsMatchFiniteDifferencesOfPhi) 
         const Cluster& cl = model.cluster(k);
         if (!isConstrained(cl)) continue;
         const auto& set = cl.joint->constraints();
-        const ClusterData& cd = data.clusters[static_cast<size_t>(k)];
-        ClusterData& work = scratch.clusters[static_cast<size_t>(k)];
+        const ClusterData& cd = data.work().clusters[static_cast<size_t>(k)];
+        ClusterData& work = scratch.work().clusters[static_cast<size_t>(k)];
         const VecX qs = data.qSpan.segment(cl.qSpanIndex, cl.nqSpan);
         const VecX qd = data.vSpan.segment(cl.vSpanIndex, cl.nvSpan);
         const double h = 1e-6;
@@ -206,17 +207,17 @@ TEST(ClusterJoints, ClusterRecursionEqualsSpanningTreeKinematicsOnEveryBody) {
         for (int i = 0; i < model.numBodies(); ++i) {
           const Body& b = model.body(i);
           const Cluster& cl = model.cluster(b.cluster);
-          const ClusterData& cd = data.clusters[static_cast<size_t>(b.cluster)];
+          const ClusterData& cd = data.work().clusters[static_cast<size_t>(b.cluster)];
           const int r = i - cl.firstBody;
           EXPECT_TRUE(data.Xa[i].isApprox(tree.Xa[i], 1e-12)) << "body " << i;
-          EXPECT_TRUE(data.Xup[i].isApprox(tree.Xup[i], 1e-12)) << "body " << i;
+          EXPECT_TRUE(data.work().Xup[i].isApprox(tree.work().Xup[i], 1e-12)) << "body " << i;
           const Transform XaOut = b.output < 0 ? Transform() : tree.Xa[b.output];
-          EXPECT_TRUE(data.Xout[i].isApprox(tree.Xa[i] * XaOut.inverse(), 1e-10)) << "body " << i;
+          EXPECT_TRUE(data.work().Xout[i].isApprox(tree.Xa[i] * XaOut.inverse(), 1e-10)) << "body " << i;
           const Vec6 vOut = b.output < 0 ? Vec6::Zero() : tree.v[b.output];
           const Vec6 aOut = b.output < 0 ? Vec6::Zero() : tree.a[b.output];
           const auto Si = cd.S.middleRows(6 * r, 6);
-          const Vec6 vS = data.Xout[i].apply(vOut) + Si * v.segment(cl.vIndex, cl.nv);
-          const Vec6 aS = data.Xout[i].apply(aOut) + Si * ydd.segment(cl.vIndex, cl.nv) + data.c[i];
+          const Vec6 vS = data.work().Xout[i].apply(vOut) + Si * v.segment(cl.vIndex, cl.nv);
+          const Vec6 aS = data.work().Xout[i].apply(aOut) + Si * ydd.segment(cl.vIndex, cl.nv) + data.work().c[i];
           const double ev = (vS - tree.v[i]).norm() / (1 + tree.v[i].norm());
           const double ea = (data.a[i] - tree.a[i]).norm() / (1 + tree.a[i].norm());
           const double eaS = (aS - tree.a[i]).norm() / (1 + tree.a[i].norm());
@@ -289,26 +290,26 @@ TEST(ClusterJoints, SpecialisedTransmissionJointEqualsGenericJointUpdate) {
         if (!isConstrained(cl)) continue;
         Data slow = fast;  // same state; poison what the update must write
         const double nan = std::numeric_limits<double>::quiet_NaN();
-        ClusterData& cs = slow.clusters[static_cast<size_t>(k)];
+        ClusterData& cs = slow.work().clusters[static_cast<size_t>(k)];
         cs.S.setConstant(nan);
         for (int r = 0; r < cl.numBodies; ++r) {
           const int i = cl.firstBody + r;
           slow.v[i].setConstant(nan);
-          slow.c[i].setConstant(nan);
-          slow.Xout[i] = slow.Xup[i] = slow.Xa[i] = Transform(Mat3::Constant(nan), Vec3::Constant(nan));
+          slow.work().c[i].setConstant(nan);
+          slow.work().Xout[i] = slow.work().Xup[i] = slow.Xa[i] = Transform(Mat3::Constant(nan), Vec3::Constant(nan));
         }
         slow.vSpan.segment(cl.vSpanIndex, cl.nvSpan).setConstant(nan);
         const detail::GenericJoint generic(cl.joint->constraints());
         ASSERT_TRUE(generic.update(model, cl, slow, v.data() + cl.vIndex));
-        const ClusterData& cf = fast.clusters[static_cast<size_t>(k)];
+        const ClusterData& cf = fast.work().clusters[static_cast<size_t>(k)];
         EXPECT_LT(relErr(cs.S, cf.S), 1e-14);
         EXPECT_LT(relErr(slow.vSpan, fast.vSpan), 1e-14);
         for (int r = 0; r < cl.numBodies; ++r) {
           const int i = cl.firstBody + r;
           EXPECT_LT(relErr(slow.v[i], fast.v[i]), 1e-14) << "body " << i;
-          EXPECT_LT(relErr(slow.c[i], fast.c[i]), 1e-14) << "body " << i;
-          EXPECT_TRUE(slow.Xout[i].isApprox(fast.Xout[i], 1e-14)) << "body " << i;
-          EXPECT_TRUE(slow.Xup[i].isApprox(fast.Xup[i], 1e-14)) << "body " << i;
+          EXPECT_LT(relErr(slow.work().c[i], fast.work().c[i]), 1e-14) << "body " << i;
+          EXPECT_TRUE(slow.work().Xout[i].isApprox(fast.work().Xout[i], 1e-14)) << "body " << i;
+          EXPECT_TRUE(slow.work().Xup[i].isApprox(fast.work().Xup[i], 1e-14)) << "body " << i;
           EXPECT_TRUE(slow.Xa[i].isApprox(fast.Xa[i], 1e-14)) << "body " << i;
         }
       }

@@ -12,6 +12,7 @@
 
 #include "cluster_support/constrained_models.hpp"
 #include "grbda/grbda.hpp"
+#include "data_workspace.hpp"
 
 using namespace grbda;
 using namespace grbda::testsupport;
@@ -154,7 +155,7 @@ TEST(Completion, EveryChoiceOfIndependentCoordinateOfTheReferencePolynomialConst
       EXPECT_LT(independentViolation(b, model, qSpan), 1e-12);
       const VecX v = randomVector(rng, model.nv());
       forwardKinematics(model, fresh, q, v);
-      const ClusterData& cd = fresh.clusters[1];
+      const ClusterData& cd = fresh.work().clusters[1];
       EXPECT_LT((cd.K * cd.G).norm(), 1e-12);
       EXPECT_LT((cd.K * cd.g - cd.k).norm(), 1e-12 * (1 + cd.k.norm()));
     }

@@ -12,6 +12,7 @@
 #include "grbda/grbda.hpp"
 #include "support/compare.hpp"
 #include "support/random_model.hpp"
+#include "constraints/constraint_workspace.hpp"
 
 using namespace grbda;
 using namespace grbda::testsupport;
@@ -362,13 +363,13 @@ TEST(Constraints, SoftEqualsTheJointSpaceSoftGaussSolution) {
   // J, J̇ẏ from the KKT baseline: its b = k − J̇ẏ − J H⁻¹(τ − C) after a solve
   s.solver = ConstraintSolver::KKT;
   constrainedForwardDynamics(m, ref, cm, kkt, q, v, tau, s);
-  const MatX& J = kkt.J;
+  const MatX& J = kkt.work().J;
   const MatX H = massMatrix(m, ref, q);
   const VecX C = biasForces(m, ref, q, v);
-  const VecX Jdqd = kkt.k - (kkt.hard.b + J * H.llt().solve(tau - C));  // k − J̇ẏ − ... rearranged
+  const VecX Jdqd = kkt.work().k - (kkt.work().hard.b + J * H.llt().solve(tau - C));  // k − J̇ẏ − ... rearranged
   const VecX Rinv = cm.compliance().cwiseInverse();
   const MatX A = H + J.transpose() * Rinv.asDiagonal() * J;
-  const VecX rhs = tau - C + J.transpose() * (Rinv.asDiagonal() * (kkt.k - Jdqd));
+  const VecX rhs = tau - C + J.transpose() * (Rinv.asDiagonal() * (kkt.work().k - Jdqd));
   const VecX expected = A.llt().solve(rhs);
   EXPECT_LT(relErr(qdd, expected), 1e-10);
 }

@@ -5,10 +5,12 @@
 #include <vector>
 
 #include "grbda/algorithms/dynamics.hpp"
+#include "grbda/algorithms/osim.hpp"
 #include "grbda/algorithms/reactions.hpp"
 #include "grbda/errors.hpp"
 #include "grbda/data.hpp"
 #include "grbda/urdf/urdf.hpp"
+#include "data_workspace.hpp"
 
 using namespace grbda;
 
@@ -20,16 +22,16 @@ TEST(DataWriters, MassMatrixLeavesTheArticulatedPassFieldsAlone) {
     const VecX v = VecX::Ones(model.nv()), tau = VecX::LinSpaced(model.nv(), -1.0, 1.0);
     forwardDynamics(model, data, q, v, tau);
     std::vector<MatX> XU, U, Dinv;
-    for (const ClusterData& cd : data.clusters) {
+    for (const ClusterData& cd : data.work().clusters) {
       XU.push_back(cd.XU);
       U.push_back(cd.U);
       Dinv.push_back(cd.Dinv);
     }
     const MatX H = massMatrix(model, data, q);
-    for (size_t k = 0; k < data.clusters.size(); ++k) {
-      EXPECT_EQ(data.clusters[k].XU, XU[k]) << file << " cluster " << k;
-      EXPECT_EQ(data.clusters[k].U, U[k]) << file << " cluster " << k;
-      EXPECT_EQ(data.clusters[k].Dinv, Dinv[k]) << file << " cluster " << k;
+    for (size_t k = 0; k < data.work().clusters.size(); ++k) {
+      EXPECT_EQ(data.work().clusters[k].XU, XU[k]) << file << " cluster " << k;
+      EXPECT_EQ(data.work().clusters[k].U, U[k]) << file << " cluster " << k;
+      EXPECT_EQ(data.work().clusters[k].Dinv, Dinv[k]) << file << " cluster " << k;
     }
     // and the mass matrix is still the one C-ABA inverts: H q̈ = τ − C at v = 0
     const VecX qdd = forwardDynamics(model, data, q, VecX::Zero(model.nv()), tau);
@@ -53,4 +55,39 @@ TEST(DataWriters, TransmittedForcesAreReadOnlyAfterInverseDynamicsOfTheCurrentSt
   EXPECT_THROW(jointReaction(model, data, 1), InputError);
   inverseDynamics(model, data, q, v, qdd);
   EXPECT_EQ(clusterJointForce(model, data, 0), f0);  // the same call gives the same forces again
+}
+
+// Data keeps its workspace behind a pointer (issue #26 §2): a copy must own a separate workspace
+// with the same state, so what one copy computes never shows in the other, and a copy of a Data
+// whose pass is valid can read that pass (applyTestForce) as the original can.
+TEST(DataWriters, CopiesOwnTheirWorkspaceAndMovesKeepIt) {
+  const Model model = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf");
+  const VecX q1 = model.neutralConfiguration();
+  VecX q2 = q1;
+  q2.tail(12).setConstant(0.3);
+  Data original(model);
+  updateForcePropagators(model, original, q1);
+  const int foot = model.frameIndex("FR_foot");
+  VecX qddOriginal, qddCopy;
+  const double lambdaOriginal = applyTestForce(model, original, foot, Vec3::Zero(), Vec3::UnitZ(), qddOriginal);
+
+  Data copy = original;
+  EXPECT_NE(&copy.work(), &original.work());
+  const double lambdaCopy = applyTestForce(model, copy, foot, Vec3::Zero(), Vec3::UnitZ(), qddCopy);
+  EXPECT_EQ(lambdaCopy, lambdaOriginal);  // the copied pass is the same pass, bit for bit
+  EXPECT_EQ(qddCopy, qddOriginal);
+
+  updateForcePropagators(model, copy, q2);  // the copy moves on; the original's pass stays valid
+  VecX again;
+  EXPECT_EQ(applyTestForce(model, original, foot, Vec3::Zero(), Vec3::UnitZ(), again), lambdaOriginal);
+  EXPECT_EQ(again, qddOriginal);
+  EXPECT_NE(applyTestForce(model, copy, foot, Vec3::Zero(), Vec3::UnitZ(), qddCopy), lambdaOriginal);
+
+  copy = original;  // copy assignment replaces the workspace too
+  EXPECT_EQ(applyTestForce(model, copy, foot, Vec3::Zero(), Vec3::UnitZ(), qddCopy), lambdaOriginal);
+
+  const Data::Workspace* workspace = &original.work();
+  Data moved = std::move(original);
+  EXPECT_EQ(&moved.work(), workspace);  // a move hands the workspace over, nothing is copied
+  EXPECT_EQ(applyTestForce(model, moved, foot, Vec3::Zero(), Vec3::UnitZ(), again), lambdaOriginal);
 }

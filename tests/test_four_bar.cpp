@@ -15,6 +15,7 @@
 #include "cluster_support/constrained_models.hpp"
 #include "grbda/grbda.hpp"
 #include "support/compare.hpp"
+#include "data_workspace.hpp"
 
 using namespace grbda;
 using namespace grbda::testsupport;
@@ -229,14 +230,14 @@ TEST(FourBar, JointUpdateEqualsTheGenericJoint) {
     forwardKinematics(p.generic, dg, qSpan, v);
     double e = std::max(maxAbs(df.qSpan, dg.qSpan), maxAbs(df.vSpan, dg.vSpan));
     for (int i = 0; i < p.fast.numBodies(); ++i) {
-      e = std::max({e, maxAbs(df.Xup[i], dg.Xup[i]), maxAbs(df.Xout[i], dg.Xout[i]), maxAbs(df.Xa[i], dg.Xa[i])});
-      e = std::max({e, maxAbs(df.v[i], dg.v[i]), maxAbs(df.c[i], dg.c[i])});
+      e = std::max({e, maxAbs(df.work().Xup[i], dg.work().Xup[i]), maxAbs(df.work().Xout[i], dg.work().Xout[i]), maxAbs(df.Xa[i], dg.Xa[i])});
+      e = std::max({e, maxAbs(df.v[i], dg.v[i]), maxAbs(df.work().c[i], dg.work().c[i])});
     }
     for (int k = 0; k < p.fast.numClusters(); ++k) {
       const Cluster& cl = p.fast.cluster(k);
       if (!isConstrained(cl)) continue;
-      ClusterData& cf = df.clusters[static_cast<size_t>(k)];
-      ClusterData& cg = dg.clusters[static_cast<size_t>(k)];
+      ClusterData& cf = df.work().clusters[static_cast<size_t>(k)];
+      ClusterData& cg = dg.work().clusters[static_cast<size_t>(k)];
       e = std::max({e, maxAbs(cf.S, cg.S), maxAbs(cf.G, cg.G), maxAbs(cf.g, cg.g)});
       // closed: the planar rows of FourBar and the 3-D loop rows of Generic, at FourBar's positions
       const double* qs = df.qSpan.data() + cl.qSpanIndex;
@@ -319,8 +320,8 @@ TEST(FourBar, AnalyticJacobianAndBiasMatchFiniteDifferences) {
         const Cluster& cl = model.cluster(k);
         if (!isConstrained(cl)) continue;
         const auto& set = cl.joint->constraints();
-        ClusterData& w = work.clusters[static_cast<size_t>(k)];
-        const ClusterData& cd = data.clusters[static_cast<size_t>(k)];
+        ClusterData& w = work.work().clusters[static_cast<size_t>(k)];
+        const ClusterData& cd = data.work().clusters[static_cast<size_t>(k)];
         const VecX qs = data.qSpan.segment(cl.qSpanIndex, 3), qd = data.vSpan.segment(cl.vSpanIndex, 3);
         const double h = 1e-6;
         MatX Kfd(2, 3);
@@ -449,7 +450,7 @@ TEST(FourBar, ToggleAndUnreachableDriverPositionsRaiseNumericalError) {
       const VecX& qs = completeConfiguration(p.fast, d, q);
       ASSERT_TRUE(qs.allFinite());
       const Cluster& cl = p.fast.cluster(fourBar);
-      EXPECT_LT(cl.joint->constraintViolation(qs.data() + cl.qSpanIndex, d.clusters[static_cast<size_t>(fourBar)]),
+      EXPECT_LT(cl.joint->constraintViolation(qs.data() + cl.qSpanIndex, d.work().clusters[static_cast<size_t>(fourBar)]),
                 1e-12);
       ++closed;
     } catch (const NumericalError&) {

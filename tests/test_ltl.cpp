@@ -18,6 +18,8 @@
 #include "support/compare.hpp"
 #include "support/osim_reference.hpp"
 #include "support/random_model.hpp"
+#include "data_workspace.hpp"
+#include "constraints/constraint_workspace.hpp"
 
 using namespace grbda;
 using namespace grbda::testsupport;
@@ -165,13 +167,13 @@ TEST(Ltl, ConstraintDelassusEqualsDenseJHinvJt) {
     ConstraintData cd(p.model, cm), kkt(p.model, cm);
     const VecX q = randomIndependentConfiguration(rng, p.model);
     const MatX A = ltlConstraintDelassus(p.model, data, cm, cd, q);
-    EXPECT_FALSE(cd.hasReference);  // an OSIM query does not capture the Baumgarte pose
+    EXPECT_FALSE(cd.work().hasReference);  // an OSIM query does not capture the Baumgarte pose
     ConstraintSolverSettings s;
     s.solver = ConstraintSolver::KKT;
     const VecX zero = VecX::Zero(p.model.nv());
     constrainedForwardDynamics(p.model, ref, cm, kkt, q, zero, zero, s);
     const MatX H = massMatrix(p.model, ref, q);
-    const MatX dense = kkt.J * H.llt().solve(kkt.J.transpose());
+    const MatX dense = kkt.work().J * H.llt().solve(kkt.work().J.transpose());
     EXPECT_LT(strictRelErr(A, dense), 1e-9);
   }
 }

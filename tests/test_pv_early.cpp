@@ -11,6 +11,7 @@
 #include "grbda/grbda.hpp"
 #include "support/compare.hpp"
 #include "support/random_model.hpp"
+#include "constraints/constraint_workspace.hpp"
 
 using namespace grbda;
 using namespace grbda::testsupport;
@@ -50,7 +51,7 @@ void expectEarlyMatchesKkt(const Model& m, const ConstraintModel& cm, const VecX
 /// Largest number of rows any cluster passed to its parent in the last solve.
 int mostRowsPassed(const ConstraintData& cd) {
   int most = 0;
-  for (const ConstraintData::EarlyCluster& ec : cd.early) most = std::max(most, ec.passed);
+  for (const ConstraintWorkspace::EarlyCluster& ec : cd.work().early) most = std::max(most, ec.passed);
   return most;
 }
 
@@ -142,8 +143,8 @@ TEST(PvEarly, ChainWithEndEffectorWeldPassesAtMostSixRows) {
   s.solver = ConstraintSolver::PVEarly;
   constrainedForwardDynamics(m, data, cm, cd, q, v, tau, s);
   EXPECT_EQ(mostRowsPassed(cd), 5);
-  EXPECT_EQ(cd.early.back().rank, 1);  // the tip joint eliminates one row
-  EXPECT_EQ(cd.early[cd.early.size() - 7].m, 0);
+  EXPECT_EQ(cd.work().early.back().rank, 1);  // the tip joint eliminates one row
+  EXPECT_EQ(cd.work().early[cd.work().early.size() - 7].m, 0);
   EXPECT_LT(cd.residual, 1e-9);
 }
 

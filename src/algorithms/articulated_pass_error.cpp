@@ -5,6 +5,7 @@
 
 #include "../kernels/articulated_pass.hpp"
 #include "grbda/errors.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda::detail {
 
@@ -21,7 +22,7 @@ std::string listOfCluster(const Cluster& cl, NameOf&& nameOf) {
 }  // namespace
 
 [[noreturn]] void throwArticulatedInertiaNotPositive(const Model& model, const Data& data, const char* algorithm) {
-  const int k = data.articulated.failedCluster;
+  const int k = data.work().articulated.failedCluster;
   if (k < 0 || k >= model.numClusters())
     throw NumericalError(std::string(algorithm) + ": an articulated joint-space inertia D_k is not positive definite");
   const Cluster& cl = model.cluster(k);

@@ -7,6 +7,7 @@
 #include "../kernels/cluster_state.hpp"
 #include "grbda/spatial/cross.hpp"
 #include "spatial/rigid_params.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda {
 
@@ -57,19 +58,20 @@ Mat6 centroidalInertia(const detail::RigidParams& p0, double M, const Vec3& p) {
 }
 
 /// The CCRBA pass, backward over clusters, with inertias as ten parameters: composites Ic over
-/// the cluster tree (cd.compositeParams); A_0's columns of cluster k (about the world origin) =
+/// the cluster tree (the workspace's compositeParams); A_0's columns of cluster k (about the world origin) =
 /// Σ_i ^iX_0ᵀ Ic_i S_k[i]; with `bias`, also f0 = Σ_i ^iX_0ᵀ (Ic_i c_i + v_i ×* I_i v_i) — the
 /// composite form of Σ_i ^iX_0ᵀ I_i a_i (a_i = Σ over i's support of the velocity products c_j,
 /// each moving j's whole composite).
 void ccrbaPass(const Model& model, Data& data, bool bias) {
+  DataWorkspace& ws = data.work();
   CentroidalData& cd = data.centroidal;
-  std::vector<detail::RigidParams>& Ic = cd.compositeParams;
+  std::vector<detail::RigidParams>& Ic = ws.centroidal.compositeParams;
   for (int i = 0; i < model.numBodies(); ++i) Ic[static_cast<size_t>(i)] = detail::rigidParams(model.body(i).inertia);
   detail::RigidParams I0 = detail::RigidParams::Zero();
   Vec6 f0 = Vec6::Zero();
   for (int k = model.numClusters() - 1; k >= 0; --k) {
     const Cluster& cl = model.cluster(k);
-    const ClusterData& cld = data.clusters[static_cast<size_t>(k)];
+    const ClusterData& cld = ws.clusters[static_cast<size_t>(k)];
     auto columns = cd.Ag.middleCols(cl.vIndex, cl.nv);
     columns.setZero();
     for (int r = 0; r < cl.numBodies; ++r) {
@@ -80,11 +82,11 @@ void ccrbaPass(const Model& model, Data& data, bool bias) {
         columns.col(c) += Xa.applyTranspose(detail::rigidTimes(Ici, cld.S.block<6, 1>(6 * r, c)));
       if (bias) {
         const Vec6& v = data.v[i];
-        const Vec6 f = detail::rigidTimes(Ici, data.c[i]) +
+        const Vec6 f = detail::rigidTimes(Ici, ws.c[i]) +
                        crossForce(v, detail::rigidTimes(detail::rigidParams(model.body(static_cast<int>(i)).inertia), v));
         f0 += Xa.applyTranspose(f);
       }
-      if (cl.output >= 0) detail::addRigidTransformed(data.Xout[i], Ici, Ic[static_cast<size_t>(cl.output)]);
+      if (cl.output >= 0) detail::addRigidTransformed(ws.Xout[i], Ici, Ic[static_cast<size_t>(cl.output)]);
       else detail::addRigidTransformed(Xa, Ici, I0);
     }
   }
@@ -93,7 +95,7 @@ void ccrbaPass(const Model& model, Data& data, bool bias) {
   cd.mass = M;
   cd.com = I0.segment<3>(1) / M;
   cd.Ig = centroidalInertia(I0, M, cd.com);
-  cd.f0 = f0;
+  ws.centroidal.f0 = f0;
   for (int c = 0; c < model.nv(); ++c) cd.Ag.col(c) = aboutPoint(cd.Ag.col(c), cd.com);
 }
 
@@ -103,10 +105,11 @@ const Vec6& centroidalMomentum(const Model& model, Data& data, const VecRef& q, 
   detail::prepareState(model, data, q, &v, "centroidalMomentum");
   massAndCom(model, data, "centroidalMomentum");
   CentroidalData& cd = data.centroidal;
-  cd.h0.setZero();
+  CentroidalScratch& scratch = data.work().centroidal;
+  scratch.h0.setZero();
   for (int i = 0; i < model.numBodies(); ++i)
-    cd.h0 += data.Xa[static_cast<size_t>(i)].applyTranspose(model.body(i).inertia * data.v[static_cast<size_t>(i)]);
-  cd.hg = aboutPoint(cd.h0, cd.com);
+    scratch.h0 += data.Xa[static_cast<size_t>(i)].applyTranspose(model.body(i).inertia * data.v[static_cast<size_t>(i)]);
+  cd.hg = aboutPoint(scratch.h0, cd.com);
   return cd.hg;
 }
 
@@ -117,27 +120,29 @@ const Mat6X& centroidalMomentumMatrix(const Model& model, Data& data, const VecR
 }
 
 const Vec6& centroidalMomentumBias(const Model& model, Data& data, const VecRef& q, const VecRef& v) {
+  DataWorkspace& ws = data.work();
   detail::prepareState(model, data, q, &v, "centroidalMomentumBias");
   massAndCom(model, data, "centroidalMomentumBias");
   CentroidalData& cd = data.centroidal;
-  cd.h0.setZero();
-  cd.f0.setZero();
+  CentroidalScratch& scratch = ws.centroidal;
+  scratch.h0.setZero();
+  scratch.f0.setZero();
   for (int i = 0; i < model.numBodies(); ++i) {  // a_i = Xout_i a_Λ(i) + c_i, outward
     const Body& b = model.body(i);
-    Vec6& a = cd.aBias[static_cast<size_t>(i)];
-    a = data.c[static_cast<size_t>(i)];
-    if (b.output >= 0) a += data.Xout[static_cast<size_t>(i)].apply(cd.aBias[static_cast<size_t>(b.output)]);
+    Vec6& a = scratch.aBias[static_cast<size_t>(i)];
+    a = ws.c[static_cast<size_t>(i)];
+    if (b.output >= 0) a += ws.Xout[static_cast<size_t>(i)].apply(scratch.aBias[static_cast<size_t>(b.output)]);
     const Vec6& vi = data.v[static_cast<size_t>(i)];
     const Vec6 h = b.inertia * vi;
     Vec6 f = b.inertia * a;
     f += crossForce(vi, h);
     const Transform& X = data.Xa[static_cast<size_t>(i)];
-    cd.h0 += X.applyTranspose(h);
-    cd.f0 += X.applyTranspose(f);
+    scratch.h0 += X.applyTranspose(h);
+    scratch.f0 += X.applyTranspose(f);
   }
-  cd.hg = aboutPoint(cd.h0, cd.com);
+  cd.hg = aboutPoint(scratch.h0, cd.com);
   // d/dt (n_O − p_G × f) = ṅ_O − ṗ_G × f − p_G × ḟ, and ṗ_G × f = ṗ_G × M ṗ_G = 0
-  cd.dhg = aboutPoint(cd.f0, cd.com);
+  cd.dhg = aboutPoint(scratch.f0, cd.com);
   return cd.dhg;
 }
 
@@ -146,7 +151,7 @@ void centroidalDynamics(const Model& model, Data& data, const VecRef& q, const V
   ccrbaPass(model, data, true);
   CentroidalData& cd = data.centroidal;
   cd.hg.noalias() = cd.Ag * v;
-  cd.dhg = aboutPoint(cd.f0, cd.com);
+  cd.dhg = aboutPoint(data.work().centroidal.f0, cd.com);
 }
 
 }  // namespace grbda

@@ -13,6 +13,7 @@
 #include "../kernels/checks.hpp"
 #include "../kernels/cluster_algorithms.hpp"
 #include "../kernels/cluster_state.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda {
 
@@ -64,14 +65,14 @@ void transposeP(const Model& model, const Data& data, const std::vector<Vec6>& w
   f = w;
   for (int i = 0; i < model.numBodies(); ++i) {
     const int out = model.cluster(model.body(i).cluster).output;
-    if (out >= 0) f[out] -= data.Xout[i].applyTranspose(w[i]);
+    if (out >= 0) f[out] -= data.work().Xout[i].applyTranspose(w[i]);
   }
 }
 
 /// (P a)_k for body i: a_i − Xout_i a_λ.
 Vec6 relative(const Model& model, const Data& data, const std::vector<Vec6>& a, int i) {
   const int out = model.cluster(model.body(i).cluster).output;
-  return out < 0 ? a[i] : Vec6(a[i] - data.Xout[i].apply(a[out]));
+  return out < 0 ? a[i] : Vec6(a[i] - data.work().Xout[i].apply(a[out]));
 }
 
 }  // namespace
@@ -162,7 +163,7 @@ const VecX& clusterCfaForwardDynamics(const Model& model, ClusterCfaData& cfa, c
   for (int k = 0; k < K; ++k) {
     const Cluster& cl = model.cluster(k);
     ClusterCfaData::Impl::Block& B = w.blocks[k];
-    subspaces(B, data.clusters[k].S);
+    subspaces(B, data.work().clusters[k].S);
     B.tau = tau.segment(cl.vIndex, cl.nv) - data.tau.segment(cl.vIndex, cl.nv);
     for (int r = 0; r < B.n; ++r) w.w[cl.firstBody + r].noalias() = B.HtT.middleCols<6>(6 * r).transpose() * B.tau;
   }
@@ -180,7 +181,7 @@ const VecX& clusterCfaForwardDynamics(const Model& model, ClusterCfaData& cfa, c
       B.rel.segment<6>(6 * r) = relative(model, data, w.a, i);
       B.IinvHp.middleRows<6>(6 * r).noalias() = w.Iinv[i] * Hp.middleRows<6>(6 * r);
       if (cl.output >= 0)
-        for (int c = 0; c < B.r; ++c) B.Y.col(c) += data.Xout[i].applyTranspose(Hp.block<6, 1>(6 * r, c));
+        for (int c = 0; c < B.r; ++c) B.Y.col(c) += data.work().Xout[i].applyTranspose(Hp.block<6, 1>(6 * r, c));
     }
     B.b.noalias() = Hp.transpose() * B.rel;
     B.Dp.noalias() = Hp.transpose() * B.IinvHp;  // Σ_i H_iᵀ^⊥ I_i⁻¹ H_i^⊥

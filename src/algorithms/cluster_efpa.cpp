@@ -19,6 +19,7 @@
 #include "../kernels/force_propagators.hpp"
 #include "grbda/algorithms/osim.hpp"
 #include "grbda/errors.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda {
 
@@ -67,9 +68,9 @@ struct Efpa {
       throw InputError(std::string(algorithm) + ": the OsimSet was built for another model");
   }
 
-  /// Sizes the buffers in data.osim (allocates only when the set's sizes change).
+  /// Sizes the buffers in the workspace's osim (allocates only when the set's sizes change).
   static MatX& prepareBuffers(Data& data, const OsimSet& set, int R) {
-    OsimData& w = data.osim;
+    OsimData& w = data.work().osim;
     if (w.P.size() != set.steps_.size()) {
       w.P.resize(set.steps_.size());
       w.A.resize(set.steps_.size());
@@ -82,7 +83,8 @@ struct Efpa {
 
   template <int R>
   static void run(const Model& model, Data& data, const OsimSet& set, MatX& L) {
-    OsimData& w = data.osim;
+    DataWorkspace& ws = data.work();
+    OsimData& w = ws.osim;
     const int ne = set.size();
     // inward: Φ_{e,λ(k)} = Φ_{e,k} χ_k along each support path; stash (Φ S)ᵀ in Y
     for (int e = 0; e < ne; ++e) {
@@ -91,7 +93,7 @@ struct Efpa {
       for (int m = 0; m < len; ++m) {
         const OsimSet::PathStep& st = set.steps_[s0 + m];
         const Cluster& cl = model.cluster(st.cluster);
-        const ClusterData& cd = data.clusters[static_cast<size_t>(st.cluster)];
+        const ClusterData& cd = ws.clusters[static_cast<size_t>(st.cluster)];
         const auto S = cd.S.middleRows<6>(6 * (st.body - cl.firstBody));
         const auto P = w.P[s0 + m].bottomRows<R>();
         auto PSt = w.Y.block(st.yRow, 0, cl.nv, R);
@@ -99,7 +101,7 @@ struct Efpa {
         if (m + 1 == len) break;
         auto Pn = w.P[s0 + m + 1].bottomRows<R>();  // Φ_{e,k} L_k Xup_k at the output body
         for (int rr = 0; rr < R; ++rr)
-          Pn.row(rr) = data.Xout[st.body].applyTranspose(P.row(rr).transpose()).transpose();
+          Pn.row(rr) = ws.Xout[st.body].applyTranspose(P.row(rr).transpose()).transpose();
         Pn.noalias() -= PSt.transpose() * cd.DinvXUt;
       }
     }
@@ -109,17 +111,17 @@ struct Efpa {
       for (int m = len - 1; m >= 0; --m) {
         const OsimSet::PathStep& st = set.steps_[s0 + m];
         const Cluster& cl = model.cluster(st.cluster);
-        const ClusterData& cd = data.clusters[static_cast<size_t>(st.cluster)];
+        const ClusterData& cd = ws.clusters[static_cast<size_t>(st.cluster)];
         const auto S = cd.S.middleRows<6>(6 * (st.body - cl.firstBody));
         auto Y = w.Y.block(st.yRow, 0, cl.nv, R);
-        auto DinvY = data.clusters[static_cast<size_t>(st.cluster)].scratchD6.leftCols<R>();
+        auto DinvY = ws.clusters[static_cast<size_t>(st.cluster)].scratchD6.leftCols<R>();
         DinvY.noalias() = cd.Dinv * Y;  // D⁻¹ (Φ S)ᵀ
         Y = DinvY;
         auto A = w.A[s0 + m].leftCols<R>();
         if (m + 1 < len) {  // the parent's acceleration enters through the output body only
           const auto Ao = w.A[s0 + m + 1].leftCols<R>();
           Y.noalias() -= cd.DinvXUt * Ao;
-          for (int c = 0; c < R; ++c) A.col(c) = data.Xout[st.body].apply(Ao.col(c));
+          for (int c = 0; c < R; ++c) A.col(c) = ws.Xout[st.body].apply(Ao.col(c));
           A.noalias() += S * Y;
         } else {
           A.noalias() = S * Y;
@@ -142,10 +144,10 @@ struct Efpa {
         Psi = w.A[p.step2].leftCols<R>();
       } else {  // another body of the same cluster: Xout_j1 A_o + S_j1 Y
         const Cluster& cl = model.cluster(st1.cluster);
-        const ClusterData& cd = data.clusters[static_cast<size_t>(st1.cluster)];
+        const ClusterData& cd = ws.clusters[static_cast<size_t>(st1.cluster)];
         const bool hasParent = p.step2 + 1 < set.pathStart_[p.e2] + set.pathLength_[p.e2];
         if (hasParent)
-          for (int c = 0; c < R; ++c) Psi.col(c) = data.Xout[st1.body].apply(w.A[p.step2 + 1].col(c));
+          for (int c = 0; c < R; ++c) Psi.col(c) = ws.Xout[st1.body].apply(w.A[p.step2 + 1].col(c));
         else
           Psi.setZero();
         Psi.noalias() += cd.S.middleRows<6>(6 * (st1.body - cl.firstBody)) * w.Y.block(st2.yRow, 0, cl.nv, R);

@@ -1,17 +1,19 @@
 #include "cluster_gdot.hpp"
 
 #include "../cluster/cluster_joint.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda::detail {
 
 void clusterGdot(const Model& model, Data& data) {
+  DataWorkspace& ws = data.work();
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);
     const ConstraintSet& cs = cl.joint->constraints();
     if (cs.isStatic()) continue;
-    ClusterData& w = data.coriolis.work[static_cast<size_t>(k)];
-    const ClusterData& cd = data.clusters[static_cast<size_t>(k)];
-    MatX& Gdot = data.coriolis.Gdot[static_cast<size_t>(k)];
+    ClusterData& w = ws.coriolis.work[static_cast<size_t>(k)];
+    const ClusterData& cd = ws.clusters[static_cast<size_t>(k)];
+    MatX& Gdot = ws.coriolis.Gdot[static_cast<size_t>(k)];
     const double* q = data.qSpan.data() + cl.qSpanIndex;
     const double* qd = data.vSpan.data() + cl.vSpanIndex;
     cs.jacobian(q, w);

@@ -4,6 +4,7 @@
 
 #include "../cluster/cluster_joint.hpp"
 #include "../kernels/checks.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda::detail {
 
@@ -17,9 +18,10 @@ void setConfiguration(const Model& model, Data& data, const VecRef& q, const cha
                           : std::string()));
   checkVector(q, q.size(), "q", algorithm);
   const bool spanning = q.size() == model.nqSpanning();
+  std::vector<ClusterData>& clusterData = data.work().clusters;
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);
-    ClusterData& cd = data.clusters[static_cast<size_t>(k)];
+    ClusterData& cd = clusterData[static_cast<size_t>(k)];
     double* qs = data.qSpan.data() + cl.qSpanIndex;
     if (spanning) {
       for (int i = 0; i < cl.nqSpan; ++i) qs[i] = q[cl.qSpanIndex + i];
@@ -38,7 +40,7 @@ void setConfiguration(const Model& model, Data& data, const VecRef& q, const cha
 }
 
 void clusterKinematics(const Model& model, Data& data, const VecRef* v, const char* algorithm) {
-  ++data.kinematicsVersion;
+  ++data.work().kinematicsVersion;
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);
     if (!cl.joint->update(model, cl, data, v ? v->data() + cl.vIndex : nullptr))

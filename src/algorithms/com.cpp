@@ -6,6 +6,7 @@
 
 #include "../kernels/checks.hpp"
 #include "../kernels/cluster_state.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda {
 
@@ -56,13 +57,14 @@ void subtreeComs(const Model& model, Data& data, const char* algorithm) {
 /// ṗ_G and p̈_G at q̈ = 0: a_i = Xout_i a_Λ(i) + c_i (no gravity), and per body
 /// m p̈_c = Eᵀ (m a_u + α × h + ω × (m u + ω × h)) for a = [α; a_u], v = [ω; u].
 void comRates(const Model& model, Data& data) {
+  DataWorkspace& ws = data.work();
   CentroidalData& cd = data.centroidal;
   Vec3 p = Vec3::Zero(), a = Vec3::Zero();
   for (int i = 0; i < model.numBodies(); ++i) {
     const Body& b = model.body(i);
-    Vec6& ab = cd.aBias[static_cast<size_t>(i)];
-    ab = data.c[static_cast<size_t>(i)];
-    if (b.output >= 0) ab += data.Xout[static_cast<size_t>(i)].apply(cd.aBias[static_cast<size_t>(b.output)]);
+    Vec6& ab = ws.centroidal.aBias[static_cast<size_t>(i)];
+    ab = ws.c[static_cast<size_t>(i)];
+    if (b.output >= 0) ab += ws.Xout[static_cast<size_t>(i)].apply(ws.centroidal.aBias[static_cast<size_t>(b.output)]);
     const Vec6& v = data.v[static_cast<size_t>(i)];
     const double m = bodyMass(b);
     const Vec3 h = bodyMoment(b), w = v.head<3>();
@@ -92,9 +94,10 @@ const Vec3& centerOfMass(const Model& model, Data& data, const VecRef& q, const 
 }
 
 const Mat3X& centerOfMassJacobian(const Model& model, Data& data, const VecRef& q) {
+  DataWorkspace& ws = data.work();
   detail::prepareState(model, data, q, nullptr, "centerOfMassJacobian");
   CentroidalData& cd = data.centroidal;
-  std::vector<Eigen::Vector4d>& mh = cd.massMoment;  // composites [m; h], starting as the bodies
+  std::vector<Eigen::Vector4d>& mh = ws.centroidal.massMoment;  // composites [m; h], starting as the bodies
   for (int i = 0; i < model.numBodies(); ++i) {
     const Mat6& I = model.body(i).inertia;
     mh[static_cast<size_t>(i)] = Eigen::Vector4d(I(5, 5), I(2, 4), I(0, 5), I(1, 3));
@@ -110,7 +113,7 @@ const Mat3X& centerOfMassJacobian(const Model& model, Data& data, const VecRef& 
   Vec3 totalMoment = Vec3::Zero();
   for (int k = model.numClusters() - 1; k >= 0; --k) {
     const Cluster& cl = model.cluster(k);
-    const MatX& S = data.clusters[static_cast<size_t>(k)].S;
+    const MatX& S = ws.clusters[static_cast<size_t>(k)].S;
     for (int r = 0; r < cl.numBodies; ++r) {
       const auto i = static_cast<size_t>(cl.firstBody + r);
       const double m = mh[i](0);
@@ -122,7 +125,7 @@ const Mat3X& centerOfMassJacobian(const Model& model, Data& data, const VecRef& 
       }
       // the composite's first moment in the output body's (or world) coordinates: Eᵀ h + m r
       if (cl.output >= 0) {
-        const Transform& X = data.Xout[i];
+        const Transform& X = ws.Xout[i];
         Eigen::Vector4d& to = mh[static_cast<size_t>(cl.output)];
         to(0) += m;
         to.tail<3>().noalias() += X.E.transpose() * h + m * X.r;

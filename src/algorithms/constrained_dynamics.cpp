@@ -12,6 +12,7 @@
 #include "../kernels/checks.hpp"
 #include "../kernels/cluster_state.hpp"
 #include "grbda/errors.hpp"
+#include "constraints/constraint_workspace.hpp"
 
 namespace grbda {
 
@@ -61,7 +62,7 @@ const VecX& constrainedForwardDynamics(const Model& model, Data& data, const Con
   const bool articulated = settings.solver == ConstraintSolver::PV || settings.solver == ConstraintSolver::PVSoft ||
                            settings.solver == ConstraintSolver::PVEarly ||
                            settings.solver == ConstraintSolver::ProximalDelassus;
-  if (articulated && cd.numRows == 0) {  // no rows (e.g. --loops auto embedded every loop): C-ABA itself
+  if (articulated && cd.work().numRows == 0) {  // no rows (e.g. --loops auto embedded every loop): C-ABA itself
     forwardDynamics(model, data, q, v, tau, fext);
     cd.residual = cd.rowResidual = cd.dynamicsResidual = 0.0;
     cd.rank = 0;

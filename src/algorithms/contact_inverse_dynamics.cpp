@@ -14,6 +14,8 @@
 #include "cluster_rnea_halves.hpp"
 #include "../kernels/cluster_state.hpp"
 #include "grbda/errors.hpp"
+#include "data_workspace.hpp"
+#include "constraints/constraint_workspace.hpp"
 
 namespace grbda {
 
@@ -28,23 +30,23 @@ int baseDof(const Model& model) {
 
 /// A world wrench (moment about the origin, force) as the base's generalised force S_bᵀ ^bX*_0 w.
 Vec6 onBase(const Data& data, const Vec6& worldWrench) {
-  const Eigen::Map<const Mat6> S(data.clusters[0].S.data());  // the root cluster: one body, 6 DoF
+  const Eigen::Map<const Mat6> S(data.work().clusters[0].S.data());  // the root cluster: one body, 6 DoF
   return S.transpose() * data.Xa[0].applyForce(worldWrench);
 }
 
-/// The base rows J_b (m x 6, into cd.J's first columns) and b_b = (H q̈ + C)_b, the total wrench
+/// The base rows J_b (m x 6, into the constraint workspace's J's first columns) and b_b = (H q̈ + C)_b, the total wrench
 /// of the outward pass's body forces, both as base generalised forces: a part K on body i is the
 /// force K on i, so its base column is the same force seen at the base (Σ_parts ^0X*_i K).
 Vec6 baseRows(const Model& model, const Data& data, ConstraintData& cd) {
   Vec6 total = Vec6::Zero();
   for (int i = 0; i < model.numBodies(); ++i) total += data.Xa[static_cast<size_t>(i)].applyTranspose(data.f[static_cast<size_t>(i)]);
-  for (int r = 0; r < cd.numRows; ++r) {
+  for (int r = 0; r < cd.work().numRows; ++r) {
     Vec6 w = Vec6::Zero();
-    for (int p = cd.rowFirstPart[static_cast<size_t>(r)]; p < cd.rowFirstPart[static_cast<size_t>(r) + 1]; ++p) {
-      const ConstraintData::RowPart& part = cd.parts[static_cast<size_t>(p)];
+    for (int p = cd.work().rowFirstPart[static_cast<size_t>(r)]; p < cd.work().rowFirstPart[static_cast<size_t>(r) + 1]; ++p) {
+      const ConstraintWorkspace::RowPart& part = cd.work().parts[static_cast<size_t>(p)];
       w += data.Xa[static_cast<size_t>(part.body)].applyTranspose(part.K);
     }
-    cd.J.row(r).head<6>() = onBase(data, w).transpose();
+    cd.work().J.row(r).head<6>() = onBase(data, w).transpose();
   }
   return onBase(data, total);
 }
@@ -52,8 +54,8 @@ Vec6 baseRows(const Model& model, const Data& data, ConstraintData& cd) {
 /// λ = W⁻¹ J_b A⁺ b with A = J_bᵀ W⁻¹ J_b (6 x 6): the minimum-Σ w λ² solution of J_bᵀ λ = b, or
 /// its least-squares one when A is singular (then by A's eigenvalues). Returns rank A = rank J_b.
 int minimumNormForces(ConstraintData& cd, const VecRef& weights, const Vec6& b) {
-  const int m = cd.numRows;
-  const auto Jb = cd.J.leftCols<6>();
+  const int m = cd.work().numRows;
+  const auto Jb = cd.work().J.leftCols<6>();
   Mat6 A = Mat6::Zero();
   for (int r = 0; r < m; ++r) A.noalias() += (1.0 / (weights.size() ? weights[r] : 1.0)) * Jb.row(r).transpose() * Jb.row(r);
   const double scale = A.diagonal().maxCoeff();
@@ -99,7 +101,7 @@ const VecX& contactInverseDynamics(const Model& model, Data& data, const Constra
   detail::checkData(model, data, alg);
   detail::checkConstraintWorkspace(model, constraints, cd, alg);
   detail::checkVector(qdd, model.nv(), "qdd", alg);
-  checkWeights(settings.weights, cd.numRows, alg);
+  checkWeights(settings.weights, cd.work().numRows, alg);
   if (!(settings.tolerance > 0.0) || !std::isfinite(settings.tolerance))
     throw InputError(std::string(alg) + ": tolerance " + std::to_string(settings.tolerance) + " is not positive");
   detail::prepareState(model, data, q, &v, alg);
@@ -108,11 +110,11 @@ const VecX& contactInverseDynamics(const Model& model, Data& data, const Constra
 
   ContactInverseDynamicsReport rep;
   rep.accelerationResidual = cd.residual = detail::constraintResidual(data, cd);
-  const double kScale = cd.numRows ? cd.kBiased.cwiseAbs().maxCoeff() : 0.0;
+  const double kScale = cd.work().numRows ? cd.work().kBiased.cwiseAbs().maxCoeff() : 0.0;
   rep.consistent = rep.accelerationResidual <= settings.tolerance * (1.0 + kScale);
   rep.baseDof = baseDof(model);
   Vec6 b = Vec6::Zero();
-  if (rep.baseDof == 0 || cd.numRows == 0) {
+  if (rep.baseDof == 0 || cd.work().numRows == 0) {
     cd.lambda.setZero();
     rep.baseRank = 0;
   } else {
@@ -124,7 +126,7 @@ const VecX& contactInverseDynamics(const Model& model, Data& data, const Constra
   cd.redundant = false;
   cd.iterations = 0;
   // the contact forces as external forces: a part K of row r is the force K λ_r on its body
-  for (const ConstraintData::RowPart& p : cd.parts) data.f[static_cast<size_t>(p.body)].noalias() -= cd.lambda[p.row] * p.K;
+  for (const ConstraintWorkspace::RowPart& p : cd.work().parts) data.f[static_cast<size_t>(p.body)].noalias() -= cd.lambda[p.row] * p.K;
   detail::clusterRneaInward(model, data);  // τ = H q̈ + C − Jᵀ λ
   if (rep.baseDof > 0) {
     auto tb = data.tau.segment(model.cluster(0).vIndex, 6);

@@ -15,6 +15,7 @@
 #include "cluster_gdot.hpp"
 #include "../kernels/cluster_state.hpp"
 #include "grbda/spatial/cross.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda {
 
@@ -31,7 +32,7 @@ Mat6 forceBar(const Vec6& f) {
 
 /// Outward: world columns s, ṡ = v_i × s, world inertia and B per body.
 void spanningOutward(const Model& model, Data& data) {
-  CoriolisData& co = data.coriolis;
+  CoriolisScratch& co = data.work().coriolis;
   for (int i = 0; i < model.numBodies(); ++i) {
     const Body& b = model.body(i);
     const Transform& X = data.Xa[static_cast<size_t>(i)];
@@ -54,7 +55,7 @@ void spanningOutward(const Model& model, Data& data) {
 
 /// Inward: composites and the (row, column) pairs of C_s and H_s.
 void spanningInward(const Model& model, Data& data) {
-  CoriolisData& co = data.coriolis;
+  CoriolisScratch& co = data.work().coriolis;
   for (int i = model.numBodies() - 1; i >= 0; --i) {
     const Body& b = model.body(i);
     const Mat6 &IC = co.IC[static_cast<size_t>(i)], &BC = co.BC[static_cast<size_t>(i)];
@@ -83,41 +84,44 @@ void spanningInward(const Model& model, Data& data) {
 }  // namespace
 
 const MatX& coriolisMatrix(const Model& model, Data& data, const VecRef& q, const VecRef& v) {
+  DataWorkspace& ws = data.work();
   detail::prepareState(model, data, q, &v, "coriolisMatrix");
   spanningOutward(model, data);
   spanningInward(model, data);
   detail::clusterGdot(model, data);
-  CoriolisData& co = data.coriolis;
+  CoriolisScratch& co = ws.coriolis;
   // W = C_s Ĝ + H_s Ĝ̇, then C = Ĝᵀ W, cluster block by cluster block
   for (int l = 0; l < model.numClusters(); ++l) {
     const Cluster& cl = model.cluster(l);
     auto W = co.W.middleCols(cl.vIndex, cl.nv);
-    W.noalias() = co.Cs.middleCols(cl.vSpanIndex, cl.nvSpan) * data.clusters[static_cast<size_t>(l)].G;
+    W.noalias() = co.Cs.middleCols(cl.vSpanIndex, cl.nvSpan) * ws.clusters[static_cast<size_t>(l)].G;
     if (!cl.joint->constraints().isStatic())
       W.noalias() += co.Hs.middleCols(cl.vSpanIndex, cl.nvSpan) * co.Gdot[static_cast<size_t>(l)];
   }
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);
-    co.C.middleRows(cl.vIndex, cl.nv).noalias() =
-        data.clusters[static_cast<size_t>(k)].G.transpose() * co.W.middleRows(cl.vSpanIndex, cl.nvSpan);
+    data.coriolis.C.middleRows(cl.vIndex, cl.nv).noalias() =
+        ws.clusters[static_cast<size_t>(k)].G.transpose() * co.W.middleRows(cl.vSpanIndex, cl.nvSpan);
   }
-  if (!co.C.allFinite()) throw NumericalError("coriolisMatrix: C is not finite (singular configuration)");
-  return co.C;
+  if (!data.coriolis.C.allFinite()) throw NumericalError("coriolisMatrix: C is not finite (singular configuration)");
+  return data.coriolis.C;
 }
 
 const VecX& gravityVector(const Model& model, Data& data, const VecRef& q) {
-  const VecRef atRest(data.zeroV);
+  DataWorkspace& ws = data.work();
+  const VecRef atRest(ws.zeroV);
   detail::prepareState(model, data, q, &atRest, "gravityVector");
-  detail::clusterRnea(model, data, data.zeroV, nullptr);
+  detail::clusterRnea(model, data, ws.zeroV, nullptr);
   data.coriolis.g = data.tau;
   return data.coriolis.g;
 }
 
 const VecX& staticTorque(const Model& model, Data& data, const VecRef& q, const ExternalForces& fext) {
+  DataWorkspace& ws = data.work();
   detail::checkExternalForces(model, &fext, "staticTorque");
-  const VecRef atRest(data.zeroV);
+  const VecRef atRest(ws.zeroV);
   detail::prepareState(model, data, q, &atRest, "staticTorque");
-  detail::clusterRnea(model, data, data.zeroV, &fext);
+  detail::clusterRnea(model, data, ws.zeroV, &fext);
   data.coriolis.staticTau = data.tau;
   return data.coriolis.staticTau;
 }

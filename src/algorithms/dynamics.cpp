@@ -9,6 +9,7 @@
 #include "kept_loops_check.hpp"
 #include "../kernels/cluster_algorithms.hpp"
 #include "../kernels/cluster_state.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda {
 
@@ -52,7 +53,7 @@ Vec6 clusterJointForce(const Model& model, const Data& data, int k) {
   // data.f[i] is the force on body i across the cluster joint once C-RNEA's inward pass is done
   const Cluster& cl = model.cluster(k);
   Vec6 f = Vec6::Zero();
-  for (int i = cl.firstBody; i < cl.firstBody + cl.numBodies; ++i) f += data.Xout[i].applyTranspose(data.f[i]);
+  for (int i = cl.firstBody; i < cl.firstBody + cl.numBodies; ++i) f += data.work().Xout[i].applyTranspose(data.f[i]);
   return f;
 }
 
@@ -64,7 +65,7 @@ const MatX& massMatrix(const Model& model, Data& data, const VecRef& q) {
 
 const VecX& biasForces(const Model& model, Data& data, const VecRef& q, const VecRef& v) {
   detail::prepareState(model, data, q, &v, "biasForces");
-  detail::clusterRnea(model, data, data.zeroV, nullptr);
+  detail::clusterRnea(model, data, data.work().zeroV, nullptr);
   data.C = data.tau;
   detail::checkResult(data.C, "C", "biasForces");
   return data.C;

@@ -9,6 +9,7 @@
 #include "../kernels/cluster_state.hpp"
 #include "grbda/algorithms/osim.hpp"
 #include "grbda/errors.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda {
 namespace detail {
@@ -27,7 +28,7 @@ void outwardResponseAt(Data& data, const Cluster& cl, const ClusterData& cd, Eig
   if (cl.output >= 0) yk.noalias() -= Eigen::Map<const Eigen::Matrix<double, D, 6>>(cd.DinvXUt.data(), cl.nv, 6) * ao;
   for (int r = 0; r < cl.numBodies; ++r) {
     const int i = cl.firstBody + r;
-    data.a[i] = data.Xout[i].apply(ao);
+    data.a[i] = data.work().Xout[i].apply(ao);
     data.a[i].noalias() += rowsOf<D>(cd.S, r) * yk;
   }
 }
@@ -36,7 +37,7 @@ void outwardResponseAt(Data& data, const Cluster& cl, const ClusterData& cd, Eig
 void outwardResponse(const Model& model, Data& data, Eigen::Ref<VecX> ydd) {
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);
-    const ClusterData& cd = data.clusters[static_cast<size_t>(k)];
+    const ClusterData& cd = data.work().clusters[static_cast<size_t>(k)];
     withClusterDof(cl.nv, [&](auto D) { outwardResponseAt<decltype(D)::value>(data, cl, cd, ydd); });
   }
 }

@@ -13,6 +13,8 @@
 #include "../kernels/cluster_state.hpp"
 #include "grbda/errors.hpp"
 #include "row_propagation.hpp"
+#include "data_workspace.hpp"
+#include "constraints/constraint_workspace.hpp"
 
 namespace grbda {
 
@@ -34,13 +36,13 @@ namespace {
 /// J x over the rows, x given as the bodies' spatial motions `m` (velocities or their jumps).
 void rowMotions(const ConstraintData& cd, const std::vector<Vec6>& m, VecX& out) {
   out.setZero();
-  for (const ConstraintData::RowPart& p : cd.parts) out[p.row] += p.K.dot(m[static_cast<size_t>(p.body)]);
+  for (const ConstraintWorkspace::RowPart& p : cd.work().parts) out[p.row] += p.K.dot(m[static_cast<size_t>(p.body)]);
 }
 
 /// Cluster k's outward step with the impulses only: Δÿ_k = D_k⁻¹ (Sᵀ F Λ − XU_kᵀ Δa_o),
 /// Δa_i = Xout_i Δa_o + S_i Δÿ_k (eqs. 58-60 with u = 0, c = 0; roots see Δa_0 = 0).
 template <int D>
-void impulseStep(Data& data, const Cluster& cl, ClusterData& kd, const ConstraintData::ClusterRows& cr,
+void impulseStep(Data& data, const Cluster& cl, ClusterData& kd, const ConstraintWorkspace::ClusterRows& cr,
                  const VecRef& lambda) {
   using Sz = Sizes<D>;
   const int d = cl.nv;
@@ -55,7 +57,7 @@ void impulseStep(Data& data, const Cluster& cl, ClusterData& kd, const Constrain
   clusterSegment<D>(data.qdd, cl.vIndex, d) = t;
   for (int r = 0; r < cl.numBodies; ++r) {
     const int i = cl.firstBody + r;
-    Vec6 a = root ? Vec6::Zero() : data.Xout[static_cast<size_t>(i)].apply(data.a[static_cast<size_t>(cl.output)]);
+    Vec6 a = root ? Vec6::Zero() : data.work().Xout[static_cast<size_t>(i)].apply(data.a[static_cast<size_t>(cl.output)]);
     a.noalias() += rowsOf<D>(kd.S, r) * t;
     data.a[static_cast<size_t>(i)] = a;
   }
@@ -81,8 +83,8 @@ const VecX& impulseDynamics(const Model& model, Data& data, const ConstraintMode
   detail::gatherConstraintRows(model, data, constraints, cd, false);  // K only: no k, J̇ v plays no part
   detail::rowMotions(cd, data.v, id.rowVelocityBefore);                // J v⁻
 
-  // L = J ℳ⁻¹ Jᵀ from the bias-free articulated pass (PV-OSIM's), into cd.hard
-  ConstraintData::RowSystem& sys = cd.hard;
+  // L = J ℳ⁻¹ Jᵀ from the bias-free articulated pass (PV-OSIM's), into the constraint workspace's hard
+  ConstraintWorkspace::RowSystem& sys = cd.work().hard;
   sys.L.setZero();
   detail::startRowPropagation(data, cd, sys);
   const detail::ArticulatedPassInputs in;  // no bias terms
@@ -98,8 +100,8 @@ const VecX& impulseDynamics(const Model& model, Data& data, const ConstraintMode
   // Δv = ℳ⁻¹ Jᵀ Λ: the outward sweep (data.qdd = Δv, data.a = the bodies' velocity jumps)
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);
-    ClusterData& kd = data.clusters[static_cast<size_t>(k)];
-    const ConstraintData::ClusterRows& cr = sys.clusters[static_cast<size_t>(k)];
+    ClusterData& kd = data.work().clusters[static_cast<size_t>(k)];
+    const ConstraintWorkspace::ClusterRows& cr = sys.clusters[static_cast<size_t>(k)];
     detail::withClusterDof(cl.nv, [&](auto D) { detail::impulseStep<decltype(D)::value>(data, cl, kd, cr, sys.lambda); });
   }
   id.vPlus = v + data.qdd;

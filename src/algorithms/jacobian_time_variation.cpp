@@ -9,11 +9,13 @@
 #include "../kernels/cluster_state.hpp"
 #include "grbda/algorithms/kinematics.hpp"
 #include "grbda/spatial/cross.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda {
 
 void frameJacobianTimeVariation(const Model& model, Data& data, int frame, const Vec3& point, ReferenceFrame axes,
                                 Mat6X& dJ) {
+  DataWorkspace& ws = data.work();
   detail::checkData(model, data, "frameJacobianTimeVariation");
   const int nf = static_cast<int>(model.frames().size());
   if (frame < 0 || frame >= nf)
@@ -24,7 +26,7 @@ void frameJacobianTimeVariation(const Model& model, Data& data, int frame, const
   if (dJ.cols() != model.nv()) dJ.resize(6, model.nv());
   dJ.setZero();
   if (f.body < 0) return;
-  Mat6X& J = data.coriolis.S;  // scratch: the world Jacobian (6 x nv ≤ 6 x nvSpanning)
+  Mat6X& J = ws.coriolis.S;  // scratch: the world Jacobian (6 x nv ≤ 6 x nvSpanning)
   auto Jw = J.leftCols(model.nv());
   Jw.setZero();
   detail::clusterGdot(model, data);
@@ -37,8 +39,8 @@ void frameJacobianTimeVariation(const Model& model, Data& data, int frame, const
       const int col = b.vIndex + c;
       const int k = b.cluster;
       const Cluster& cl = model.cluster(k);
-      const MatX& G = data.clusters[static_cast<size_t>(k)].G;
-      const MatX& Gd = data.coriolis.Gdot[static_cast<size_t>(k)];
+      const MatX& G = ws.clusters[static_cast<size_t>(k)].G;
+      const MatX& Gd = ws.coriolis.Gdot[static_cast<size_t>(k)];
       const int row = col - cl.vSpanIndex;
       const Vec6 ds = crossMotion(vw, s);
       for (int cc = 0; cc < cl.nv; ++cc) {

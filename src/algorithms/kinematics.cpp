@@ -4,6 +4,7 @@
 #include "../kernels/checks.hpp"
 #include "../kernels/cluster_state.hpp"
 #include "grbda/algorithms/tree.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda {
 
@@ -46,15 +47,16 @@ void forwardKinematics(const Model& model, Data& data, const VecRef& q, const Ve
   detail::prepareState(model, data, q, &v, "forwardKinematics");
 }
 void forwardKinematics(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& qdd) {
+  DataWorkspace& ws = data.work();
   detail::checkVector(qdd, model.nv(), "qdd", "forwardKinematics");
   detail::prepareState(model, data, q, &v, "forwardKinematics");
   for (int k = 0; k < model.numClusters(); ++k) {  // true accelerations: a_0 = 0
     const Cluster& cl = model.cluster(k);
-    const ClusterData& cd = data.clusters[static_cast<size_t>(k)];
+    const ClusterData& cd = ws.clusters[static_cast<size_t>(k)];
     for (int r = 0; r < cl.numBodies; ++r) {
       const int i = cl.firstBody + r;
-      Vec6 a = data.c[i];
-      if (cl.output >= 0) a += data.Xout[i].apply(data.a[cl.output]);
+      Vec6 a = ws.c[i];
+      if (cl.output >= 0) a += ws.Xout[i].apply(data.a[cl.output]);
       a.noalias() += cd.S.middleRows<6>(6 * r) * qdd.segment(cl.vIndex, cl.nv);
       data.a[i] = a;
     }
@@ -96,9 +98,10 @@ Vec6 frameAcceleration(const Model& model, const Data& data, int frame, const Ve
 namespace {
 /// Body j's spatial acceleration with ÿ = 0 and a_0 = 0: a_j = Xout_j a_Λ(j) + c_j, up its support path.
 Vec6 biasAcceleration(const Model& model, const Data& data, int j) {
+  const DataWorkspace& ws = data.work();
   const int o = model.body(j).output;
-  Vec6 a = data.c[static_cast<size_t>(j)];
-  if (o >= 0) a += data.Xout[static_cast<size_t>(j)].apply(biasAcceleration(model, data, o));
+  Vec6 a = ws.c[static_cast<size_t>(j)];
+  if (o >= 0) a += ws.Xout[static_cast<size_t>(j)].apply(biasAcceleration(model, data, o));
   return a;
 }
 }  // namespace
@@ -116,6 +119,7 @@ Vec6 frameAccelerationBias(const Model& model, const Data& data, int frame, cons
 
 void frameJacobian(const Model& model, const Data& data, int frame, const Vec3& point, ReferenceFrame axes,
                    Mat6X& J) {
+  const DataWorkspace& ws = data.work();
   const Frame& f = checkedFrame(model, data, frame, "frameJacobian");
   if (J.cols() != model.nv()) J.resize(6, model.nv());
   J.setZero();
@@ -126,13 +130,13 @@ void frameJacobian(const Model& model, const Data& data, int frame, const Vec3& 
   // body (the in-cluster effects are already inside S_k)
   for (int j = f.body; j >= 0; j = model.body(j).output) {
     const Cluster& cl = model.cluster(model.body(j).cluster);
-    const ClusterData& cd = data.clusters[static_cast<size_t>(model.body(j).cluster)];
+    const ClusterData& cd = ws.clusters[static_cast<size_t>(model.body(j).cluster)];
     const int r = j - cl.firstBody;
     if (axes == ReferenceFrame::World)  // ^0X_j S_k[j]: the same for every point of the subtree
       for (int c = 0; c < cl.nv; ++c) J.col(cl.vIndex + c) = data.Xa[j].applyInverse(cd.S.block<6, 1>(6 * r, c));
     else
       for (int c = 0; c < cl.nv; ++c) J.col(cl.vIndex + c) = X.apply(cd.S.block<6, 1>(6 * r, c));
-    X = X * data.Xout[j];
+    X = X * ws.Xout[j];
   }
   if (axes == ReferenceFrame::LocalWorldAligned) rotateColumns(R, J);
 }
@@ -171,7 +175,7 @@ void frameJacobian(const Model& model, const Data& data, int frame, const Vec3& 
     } else {
       J.col(b.vIndex) = X.apply(b.joint.subspace());
     }
-    X = X * data.Xup[j];
+    X = X * data.work().Xup[j];
   }
   if (axes == ReferenceFrame::LocalWorldAligned) rotateColumns(frameRotation(model, data, frame), J);
 }

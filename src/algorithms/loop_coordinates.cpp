@@ -6,6 +6,7 @@
 
 #include "../cluster/cluster_joint.hpp"
 #include "../kernels/checks.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda {
 

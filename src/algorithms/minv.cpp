@@ -19,6 +19,7 @@
 #include "../kernels/cluster_state.hpp"
 #include "grbda/algorithms/dynamics.hpp"
 #include "grbda/errors.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda {
 
@@ -81,15 +82,15 @@ struct MinvInward {
       supports = true;
       Eigen::Map<Eigen::Matrix<double, D, 6>> DinvSt(cd.scratchD6.data(), d, 6);  // no allocation for a dynamic d
       DinvSt.noalias() = Dinv * detail::rowsOf<D>(cd.S, r).transpose();
-      M.rightCols(ns - d).noalias() -= DinvSt.lazyProduct(data.minvP[static_cast<size_t>(i)].middleCols(c0 + d, ns - d));
+      M.rightCols(ns - d).noalias() -= DinvSt.lazyProduct(data.work().minvP[static_cast<size_t>(i)].middleCols(c0 + d, ns - d));
     }
     if (cl.output < 0) return;
-    auto Po = data.minvP[static_cast<size_t>(cl.output)].middleCols(c0, ns);
+    auto Po = data.work().minvP[static_cast<size_t>(cl.output)].middleCols(c0, ns);
     if (supports)
       for (int r = 0; r < cl.numBodies; ++r) {
         const int i = cl.firstBody + r;
         if (model.body(i).supportsClusters)
-          addTransposeApplied(data.Xout[static_cast<size_t>(i)], data.minvP[static_cast<size_t>(i)].middleCols(c0 + d, ns - d),
+          addTransposeApplied(data.work().Xout[static_cast<size_t>(i)], data.work().minvP[static_cast<size_t>(i)].middleCols(c0 + d, ns - d),
                               Po.rightCols(ns - d));
       }
     const Eigen::Map<const typename Sz::Mat6D> XU(cd.XU.data(), 6, d);
@@ -101,24 +102,25 @@ struct MinvInward {
 /// for the bodies that support clusters (the only ones whose acceleration a child reads).
 template <int D>
 void minvOutward(const Model& model, Data& data, const Cluster& cl, const ClusterData& cd) {
+  DataWorkspace& ws = data.work();
   const int c0 = cl.vIndex, nc = model.nv() - c0, d = cl.nv;
   auto M = data.Minv.block(c0, c0, d, nc);
   if (cl.output >= 0) {
-    const auto Ao = data.minvA[static_cast<size_t>(cl.output)].rightCols(nc);
+    const auto Ao = ws.minvA[static_cast<size_t>(cl.output)].rightCols(nc);
     const Eigen::Map<const Eigen::Matrix<double, D, 6>> DinvXUt(cd.DinvXUt.data(), d, 6);
     M.noalias() -= DinvXUt.lazyProduct(Ao);
     for (int r = 0; r < cl.numBodies; ++r) {
       const int i = cl.firstBody + r;
       if (!model.body(i).supportsClusters) continue;
       // children (numbered after k) read only the columns right of cluster k's own
-      auto A = data.minvA[static_cast<size_t>(i)].rightCols(nc - d);
-      assignApplied(data.Xout[static_cast<size_t>(i)], Ao.rightCols(nc - d), A);
+      auto A = ws.minvA[static_cast<size_t>(i)].rightCols(nc - d);
+      assignApplied(ws.Xout[static_cast<size_t>(i)], Ao.rightCols(nc - d), A);
       A.noalias() += detail::rowsOf<D>(cd.S, r).lazyProduct(M.rightCols(nc - d));
     }
   } else {
     for (int r = 0; r < cl.numBodies; ++r)
       if (model.body(cl.firstBody + r).supportsClusters)
-        data.minvA[static_cast<size_t>(cl.firstBody + r)].rightCols(nc - d).noalias() =
+        ws.minvA[static_cast<size_t>(cl.firstBody + r)].rightCols(nc - d).noalias() =
             detail::rowsOf<D>(cd.S, r).lazyProduct(M.rightCols(nc - d));
   }
 }
@@ -128,27 +130,28 @@ void minvOutward(const Model& model, Data& data, const Cluster& cl, const Cluste
 namespace detail {
 
 void inverseMassMatrix(const Model& model, Data& data, const char* alg) {
+  DataWorkspace& ws = data.work();
   const int nv = model.nv();
   if (data.Minv.rows() != nv) data.Minv.resize(nv, nv);
-  if (data.minvP.size() != static_cast<size_t>(model.numBodies())) {  // operators where clusters hang
-    data.minvP.assign(static_cast<size_t>(model.numBodies()), Mat6X());
-    data.minvA.assign(static_cast<size_t>(model.numBodies()), Mat6X());
+  if (ws.minvP.size() != static_cast<size_t>(model.numBodies())) {  // operators where clusters hang
+    ws.minvP.assign(static_cast<size_t>(model.numBodies()), Mat6X());
+    ws.minvA.assign(static_cast<size_t>(model.numBodies()), Mat6X());
     for (int i = 0; i < model.numBodies(); ++i)
       if (model.body(i).supportsClusters) {
-        data.minvP[static_cast<size_t>(i)] = Mat6X::Zero(6, nv);
-        data.minvA[static_cast<size_t>(i)] = Mat6X::Zero(6, nv);
+        ws.minvP[static_cast<size_t>(i)] = Mat6X::Zero(6, nv);
+        ws.minvA[static_cast<size_t>(i)] = Mat6X::Zero(6, nv);
       }
   }
   for (int i = 0; i < model.numBodies(); ++i)
-    if (model.body(i).supportsClusters) data.minvP[static_cast<size_t>(i)].setZero();
-  VecX& end = data.spanScratch;  // nvSpanning ≥ numClusters entries: the subtree ends, as scratch
+    if (model.body(i).supportsClusters) ws.minvP[static_cast<size_t>(i)].setZero();
+  VecX& end = ws.spanScratch;  // nvSpanning ≥ numClusters entries: the subtree ends, as scratch
   subtreeEnds(model, end);
   detail::ArticulatedPassInputs in;
   if (!detail::articulatedPass<false>(model, data, in, detail::NoLeafTerms{}, MinvInward{model, data, end}))
     detail::throwArticulatedInertiaNotPositive(model, data, alg);
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);
-    const ClusterData& cd = data.clusters[static_cast<size_t>(k)];
+    const ClusterData& cd = ws.clusters[static_cast<size_t>(k)];
     detail::withClusterDof(cl.nv, [&](auto D) { minvOutward<decltype(D)::value>(model, data, cl, cd); });
   }
   data.Minv.triangularView<Eigen::StrictlyLower>() = data.Minv.transpose();  // from the upper triangle
@@ -169,7 +172,7 @@ double logDetMassMatrix(const Model& model, Data& data, const VecRef& q) {
   detail::prepareState(model, data, q, nullptr, alg);
   requirePass(model, data, alg);
   double logDet = 0.0;
-  for (const ClusterData& cd : data.clusters) logDet += std::log(cd.detD);
+  for (const ClusterData& cd : data.work().clusters) logDet += std::log(cd.detD);
   return logDet;
 }
 

@@ -33,12 +33,14 @@
 #include "../kernels/cluster_state.hpp"
 #include "grbda/errors.hpp"
 #include "../kernels/small_spd.hpp"
+#include "data_workspace.hpp"
+#include "constraints/constraint_workspace.hpp"
 
 namespace grbda::detail {
 
 namespace {
 
-using EarlyCluster = ConstraintData::EarlyCluster;
+using EarlyCluster = ConstraintWorkspace::EarlyCluster;
 
 /// An elimination may add at most this multiple of the output body's articulated inertia (by
 /// trace); stiffer ones are deferred to the parent (see EarlyElimination::eliminate).
@@ -98,14 +100,14 @@ struct EarlyElimination {
   double* bScale;  ///< the largest |b| met so far: the scale the consistency test uses, as PV's max |b|
 
   void operator()(int k, const Cluster& cl, ClusterData& kd) const {
-    EarlyCluster& ec = cd.early[static_cast<size_t>(k)];
+    EarlyCluster& ec = cd.work().early[static_cast<size_t>(k)];
     if (*unstable) {  // the solve goes to PV: finish the pass as plain ABA
       ec.m = ec.rank = ec.passed = ec.qout = 0;
       return;
     }
     int m = 0, q = 0;
     for (int child : ec.children) {
-      const EarlyCluster& ch = cd.early[static_cast<size_t>(child)];
+      const EarlyCluster& ch = cd.work().early[static_cast<size_t>(child)];
       m += ch.passed;
       q += ch.qout;
     }
@@ -113,7 +115,7 @@ struct EarlyElimination {
     if (q > 0) ec.W.topLeftCorner(m, q).setZero();
     m = q = 0;
     for (int child : ec.children) {
-      const EarlyCluster& ch = cd.early[static_cast<size_t>(child)];
+      const EarlyCluster& ch = cd.work().early[static_cast<size_t>(child)];
       const int o = model.cluster(child).output;
       if (ch.qout > 0) ec.W.block(m, q, ch.passed, ch.qout) = ch.Bout.topLeftCorner(ch.qout, ch.passed).transpose();
       q += ch.qout;
@@ -126,8 +128,8 @@ struct EarlyElimination {
     ec.qin = q;
     for (size_t j = 0; j < ec.ownRows.size(); ++j, ++m) {
       const int r = ec.ownRows[j];
-      ec.F.col(m) = cd.parts[static_cast<size_t>(cd.rowFirstPart[static_cast<size_t>(r)])].K;
-      ec.b[m] = cd.kBiased[r];
+      ec.F.col(m) = cd.work().parts[static_cast<size_t>(cd.work().rowFirstPart[static_cast<size_t>(r)])].K;
+      ec.b[m] = cd.work().kBiased[r];
       ec.bodyOf[static_cast<size_t>(m)] = ec.ownBody[j];
     }
     ec.m = m;
@@ -185,7 +187,7 @@ struct EarlyElimination {
       Sigma.noalias() = M * DinvMt;
       if (!choleskyLower(Sigma, Sigma, r))
         throw NumericalError(std::string(algorithm) + ": pv-early: the eliminated rows' inverse inertia is not "
-                             "positive definite at cluster " + std::to_string(&ec - cd.early.data()) +
+                             "positive definite at cluster " + std::to_string(&ec - cd.work().early.data()) +
                              " (non-finite state?)");
     }
     const int r = ec.rank;
@@ -204,14 +206,14 @@ struct EarlyElimination {
     const Eigen::Map<const Eigen::Matrix<double, D, 6>> DinvXUt(kd.DinvXUt.data(), d, 6);
     auto Fo = ec.Fout.leftCols(m);
     for (int j = 0; j < m; ++j) {
-      Fo.col(j) = data.Xout[static_cast<size_t>(ec.bodyOf[static_cast<size_t>(j)])].applyTranspose(Vec6(ec.F.col(j)));
+      Fo.col(j) = data.work().Xout[static_cast<size_t>(ec.bodyOf[static_cast<size_t>(j)])].applyTranspose(Vec6(ec.F.col(j)));
       Fo.col(j).noalias() -= DinvXUt.transpose() * T.col(j);
     }
     for (int j = 0; j < r; ++j) reflectForces(ec, m, j);
     for (int i = 0; i < r; ++i) ec.G.row(i) = Fo.col(i).transpose();
     forwardSubstitute(ec.C, r, ec.G);
-    Mat6& IAo = data.IA[static_cast<size_t>(cl.output)];
-    Vec6& pAo = data.pA[static_cast<size_t>(cl.output)];
+    Mat6& IAo = data.work().IA[static_cast<size_t>(cl.output)];
+    Vec6& pAo = data.work().pA[static_cast<size_t>(cl.output)];
     // Pivoting by deferral. Paired with a joint that barely moves them (|Sᵀ F u| small against
     // |F u|: the rows' point near the joint's axis line), eliminated rows put a stiff rank-r
     // inertia Gᵀ G = (Fo U1) Σ⁻¹ (Fo U1)ᵀ into the parent, which the next joint folds away
@@ -293,7 +295,7 @@ struct EarlyElimination {
       for (int j = 0; j <= i; ++j) Sigma(i, j) = qr.row(i).tail(p - i).dot(qr.row(j).tail(p - i));  // R upper: cols ≥ i
     if (!choleskyLower(Sigma, Sigma, r))
       throw NumericalError(std::string(algorithm) + ": pv-early: the eliminated rows' inverse inertia is not "
-                           "positive definite at cluster " + std::to_string(&ec - cd.early.data()) +
+                           "positive definite at cluster " + std::to_string(&ec - cd.work().early.data()) +
                            " (non-finite state?)");
   }
 
@@ -340,7 +342,7 @@ struct EarlyRollOut {
 
   template <class Vec>
   void operator()(int k, Vec& t) const {
-    EarlyCluster& ec = cd.early[static_cast<size_t>(k)];
+    EarlyCluster& ec = cd.work().early[static_cast<size_t>(k)];
     const int m = ec.m, r = ec.rank, d = static_cast<int>(t.size());
     if (m == 0) return;
     const int o = model.cluster(k).output;
@@ -355,7 +357,7 @@ struct EarlyRollOut {
     for (int j = 0; j < m; ++j) t += lambda[j] * ec.T.col(j).head(d);
     int at = 0;
     for (int child : ec.children) {
-      EarlyCluster& ch = cd.early[static_cast<size_t>(child)];
+      EarlyCluster& ch = cd.work().early[static_cast<size_t>(child)];
       ch.lambdaOut.head(ch.passed) = lambda.segment(at, ch.passed);
       at += ch.passed;
     }
@@ -369,7 +371,7 @@ struct EarlyRollOut {
 void pvEarlyForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const VecRef& tau,
                             const ExternalForces* fext, const ConstraintSolverSettings& settings,
                             const char* algorithm) {
-  if (!cd.earlySupported) {
+  if (!cd.work().earlySupported) {
     pvForwardDynamics(model, data, cd, tau, fext, settings, false, algorithm);
     return;
   }
@@ -388,11 +390,11 @@ void pvEarlyForwardDynamics(const Model& model, Data& data, ConstraintData& cd, 
   }
   if (!positive) throwArticulatedInertiaNotPositive(model, data, algorithm);
   outwardPass(model, data, a0, EarlyRollOut{model, data, cd});
-  int rank = cd.numRows;
+  int rank = cd.work().numRows;
   for (int k = 0; k < model.numClusters(); ++k)
-    if (model.cluster(k).output < 0) rank -= cd.early[static_cast<size_t>(k)].passed;
+    if (model.cluster(k).output < 0) rank -= cd.work().early[static_cast<size_t>(k)].passed;
   cd.rank = rank;
-  cd.redundant = rank < cd.numRows;
+  cd.redundant = rank < cd.work().numRows;
   cd.iterations = 0;
 }
 

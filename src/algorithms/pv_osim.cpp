@@ -11,6 +11,8 @@
 #include "../kernels/cluster_state.hpp"
 #include "grbda/errors.hpp"
 #include "row_propagation.hpp"
+#include "data_workspace.hpp"
+#include "constraints/constraint_workspace.hpp"
 
 namespace grbda {
 
@@ -40,10 +42,10 @@ void osimPass(const Model& model, Data& data, const ConstraintModel& constraints
   checkConstraintWorkspace(model, constraints, cd, algorithm);
   prepareState(model, data, q, nullptr, algorithm);
   gatherConstraintRows(model, data, constraints, cd, false);
-  startRowPropagation(data, cd, cd.hard);
+  startRowPropagation(data, cd, cd.work().hard);
   const ArticulatedPassInputs in;  // no bias terms
   if (!articulatedPass<false>(model, data, in, NoLeafTerms{},
-                              RowPropagation<false, Sink>{data, cd, cd.hard, sink, Vec6::Zero(), atRoot}))
+                              RowPropagation<false, Sink>{data, cd, cd.work().hard, sink, Vec6::Zero(), atRoot}))
     throwArticulatedInertiaNotPositive(model, data, algorithm);
 }
 
@@ -89,7 +91,7 @@ const MatX& pvOperationalSpaceInertia(const Model& model, Data& data, const Cons
   constexpr const char* alg = "pvOperationalSpaceInertia";
   cdata.LambdaInv.setZero();
   detail::osimPass(model, data, constraints, cdata, q, detail::SymmetricSink{cdata.LambdaInv}, true, alg);
-  Eigen::LLT<MatX>& llt = cdata.hard.llt;
+  Eigen::LLT<MatX>& llt = cdata.work().hard.llt;
   if (!detail::factorWellConditioned(cdata.LambdaInv, llt)) detail::throwRedundant(cdata.LambdaInv, alg);
   cdata.Lambda.setIdentity();
   llt.solveInPlace(cdata.Lambda);
@@ -121,7 +123,7 @@ PvOsimFast::PvOsimFast(const Model& model, const ConstraintModel& constraints)
   if (floating_)
     for (int k = 0; k < model.numClusters(); ++k) {
       if (k == root_) continue;
-      const std::vector<int>& rows = analysis.hard.clusters[static_cast<size_t>(k)].rows;
+      const std::vector<int>& rows = analysis.work().hard.clusters[static_cast<size_t>(k)].rows;
       for (size_t j = 1; j < rows.size(); ++j) {
         const int a = find(rows[0]), b = find(rows[j]);
         parent[static_cast<size_t>(std::max(a, b))] = std::min(a, b);
@@ -169,6 +171,7 @@ void PvOsimFast::factorDense() { invertible_ = detail::factorWellConditioned(den
 
 void PvOsimFast::compute(const Model& model, Data& data, const ConstraintModel& constraints, ConstraintData& cdata,
                          const VecRef& q) {
+  DataWorkspace& ws = data.work();
   constexpr const char* alg = "PvOsimFast::compute";
   if (model.id() != modelId_ || constraints.version() != constraintsVersion_ || constraints.numRows() != m_)
     throw InputError(std::string(alg) +
@@ -186,11 +189,11 @@ void PvOsimFast::compute(const Model& model, Data& data, const ConstraintModel& 
   for (MatX& B : blocks_) B.setZero();
   detail::osimPass(model, data, constraints, cdata, q, detail::BranchSink{blocks_, blockOf_, localOf_}, false, alg);
   // the rows at the base (t = Sᵀ F of the root cluster's step) and its articulated inertia
-  const ConstraintData::ClusterRows& cr = cdata.hard.clusters[static_cast<size_t>(root_)];
+  const ConstraintWorkspace::ClusterRows& cr = cdata.work().hard.clusters[static_cast<size_t>(root_)];
   T_.setZero();
   for (size_t j = 0; j < cr.rows.size(); ++j)
     T_.row(position_[static_cast<size_t>(cr.rows[j])]) = cr.SF.col(static_cast<Eigen::Index>(j)).transpose();
-  const ClusterData& kd = data.clusters[static_cast<size_t>(root_)];
+  const ClusterData& kd = ws.clusters[static_cast<size_t>(root_)];
   D_ = kd.D;
   Dinv_ = kd.Dinv;
   bool ok = T_.allFinite();

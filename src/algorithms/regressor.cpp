@@ -10,6 +10,7 @@
 #include "cluster_rnea_halves.hpp"
 #include "../kernels/cluster_state.hpp"
 #include "grbda/errors.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda {
 
@@ -99,6 +100,7 @@ Eigen::Matrix<double, 6, 10> bodyRegressor(const Vec6& v, const Vec6& a) {
 }
 
 const MatX& computeRegressor(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& qdd, MatX& Y) {
+  DataWorkspace& ws = data.work();
   constexpr const char* alg = "computeRegressor";
   detail::checkVector(qdd, model.nv(), "qdd", alg);
   detail::prepareState(model, data, q, &v, alg);
@@ -111,11 +113,11 @@ const MatX& computeRegressor(const Model& model, Data& data, const VecRef& q, co
     while (b >= 0) {
       const Cluster& cl = model.cluster(model.body(b).cluster);
       const int r = b - cl.firstBody;
-      const ClusterData& cd = data.clusters[static_cast<size_t>(model.body(b).cluster)];
+      const ClusterData& cd = ws.clusters[static_cast<size_t>(model.body(b).cluster)];
       // τ_k += S_{k,r}ᵀ F   (eq. 64 for one body's force)
       Y.block(cl.vIndex, 10 * i, cl.nv, 10).noalias() += cd.S.middleRows<6>(6 * r).transpose() * F;
       if (cl.output < 0) break;
-      for (int c = 0; c < 10; ++c) F.col(c) = data.Xout[static_cast<size_t>(b)].applyTranspose(F.col(c));  // (eq. 65)
+      for (int c = 0; c < 10; ++c) F.col(c) = ws.Xout[static_cast<size_t>(b)].applyTranspose(F.col(c));  // (eq. 65)
       b = cl.output;
     }
   }

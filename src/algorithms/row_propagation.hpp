@@ -17,6 +17,8 @@
 // leaves the root clusters' terms out: atRoot = false).
 #include "../kernels/articulated_pass.hpp"
 #include "grbda/constraints/constraint_data.hpp"
+#include "data_workspace.hpp"
+#include "constraints/constraint_workspace.hpp"
 
 namespace grbda::detail {
 
@@ -52,21 +54,21 @@ struct SymmetricSink {
 /// F = K for every part of the rows of `sys`, in world coordinates (X_{0←b}* K; see
 /// RowPropagation::step): the start of the propagation. Rows outside `sys` (PV-soft's leaf rows)
 /// are not propagated, so not transformed either.
-inline void startRowPropagation(const Data& data, ConstraintData& cd, const ConstraintData::RowSystem& sys) {
-  const auto start = [&](size_t p) { cd.F[p] = data.Xa[static_cast<size_t>(cd.parts[p].body)].applyTranspose(cd.parts[p].K); };
-  if (sys.size() == cd.numRows) {  // every row (PV, PV-OSIM): every part, in order
-    for (size_t p = 0; p < cd.parts.size(); ++p) start(p);
+inline void startRowPropagation(const Data& data, ConstraintData& cd, const ConstraintWorkspace::RowSystem& sys) {
+  const auto start = [&](size_t p) { cd.work().F[p] = data.Xa[static_cast<size_t>(cd.work().parts[p].body)].applyTranspose(cd.work().parts[p].K); };
+  if (sys.size() == cd.work().numRows) {  // every row (PV, PV-OSIM): every part, in order
+    for (size_t p = 0; p < cd.work().parts.size(); ++p) start(p);
     return;
   }
   for (int r : sys.rowOf)
-    for (int p = cd.rowFirstPart[static_cast<size_t>(r)]; p < cd.rowFirstPart[static_cast<size_t>(r) + 1]; ++p)
+    for (int p = cd.work().rowFirstPart[static_cast<size_t>(r)]; p < cd.work().rowFirstPart[static_cast<size_t>(r) + 1]; ++p)
       start(static_cast<size_t>(p));
 }
 
 /// Body i's acceleration with ÿ = 0 and a_o = 0 (c_i), or a_o = a_0 for a root cluster (its
 /// bodies' a' = Xout a_0 + c, put in data.a by freeMotion; the outward pass rewrites it).
 inline const Vec6& predictedAcceleration(const Data& data, int i, bool root) {
-  return root ? data.a[static_cast<size_t>(i)] : data.c[static_cast<size_t>(i)];
+  return root ? data.a[static_cast<size_t>(i)] : data.work().c[static_cast<size_t>(i)];
 }
 
 /// z = D⁻¹ w, cluster k's free ÿ with a_o = 0 (a_0 at a root: w' = u − Uᵀ a', a' = Xout a_0 + c),
@@ -92,13 +94,13 @@ template <bool Bias, class Sink>
 struct RowPropagation {
   Data& data;
   ConstraintData& cd;
-  ConstraintData::RowSystem& sys;
+  ConstraintWorkspace::RowSystem& sys;
   Sink sink;
   Vec6 a0 = Vec6::Zero();  ///< gravity-biased base acceleration (Bias only)
   bool atRoot = true;      ///< root clusters add their tᵀ D⁻¹ t to L too
 
   void operator()(int k, const Cluster& cl, ClusterData& kd) const {
-    ConstraintData::ClusterRows& cr = sys.clusters[static_cast<size_t>(k)];
+    ConstraintWorkspace::ClusterRows& cr = sys.clusters[static_cast<size_t>(k)];
     if (cr.rows.empty()) return;
     withClusterDof(cl.nv, [&](auto D) { step<decltype(D)::value>(cl, kd, cr); });
   }
@@ -111,7 +113,7 @@ struct RowPropagation {
   /// transform. Rows where a relative row's two halves meet, and a dynamic d_k, go through
   /// generalRow (body coordinates, one transform per part).
   template <int D>
-  void step(const Cluster& cl, ClusterData& kd, ConstraintData::ClusterRows& cr) const {
+  void step(const Cluster& cl, ClusterData& kd, ConstraintWorkspace::ClusterRows& cr) const {
     using Sz = Sizes<D>;
     const int d = cl.nv, m = static_cast<int>(cr.rows.size());
     const bool root = cl.output < 0;
@@ -163,7 +165,7 @@ struct RowPropagation {
           c0.template tail<3>() += Xb.r.cross(c0.template head<3>());
         }
         for (; j < j1; ++j) {
-          Vec6& F = cd.F[static_cast<size_t>(slots[slotStart[j]])];
+          Vec6& F = cd.work().F[static_cast<size_t>(slots[slotStart[j]])];
           t.noalias() = S0.transpose() * F;                                  // t = Sᵀ F
           if constexpr (Bias) sys.e[cr.rows[static_cast<size_t>(j)]] += F.dot(c0) + t.dot(z);  // (42d)
           SF.col(j) = t;
@@ -179,14 +181,14 @@ struct RowPropagation {
   /// e += Σ f_bᵀ c_b + tᵀ z, and the row's new F = Σ F_s − (XU D⁻¹ t seen from the world) in its
   /// first slot, from where on it travels as one part.
   template <int D, class Z, class T>
-  void generalRow(const Cluster& cl, ClusterData& kd, ConstraintData::ClusterRows& cr, int j, const Z& z, T& t,
+  void generalRow(const Cluster& cl, ClusterData& kd, ConstraintWorkspace::ClusterRows& cr, int j, const Z& z, T& t,
                   bool root) const {
     const int s0 = cr.slotStart[static_cast<size_t>(j)], s1 = cr.slotStart[static_cast<size_t>(j) + 1];
     t.setZero();
     Vec6 Fo = Vec6::Zero();
     for (int s = s0; s < s1; ++s) {
       const int b = cr.slotBody[static_cast<size_t>(s)];
-      const Vec6& F0 = cd.F[static_cast<size_t>(cr.slots[static_cast<size_t>(s)])];
+      const Vec6& F0 = cd.work().F[static_cast<size_t>(cr.slots[static_cast<size_t>(s)])];
       const Vec6 F = data.Xa[static_cast<size_t>(b)].applyForce(F0);
       t.noalias() += rowsOf<D>(kd.S, b - cl.firstBody).transpose() * F;
       if constexpr (Bias) sys.e[cr.rows[static_cast<size_t>(j)]] += F.dot(predictedAcceleration(data, b, root));
@@ -200,14 +202,14 @@ struct RowPropagation {
     DinvSF.col(j).noalias() = Eigen::Map<const typename Sizes<D>::MatD>(kd.Dinv.data(), d, d) * t;
     if (root) return;
     const Vec6 XUy = Eigen::Map<const typename Sizes<D>::Mat6D>(kd.XU.data(), 6, d) * DinvSF.col(j);
-    cd.F[static_cast<size_t>(cr.slots[static_cast<size_t>(s0)])] =
+    cd.work().F[static_cast<size_t>(cr.slots[static_cast<size_t>(s0)])] =
         Fo - data.Xa[static_cast<size_t>(cl.output)].applyTranspose(XUy);
   }
 
   /// L += tᵀ D⁻¹ t over the cluster's rows (42e): straight into the column of a dense sink
   /// when the rows are consecutive in the system (a chain's, a limb's), pair by pair otherwise.
   template <int D, class A, class B>
-  void addDelassus(const ConstraintData::ClusterRows& cr, const A& SF, const B& DinvSF) const {
+  void addDelassus(const ConstraintWorkspace::ClusterRows& cr, const A& SF, const B& DinvSF) const {
     const int m = static_cast<int>(cr.rows.size());
     const int r0 = cr.rows.front();
     if constexpr (Sink::dense && D != Eigen::Dynamic) {

@@ -13,11 +13,13 @@
 #include "../kernels/force_propagators.hpp"
 #include "grbda/algorithms/osim.hpp"
 #include "grbda/errors.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda {
 
 double applyTestForce(const Model& model, Data& data, int frame, const Vec3& point, const Vec3& forceWorld,
                       VecX& qdd) {
+  DataWorkspace& ws = data.work();
   constexpr const char* alg = "applyTestForce";
   detail::checkData(model, data, alg);
   if (frame < 0 || frame >= static_cast<int>(model.frames().size()))
@@ -25,7 +27,7 @@ double applyTestForce(const Model& model, Data& data, int frame, const Vec3& poi
                      std::to_string(model.frames().size()) + " frames)");
   if (!point.allFinite()) throw InputError(std::string(alg) + ": the point is not finite");
   if (!forceWorld.allFinite()) throw InputError(std::string(alg) + ": the force is not finite");
-  if (!data.articulated.plain || data.articulated.kinematics != data.kinematicsVersion)
+  if (!ws.articulated.plain || ws.articulated.kinematics != ws.kinematicsVersion)
     throw InputError(std::string(alg) +
                      ": the force propagators do not match the configuration in data; call "
                      "updateForcePropagators(model, data, q) (or inverseOperationalSpaceInertia) first");
@@ -44,13 +46,13 @@ double applyTestForce(const Model& model, Data& data, int frame, const Vec3& poi
   for (int j = f.body; j >= 0; j = model.body(j).output) {  // inward along the support path
     const int k = model.body(j).cluster;
     const Cluster& cl = model.cluster(k);
-    ClusterData& cd = data.clusters[static_cast<size_t>(k)];
+    ClusterData& cd = ws.clusters[static_cast<size_t>(k)];
     auto z = qdd.segment(cl.vIndex, cl.nv);
     cd.u.noalias() = cd.S.middleRows<6>(6 * (j - cl.firstBody)).transpose() * p;  // t_k
     z.noalias() = cd.Dinv * cd.u;  // D_k⁻¹ t_k
     lambdaInv += cd.u.dot(z);
     if (cl.output < 0) break;
-    p = data.Xout[j].applyTranspose(p);
+    p = ws.Xout[j].applyTranspose(p);
     p.noalias() -= cd.DinvXUt.transpose() * cd.u;
   }
 

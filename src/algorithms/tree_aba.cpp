@@ -9,6 +9,7 @@
 #include "grbda/spatial/cross.hpp"
 #include "../kernels/checks.hpp"
 #include "../kernels/tree_joint.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda::tree {
 
@@ -24,13 +25,14 @@ namespace {
 
 const VecX& aba(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& tau,
                 const ExternalForces* fext, const VecX* armature) {
+  DataWorkspace& ws = data.work();
   detail::checkData(model, data, "tree::aba");
-  ++data.kinematicsVersion;  // Xup, Xa, v, c now hold the spanning tree's state
+  ++ws.kinematicsVersion;  // Xup, Xa, v, c now hold the spanning tree's state
   const bool hasFext = fext && !fext->empty();
   const int nb = model.numBodies();
   for (int i = 0; i < nb; ++i) {  // outward pass 1: kinematics, IA = I, pA = v ×* I v
     const Body& b = model.body(i);
-    const Transform& X = data.Xup[i] = b.joint.transformAfter(q.data() + b.qIndex, b.Xtree);
+    const Transform& X = ws.Xup[i] = b.joint.transformAfter(q.data() + b.qIndex, b.Xtree);
     const Vec6 vJ = detail::jointVelocity(b, v);
     if (b.parent < 0) {
       data.Xa[i] = X;
@@ -39,23 +41,23 @@ const VecX& aba(const Model& model, Data& data, const VecRef& q, const VecRef& v
       data.Xa[i] = X * data.Xa[b.parent];
       data.v[i] = X.apply(data.v[b.parent]) + vJ;
     }
-    data.c[i] = crossMotion(data.v[i], vJ);
-    data.IA[i] = b.inertia;
-    data.pA[i] = crossForce(data.v[i], b.inertia * data.v[i]);
-    if (hasFext) data.pA[i] -= data.Xa[i].applyForce((*fext)[i]);
+    ws.c[i] = crossMotion(data.v[i], vJ);
+    ws.IA[i] = b.inertia;
+    ws.pA[i] = crossForce(data.v[i], b.inertia * data.v[i]);
+    if (hasFext) ws.pA[i] -= data.Xa[i].applyForce((*fext)[i]);
   }
   for (int i = nb - 1; i >= 0; --i) {  // inward pass: articulated inertias and bias forces
     const Body& b = model.body(i);
-    const Mat6& IA = data.IA[i];
-    const Vec6& pA = data.pA[i];
+    const Mat6& IA = ws.IA[i];
+    const Vec6& pA = ws.pA[i];
     Mat6 Ia;
     Vec6 pa;
     if (b.joint.type == JointType::Free) {
       // S = 1: D = IA; U = IA; u = tau - pA. The parent is the ground, nothing to pass on.
       Eigen::LLT<Mat6> llt(IA);
       if (llt.info() != Eigen::Success) zeroPivot(b);
-      data.Dinv[i] = llt.solve(Mat6::Identity());
-      data.u[i] = tau.segment<6>(b.vIndex) - pA;
+      ws.Dinv[i] = llt.solve(Mat6::Identity());
+      ws.u[i] = tau.segment<6>(b.vIndex) - pA;
       continue;
     }
     if (b.joint.type == JointType::Spherical) {
@@ -67,14 +69,14 @@ const VecX& aba(const Model& model, Data& data, const VecRef& q, const VecRef& v
       if (llt.info() != Eigen::Success) zeroPivot(b);
       const Mat3 Dinv = llt.solve(Mat3::Identity());
       const Vec3 u = tau.segment<3>(b.vIndex) - pA.head<3>();
-      data.U[i].leftCols<3>() = U;
-      data.Dinv[i].topLeftCorner<3, 3>() = Dinv;
-      data.u[i].head<3>() = u;
+      ws.U[i].leftCols<3>() = U;
+      ws.Dinv[i].topLeftCorner<3, 3>() = Dinv;
+      ws.u[i].head<3>() = u;
       if (b.parent < 0) continue;
       Ia.noalias() = IA - U * Dinv * U.transpose();
-      pa = pA + Ia * data.c[i] + U * (Dinv * u);
-      data.Xup[i].addTransformedInertia(Ia, data.IA[b.parent]);
-      data.pA[b.parent] += data.Xup[i].applyTranspose(pa);
+      pa = pA + Ia * ws.c[i] + U * (Dinv * u);
+      ws.Xup[i].addTransformedInertia(Ia, ws.IA[b.parent]);
+      ws.pA[b.parent] += ws.Xup[i].applyTranspose(pa);
       continue;
     }
     const Vec6 S = b.joint.subspace();
@@ -84,32 +86,32 @@ const VecX& aba(const Model& model, Data& data, const VecRef& q, const VecRef& v
     if (!(D > 0.0) || !std::isfinite(1.0 / D)) zeroPivot(b);
     const double Dinv = 1.0 / D;
     const double u = tau[b.vIndex] - S.dot(pA);
-    data.U[i].col(0) = U;
-    data.Dinv[i](0, 0) = Dinv;
-    data.u[i][0] = u;
+    ws.U[i].col(0) = U;
+    ws.Dinv[i](0, 0) = Dinv;
+    ws.u[i][0] = u;
     if (b.parent < 0) continue;
     Ia.noalias() = IA - (Dinv * U) * U.transpose();
-    pa = pA + Ia * data.c[i] + (u * Dinv) * U;
-    data.Xup[i].addTransformedInertia(Ia, data.IA[b.parent]);
-    data.pA[b.parent] += data.Xup[i].applyTranspose(pa);
+    pa = pA + Ia * ws.c[i] + (u * Dinv) * U;
+    ws.Xup[i].addTransformedInertia(Ia, ws.IA[b.parent]);
+    ws.pA[b.parent] += ws.Xup[i].applyTranspose(pa);
   }
   const Vec6 a0 = detail::gravityBias(model, data);
   for (int i = 0; i < nb; ++i) {  // outward pass 2: accelerations
     const Body& b = model.body(i);
     const Vec6 aParent = b.parent < 0 ? a0 : data.a[b.parent];
-    const Vec6 ap = data.Xup[i].apply(aParent) + data.c[i];
+    const Vec6 ap = ws.Xup[i].apply(aParent) + ws.c[i];
     if (b.joint.type == JointType::Free) {
-      const Vec6 qdd = data.Dinv[i] * (data.u[i] - data.IA[i] * ap);
+      const Vec6 qdd = ws.Dinv[i] * (ws.u[i] - ws.IA[i] * ap);
       data.qddTree.segment<6>(b.vIndex) = qdd;
       data.a[i] = ap + qdd;
     } else if (b.joint.type == JointType::Spherical) {
-      const Vec3 qdd = data.Dinv[i].topLeftCorner<3, 3>() *
-                       (data.u[i].head<3>() - data.U[i].leftCols<3>().transpose() * ap);
+      const Vec3 qdd = ws.Dinv[i].topLeftCorner<3, 3>() *
+                       (ws.u[i].head<3>() - ws.U[i].leftCols<3>().transpose() * ap);
       data.qddTree.segment<3>(b.vIndex) = qdd;
       data.a[i] = ap;
       data.a[i].head<3>() += qdd;
     } else {
-      const double qdd = data.Dinv[i](0, 0) * (data.u[i][0] - data.U[i].col(0).dot(ap));
+      const double qdd = ws.Dinv[i](0, 0) * (ws.u[i][0] - ws.U[i].col(0).dot(ap));
       data.qddTree[b.vIndex] = qdd;
       data.a[i] = ap + b.joint.subspace() * qdd;
     }

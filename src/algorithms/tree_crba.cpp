@@ -2,6 +2,7 @@
 #include "grbda/algorithms/tree.hpp"
 #include "../kernels/checks.hpp"
 #include "../kernels/tree_joint.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda::tree {
 
@@ -24,17 +25,18 @@ void writeBlock(const Body& bj, const Mat6& F, int n, int colStart, MatX& H) {
 }  // namespace
 
 const MatX& crba(const Model& model, Data& data, const VecRef& q) {
+  DataWorkspace& ws = data.work();
   detail::checkData(model, data, "tree::crba");
   tree::forwardKinematics(model, data, q);
-  for (int i = 0; i < model.numBodies(); ++i) data.Ic[i] = model.body(i).inertia;
+  for (int i = 0; i < model.numBodies(); ++i) ws.Ic[i] = model.body(i).inertia;
   for (int i = model.numBodies() - 1; i >= 0; --i) {
     const Body& b = model.body(i);
-    if (b.parent >= 0) data.Xup[i].addTransformedRigidInertia(data.Ic[i], data.Ic[b.parent]);  // composites are rigid
+    if (b.parent >= 0) ws.Xup[i].addTransformedRigidInertia(ws.Ic[i], ws.Ic[b.parent]);  // composites are rigid
     Mat6 F;
-    const int n = compositeForce(b, data.Ic[i], F);
+    const int n = compositeForce(b, ws.Ic[i], F);
     writeBlock(b, F, n, b.vIndex, data.HTree);  // H_ii = S_i^T Ic_i S_i
     for (int j = i; model.body(j).parent >= 0;) {
-      for (int c = 0; c < n; ++c) F.col(c) = data.Xup[j].applyTranspose(F.col(c));
+      for (int c = 0; c < n; ++c) F.col(c) = ws.Xup[j].applyTranspose(F.col(c));
       j = model.body(j).parent;
       writeBlock(model.body(j), F, n, b.vIndex, data.HTree);  // H_ji
     }

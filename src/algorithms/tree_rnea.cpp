@@ -3,18 +3,20 @@
 #include "grbda/spatial/cross.hpp"
 #include "../kernels/checks.hpp"
 #include "../kernels/tree_joint.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda::tree {
 
 const VecX& rnea(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& qdd,
                  const ExternalForces* fext) {
+  DataWorkspace& ws = data.work();
   detail::checkData(model, data, "tree::rnea");
-  ++data.kinematicsVersion;  // Xup, Xa, v, c now hold the spanning tree's state
+  ++ws.kinematicsVersion;  // Xup, Xa, v, c now hold the spanning tree's state
   const Vec6 a0 = detail::gravityBias(model, data);
   const bool hasFext = fext && !fext->empty();
   for (int i = 0; i < model.numBodies(); ++i) {  // outward
     const Body& b = model.body(i);
-    const Transform& X = data.Xup[i] = b.joint.transformAfter(q.data() + b.qIndex, b.Xtree);
+    const Transform& X = ws.Xup[i] = b.joint.transformAfter(q.data() + b.qIndex, b.Xtree);
     const Vec6 vJ = detail::jointVelocity(b, v);
     const Vec6 aJ = detail::jointVelocity(b, qdd);
     if (b.parent < 0) {
@@ -26,8 +28,8 @@ const VecX& rnea(const Model& model, Data& data, const VecRef& q, const VecRef& 
       data.v[i] = X.apply(data.v[b.parent]) + vJ;
       data.a[i] = X.apply(data.a[b.parent]) + aJ;
     }
-    data.c[i] = crossMotion(data.v[i], vJ);
-    data.a[i] += data.c[i];
+    ws.c[i] = crossMotion(data.v[i], vJ);
+    data.a[i] += ws.c[i];
     const Vec6 Iv = b.inertia * data.v[i];
     data.f[i] = b.inertia * data.a[i] + crossForce(data.v[i], Iv);  // f = I a + v ×* I v
     if (hasFext) data.f[i] -= data.Xa[i].applyForce((*fext)[i]);      // world force -> body
@@ -36,7 +38,7 @@ const VecX& rnea(const Model& model, Data& data, const VecRef& q, const VecRef& 
     const Body& b = model.body(i);
     if (b.joint.hasQuaternion()) data.tauTree.segment(b.vIndex, b.joint.nv()) = data.f[i].head(b.joint.nv());
     else data.tauTree[b.vIndex] = b.joint.subspace().dot(data.f[i]);
-    if (b.parent >= 0) data.f[b.parent] += data.Xup[i].applyTranspose(data.f[i]);
+    if (b.parent >= 0) data.f[b.parent] += ws.Xup[i].applyTranspose(data.f[i]);
   }
   return data.tauTree;
 }
@@ -44,7 +46,7 @@ const VecX& rnea(const Model& model, Data& data, const VecRef& q, const VecRef& 
 const VecX& nonLinearEffects(const Model& model, Data& data, const VecRef& q, const VecRef& v,
                              const ExternalForces* fext) {
   detail::checkData(model, data, "tree::nonLinearEffects");
-  rnea(model, data, q, v, data.zeroVTree, fext);
+  rnea(model, data, q, v, data.work().zeroVTree, fext);
   data.CTree = data.tauTree;
   return data.CTree;
 }

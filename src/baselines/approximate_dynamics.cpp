@@ -6,6 +6,7 @@
 #include "grbda/algorithms/tree.hpp"
 #include "grbda/baselines/approximate.hpp"
 #include "grbda/errors.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda {
 
@@ -14,7 +15,7 @@ namespace {
 void checkState(const ApproximateModel& am, const Data& data, const VecRef& q, const VecRef* v,
                 const ExternalForces* fext, const char* alg) {
   const Model& m = am.tree;
-  if (static_cast<int>(data.Xup.size()) != m.numBodies() || data.tau.size() != m.nv() || data.H.rows() != m.nv())
+  if (static_cast<int>(data.work().Xup.size()) != m.numBodies() || data.tau.size() != m.nv() || data.H.rows() != m.nv())
     throw InputError(std::string(alg) + ": data was not created for the approximate model (use Data(approx.tree))");
   detail::checkConfiguration(m, q, alg);
   if (v) detail::checkVector(*v, m.nv(), "v", alg);

@@ -7,6 +7,7 @@
 #include "../kernels/force_propagators.hpp"
 #include "grbda/baselines/approximate.hpp"
 #include "grbda/errors.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda {
 
@@ -30,9 +31,10 @@ void checkOffsetFitsTheJoints(const ApproximateModel& am, const char* alg) {
 
 const MatX& approximateInverseOperationalSpaceInertia(const ApproximateModel& am, Data& data, const OsimSet& set,
                                                       const VecRef& q, bool linearOnly) {
+  DataWorkspace& ws = data.work();
   constexpr const char* alg = "approximateInverseOperationalSpaceInertia";
   const Model& tree = am.tree;
-  if (static_cast<int>(data.Xup.size()) != tree.numBodies() || static_cast<int>(data.clusters.size()) != tree.numClusters())
+  if (static_cast<int>(ws.Xup.size()) != tree.numBodies() || static_cast<int>(ws.clusters.size()) != tree.numClusters())
     throw InputError(std::string(alg) + ": data was not created for the approximate model (use Data(approx.tree))");
   const MatX* offset = nullptr;
   switch (am.approximation) {

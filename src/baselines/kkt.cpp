@@ -11,31 +11,33 @@
 #include "../kernels/constraint_solvers.hpp"
 #include "dense_constraint_terms.hpp"
 #include "grbda/errors.hpp"
+#include "data_workspace.hpp"
+#include "constraints/constraint_workspace.hpp"
 
 namespace grbda::detail {
 
 void constraintJacobian(const Model& model, const Data& data, ConstraintData& cd) {
-  cd.J.setZero();
-  for (const ConstraintData::RowPart& p : cd.parts) {
+  cd.work().J.setZero();
+  for (const ConstraintWorkspace::RowPart& p : cd.work().parts) {
     // (^bX_j)ᵀ K = ^jX_0^* (^bX_0)ᵀ K: K as a world force once, then one force transform per body
     const Vec6 Kworld = data.Xa[static_cast<size_t>(p.body)].applyTranspose(p.K);
     for (int j = p.body; j >= 0; j = model.body(j).output) {
       const Cluster& cl = model.cluster(model.body(j).cluster);
-      const auto S = data.clusters[static_cast<size_t>(model.body(j).cluster)].S.middleRows<6>(6 * (j - cl.firstBody));
+      const auto S = data.work().clusters[static_cast<size_t>(model.body(j).cluster)].S.middleRows<6>(6 * (j - cl.firstBody));
       const Vec6 Kj = data.Xa[static_cast<size_t>(j)].applyForce(Kworld);
-      cd.J.row(p.row).segment(cl.vIndex, cl.nv).noalias() += Kj.transpose() * S;
+      cd.work().J.row(p.row).segment(cl.vIndex, cl.nv).noalias() += Kj.transpose() * S;
     }
   }
 }
 
 void denseConstraintTerms(const Model& model, Data& data, ConstraintData& cd, const ExternalForces* fext) {
   clusterCrba(model, data);                    // data.H
-  clusterRnea(model, data, data.zeroV, fext);  // data.tau = C(q, v) − Jᵀ f_ext
+  clusterRnea(model, data, data.work().zeroV, fext);  // data.tau = C(q, v) − Jᵀ f_ext
   for (int k = 0; k < model.numClusters(); ++k)  // accelerations with ÿ = 0, no gravity
     predictAccelerations(model.cluster(k), data, Vec6::Zero());
-  VecX& b = cd.hard.b;
-  b = cd.k;
-  for (const ConstraintData::RowPart& p : cd.parts) b[p.row] -= p.K.dot(data.a[static_cast<size_t>(p.body)]);  // −J̇ẏ
+  VecX& b = cd.work().hard.b;
+  b = cd.work().k;
+  for (const ConstraintWorkspace::RowPart& p : cd.work().parts) b[p.row] -= p.K.dot(data.a[static_cast<size_t>(p.body)]);  // −J̇ẏ
   constraintJacobian(model, data, cd);
 }
 
@@ -44,7 +46,7 @@ void bodyAccelerationsAtQdd(const Model& model, Data& data) {
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);
     predictAccelerations(cl, data, a0);
-    const MatX& S = data.clusters[static_cast<size_t>(k)].S;
+    const MatX& S = data.work().clusters[static_cast<size_t>(k)].S;
     for (int r = 0; r < cl.numBodies; ++r)
       data.a[static_cast<size_t>(cl.firstBody + r)].noalias() +=
           S.middleRows<6>(6 * r) * data.qdd.segment(cl.vIndex, cl.nv);
@@ -54,22 +56,22 @@ void bodyAccelerationsAtQdd(const Model& model, Data& data) {
 void kktForwardDynamics(const Model& model, Data& data, ConstraintData& cd, const VecRef& tau, const ExternalForces* fext,
                         const ConstraintSolverSettings& settings, const char* algorithm) {
   denseConstraintTerms(model, data, cd, fext);
-  ConstraintData::RowSystem& sys = cd.hard;
-  cd.lltH.compute(data.H);
-  if (cd.lltH.info() != Eigen::Success)
+  ConstraintWorkspace::RowSystem& sys = cd.work().hard;
+  cd.work().lltH.compute(data.H);
+  if (cd.work().lltH.info() != Eigen::Success)
     throw NumericalError(std::string(algorithm) + ": the mass matrix is not positive definite");
-  cd.rhs = tau - data.tau;                     // τ − C
-  cd.Hinvrhs = cd.rhs;
-  cd.lltH.solveInPlace(cd.Hinvrhs);            // ÿ_free
-  data.qdd = cd.Hinvrhs;
-  if (cd.numRows > 0) {  // (Eigen's triangular solve must not see an empty right-hand side)
-    cd.HinvJt = cd.J.transpose();
-    cd.lltH.solveInPlace(cd.HinvJt);
-    sys.L.noalias() = cd.J * cd.HinvJt;          // Delassus matrix
-    sys.b.noalias() -= cd.J * cd.Hinvrhs;
+  cd.work().rhs = tau - data.tau;                     // τ − C
+  cd.work().Hinvrhs = cd.work().rhs;
+  cd.work().lltH.solveInPlace(cd.work().Hinvrhs);            // ÿ_free
+  data.qdd = cd.work().Hinvrhs;
+  if (cd.work().numRows > 0) {  // (Eigen's triangular solve must not see an empty right-hand side)
+    cd.work().HinvJt = cd.work().J.transpose();
+    cd.work().lltH.solveInPlace(cd.work().HinvJt);
+    sys.L.noalias() = cd.work().J * cd.work().HinvJt;          // Delassus matrix
+    sys.b.noalias() -= cd.work().J * cd.work().Hinvrhs;
     solveDelassus(sys, cd, settings, false, algorithm);
     cd.lambda = sys.lambda;
-    data.qdd.noalias() += cd.HinvJt * cd.lambda;
+    data.qdd.noalias() += cd.work().HinvJt * cd.lambda;
   } else {
     solveDelassus(sys, cd, settings, false, algorithm);  // rank and flags of the empty set
   }

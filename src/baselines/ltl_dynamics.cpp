@@ -17,6 +17,8 @@
 #include "grbda/algorithms/kinematics.hpp"
 #include "grbda/baselines/ltl.hpp"
 #include "grbda/errors.hpp"
+#include "data_workspace.hpp"
+#include "constraints/constraint_workspace.hpp"
 
 namespace grbda::detail {
 
@@ -37,25 +39,25 @@ void ltlForwardDynamics(const Model& model, Data& data, const ConstraintModel& c
                         const VecRef& tau, const ExternalForces* fext, const ConstraintSolverSettings& settings,
                         bool soft, const char* algorithm) {
   denseConstraintTerms(model, data, cd, fext);
-  factorizeMassMatrix(data, cd.ltl, algorithm);
-  ConstraintData::RowSystem& sys = cd.hard;
-  cd.Hinvrhs = tau - data.tau;  // z = L⁻ᵀ (τ − C)
-  cd.ltl.solveLt(cd.Hinvrhs);
-  ltlDelassus(cd.ltl, cd.J, cd.Yt, sys.L);
-  sys.b.noalias() -= cd.Yt.transpose() * cd.Hinvrhs;
+  factorizeMassMatrix(data, cd.work().ltl, algorithm);
+  ConstraintWorkspace::RowSystem& sys = cd.work().hard;
+  cd.work().Hinvrhs = tau - data.tau;  // z = L⁻ᵀ (τ − C)
+  cd.work().ltl.solveLt(cd.work().Hinvrhs);
+  ltlDelassus(cd.work().ltl, cd.work().J, cd.work().Yt, sys.L);
+  sys.b.noalias() -= cd.work().Yt.transpose() * cd.work().Hinvrhs;
   if (soft) {
-    for (int r = 0; r < cd.numRows; ++r) sys.L(r, r) += constraints.compliance()[r];
+    for (int r = 0; r < cd.work().numRows; ++r) sys.L(r, r) += constraints.compliance()[r];
     cd.iterations = 0;
-    cd.rank = cd.numRows;
+    cd.rank = cd.work().numRows;
     cd.redundant = false;
     solveSoftDelassus(sys, algorithm);
   } else {
     solveDelassus(sys, cd, settings, false, algorithm);
   }
   cd.lambda = sys.lambda;
-  data.qdd = cd.Hinvrhs;
-  data.qdd.noalias() += cd.Yt * cd.lambda;
-  cd.ltl.solveL(data.qdd);
+  data.qdd = cd.work().Hinvrhs;
+  data.qdd.noalias() += cd.work().Yt * cd.lambda;
+  cd.work().ltl.solveL(data.qdd);
   bodyAccelerationsAtQdd(model, data);  // for the residual, as the PV solvers leave them
 }
 
@@ -68,16 +70,16 @@ const MatX& ltlConstraintDelassus(const Model& model, Data& data, const Constrai
   constexpr const char* alg = "ltlConstraintDelassus";
   detail::checkData(model, data, alg);
   detail::checkConstraintWorkspace(model, constraints, cd, alg);
-  const VecRef atRest(data.zeroV);
+  const VecRef atRest(data.work().zeroV);
   detail::prepareState(model, data, q, &atRest, alg);
-  const bool hadReference = cd.hasReference;  // the rows' K do not depend on it; keep it unset
+  const bool hadReference = cd.work().hasReference;  // the rows' K do not depend on it; keep it unset
   detail::gatherConstraintRows(model, data, constraints, cd);
-  cd.hasReference = hadReference;
+  cd.work().hasReference = hadReference;
   detail::constraintJacobian(model, data, cd);
   detail::clusterCrba(model, data);
-  detail::factorizeMassMatrix(data, cd.ltl, alg);
-  ltlDelassus(cd.ltl, cd.J, cd.Yt, cd.A);
-  return cd.A;
+  detail::factorizeMassMatrix(data, cd.work().ltl, alg);
+  ltlDelassus(cd.work().ltl, cd.work().J, cd.work().Yt, cd.work().A);
+  return cd.work().A;
 }
 
 const MatX& ltlInverseOperationalSpaceInertia(const Model& model, Data& data, LtlOsimData& ws,

@@ -9,6 +9,7 @@
 #include "dense_constraint_terms.hpp"
 #include "grbda/baselines/osim_baselines.hpp"
 #include "grbda/errors.hpp"
+#include "constraints/constraint_workspace.hpp"
 
 namespace grbda {
 
@@ -21,12 +22,12 @@ const MatX& denseInverseOperationalSpaceInertia(const Model& model, Data& data, 
   detail::gatherConstraintRows(model, data, constraints, cd, false);
   detail::clusterCrba(model, data);  // data.H
   detail::constraintJacobian(model, data, cd);
-  cd.lltH.compute(data.H);
-  if (cd.lltH.info() != Eigen::Success)
+  cd.work().lltH.compute(data.H);
+  if (cd.work().lltH.info() != Eigen::Success)
     throw NumericalError(std::string(alg) + ": the mass matrix is not positive definite");
-  cd.HinvJt = cd.J.transpose();
-  cd.lltH.solveInPlace(cd.HinvJt);
-  cd.LambdaInv.noalias() = cd.J * cd.HinvJt;
+  cd.work().HinvJt = cd.work().J.transpose();
+  cd.work().lltH.solveInPlace(cd.work().HinvJt);
+  cd.LambdaInv.noalias() = cd.work().J * cd.work().HinvJt;
   return cd.LambdaInv;
 }
 

@@ -6,6 +6,7 @@
 #include "grbda/baselines/osim_baselines.hpp"
 #include "grbda/baselines/projection.hpp"
 #include "grbda/errors.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda {
 
@@ -16,7 +17,7 @@ MatX projectionInverseOperationalSpaceInertia(const Model& model, Data& data,
   ProjectionMatrices cm;
   projectionMatrices(model, data, q, VecX::Zero(model.nv()), cm);
   const VecX qSpan = data.qSpan;
-  const MatX Htree = tree::crba(model, data, qSpan);  // also leaves the tree poses in data.Xup
+  const MatX Htree = tree::crba(model, data, qSpan);  // also leaves the tree poses in the workspace's Xup
   const Eigen::LLT<MatX> llt(cm.G.transpose() * Htree * cm.G);
   if (llt.info() != Eigen::Success) throw NumericalError(std::string(alg) + ": GᵀHG is not positive definite");
 

@@ -9,6 +9,7 @@
 #include "../kernels/cluster_state.hpp"
 #include "grbda/algorithms/tree.hpp"
 #include "grbda/errors.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda {
 
@@ -22,7 +23,7 @@ void projectionMatrices(const Model& model, Data& data, const VecRef& q, const V
   int row = 0;
   for (int c = 0; c < model.numClusters(); ++c) {
     const Cluster& cl = model.cluster(c);
-    const ClusterData& cd = data.clusters[static_cast<size_t>(c)];
+    const ClusterData& cd = data.work().clusters[static_cast<size_t>(c)];
     out.G.block(cl.vSpanIndex, cl.vIndex, cl.nvSpan, cl.nv) = cd.G;
     out.g.segment(cl.vSpanIndex, cl.nvSpan) = cd.g;
     const int m = cl.nvSpan - cl.nv;

@@ -10,6 +10,8 @@
 #include "grbda/algorithms/tree.hpp"
 #include "grbda/errors.hpp"
 #include "proximal_internal.hpp"
+#include "data_workspace.hpp"
+#include "constraints/constraint_workspace.hpp"
 
 namespace grbda {
 
@@ -82,7 +84,7 @@ const ProximalResult& proximalSparseForwardDynamics(const Model& model, Data& da
   if (pd.nvSpan != model.nvSpanning() || pd.numBodies != model.numBodies() || pd.result.qdd.size() != model.nv())
     throw InputError(std::string(kName) + ": the ProximalData workspace was built for another model");
   if (pd.constraints && (pd.constraints->modelId() != model.id() ||
-                         pd.constraintData->constraintsVersion != pd.constraints->version()))
+                         pd.constraintData->work().constraintsVersion != pd.constraints->version()))
     throw InputError(std::string(kName) + ": the ProximalData's ConstraintModel belongs to another model or has "
                      "changed since the workspace was made; make a new ProximalData(model, constraints)");
   if (pd.rows != settings.rows)  // allocates once per switch
@@ -90,7 +92,7 @@ const ProximalResult& proximalSparseForwardDynamics(const Model& model, Data& da
   detail::checkVector(tau, model.nv(), "tau", kName);
   detail::prepareState(model, data, q, &v, kName);
 
-  // tree terms; nonLinearEffects last so data.v, data.c are the tree's (used by the loop rows)
+  // tree terms; nonLinearEffects last so data.v, the workspace's c are the tree's (used by the loop rows)
   const MatX& H = tree::crba(model, data, data.qSpan);
   const VecX& C = tree::nonLinearEffects(model, data, data.qSpan, data.vSpan);
   detail::gatherConstraintRows(model, data, pd);
@@ -135,7 +137,7 @@ const ProximalResult& proximalSparseForwardDynamics(const Model& model, Data& da
     res.qdd[static_cast<Eigen::Index>(c)] = qdd[pd.independentCoordinate[c]];
   if (pd.constraints) {  // the ConstraintModel's forces where its solvers leave them
     ConstraintData& cd = *pd.constraintData;
-    cd.lambda = lambda.tail(cd.numRows);
+    cd.lambda = lambda.tail(cd.work().numRows);
     cd.residual = constraintModelResidual(pd, qdd);
   }
   return res;

@@ -3,11 +3,12 @@
 // constraint rows K, k and the sparse LTDL factorisation / solves of the KKT matrix on the
 // pattern fixed by ProximalData. None of them allocates.
 #include "grbda/baselines/proximal.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda::detail {
 
 /// K, k of the chosen rows at the state last prepared in `data` (cluster kinematics with v, then
-/// tree::nonLinearEffects, so data.v, data.c, data.Xa, data.Xup are the spanning-tree ones).
+/// tree::nonLinearEffects, so data.v, the workspace's c, data.Xa, the workspace's Xup are the spanning-tree ones).
 void gatherConstraintRows(const Model& model, const Data& data, ProximalData& pd);
 
 /// KKT matrix [H Kᵀ; K −μ1] (lower pattern) into pd.A, from H = data.HTree and pd.K.

@@ -1,5 +1,5 @@
 // Constraint rows K q̈ = k for the proximal solver. Cluster rows are the ones the cluster joints
-// computed during prepareState (data.clusters[c].K, k; cluster-local columns). Unreduced loop
+// computed during prepareState (the workspace's clusters[c].K, k; cluster-local columns). Unreduced loop
 // rows are stated the way Pinocchio states a loop (spec §7.2): the two loop frames' points must
 // have equal classical accelerations (K = J_pred − J_succ, k = −(bias_pred − bias_succ) with
 // q̈ = 0), plus, for LoopFull, the relative angular acceleration normal to a revolute axis (all
@@ -10,6 +10,8 @@
 #include "../kernels/constraint_rows.hpp"
 #include "proximal_internal.hpp"
 #include "grbda/spatial/cross.hpp"
+#include "data_workspace.hpp"
+#include "constraints/constraint_workspace.hpp"
 
 namespace grbda::detail {
 
@@ -98,9 +100,9 @@ void constraintModelRows(const Model& model, const Data& data, ProximalData& pd)
   ConstraintData& cd = *pd.constraintData;
   gatherConstraintRows(model, data, *pd.constraints, cd);
   const int r0 = pd.firstConstraintRow;
-  pd.K.bottomRows(cd.numRows).setZero();
-  pd.k.tail(cd.numRows) = cd.k;
-  for (const ConstraintData::RowPart& p : cd.parts) {
+  pd.K.bottomRows(cd.work().numRows).setZero();
+  pd.k.tail(cd.work().numRows) = cd.work().k;
+  for (const ConstraintWorkspace::RowPart& p : cd.work().parts) {
     const auto b = static_cast<size_t>(p.body);
     pd.k[r0 + p.row] -= p.K.dot(pd.biasAcceleration[b]);
     const Vec6 Kworld = data.Xa[b].applyTranspose(p.K);
@@ -116,18 +118,19 @@ void constraintModelRows(const Model& model, const Data& data, ProximalData& pd)
 }  // namespace
 
 void gatherConstraintRows(const Model& model, const Data& data, ProximalData& pd) {
+  const DataWorkspace& ws = data.work();
   if ((pd.rows != ProximalConstraintRows::Cluster && !model.loops().empty()) || pd.constraints)
     for (int i = 0; i < model.numBodies(); ++i) {  // a_i(q̈ = 0) = X_i a_λ(i) + v_i × vJ_i, no gravity
       const int parent = model.body(i).parent;
-      const Vec6& c = data.c[static_cast<size_t>(i)];
+      const Vec6& c = ws.c[static_cast<size_t>(i)];
       pd.biasAcceleration[static_cast<size_t>(i)] =
-          parent < 0 ? c : Vec6(data.Xup[static_cast<size_t>(i)].apply(pd.biasAcceleration[static_cast<size_t>(parent)]) + c);
+          parent < 0 ? c : Vec6(ws.Xup[static_cast<size_t>(i)].apply(pd.biasAcceleration[static_cast<size_t>(parent)]) + c);
     }
   for (int r = 0; r < pd.numRows; ++r) {
     const ProximalData::RowSource& src = pd.rowSource[static_cast<size_t>(r)];
     if (src.clusterRow < 0) continue;
     const Cluster& cl = model.cluster(src.cluster);
-    const ClusterData& cd = data.clusters[static_cast<size_t>(src.cluster)];
+    const ClusterData& cd = ws.clusters[static_cast<size_t>(src.cluster)];
     for (int j = 0; j < cl.nvSpan; ++j) pd.K(r, cl.vSpanIndex + j) = cd.K(src.clusterRow, j);
     pd.k[r] = cd.k[src.clusterRow];
   }

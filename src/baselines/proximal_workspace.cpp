@@ -3,6 +3,7 @@
 // unknown, computed once per model so that a solve touches only entries that can be non-zero.
 #include "grbda/baselines/proximal.hpp"
 #include "grbda/errors.hpp"
+#include "constraints/constraint_workspace.hpp"
 
 namespace grbda {
 
@@ -96,7 +97,7 @@ void ProximalData::analyse(const Model& model) {
   std::vector<std::vector<int>> rowsBelow(static_cast<size_t>(nc));  // per cluster, nodes descending
   if (constraints) {
     std::vector<std::vector<char>> touches(static_cast<size_t>(nc), std::vector<char>(static_cast<size_t>(mc), 0));
-    for (const ConstraintData::RowPart& part : constraintData->parts)
+    for (const ConstraintWorkspace::RowPart& part : constraintData->work().parts)
       for (int c = model.body(part.body).cluster; c >= 0; c = model.cluster(c).parent)
         touches[static_cast<size_t>(c)][static_cast<size_t>(part.row)] = 1;
     for (int c = 0; c < nc; ++c)

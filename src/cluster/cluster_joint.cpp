@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "grbda/spatial/cross.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda {
 const char* Cluster::typeName() const { return joint ? joint->typeName() : "?"; }
@@ -138,7 +139,8 @@ double ClusterJoint::constraintViolation(const double* qSpan, ClusterData& cd) c
 }
 
 bool GenericJoint::update(const Model& model, const Cluster& cl, Data& data, const double* v) const {
-  ClusterData& cd = data.clusters[static_cast<size_t>(model.body(cl.firstBody).cluster)];
+  DataWorkspace& ws = data.work();
+  ClusterData& cd = ws.clusters[static_cast<size_t>(model.body(cl.firstBody).cluster)];
   const double* q = data.qSpan.data() + cl.qSpanIndex;
   double* qd = data.vSpan.data() + cl.vSpanIndex;
   if (!constraints_.isStatic()) {
@@ -159,8 +161,8 @@ bool GenericJoint::update(const Model& model, const Cluster& cl, Data& data, con
     const int j = b.vIndex - cl.vSpanIndex;  // local spanning coordinate (1-DoF joints only)
     const Transform X = b.joint.transformAfter(q + (b.qIndex - cl.qSpanIndex), b.Xtree);
     const bool parentInCluster = b.parent >= cl.firstBody;
-    data.Xup[i] = X;
-    data.Xout[i] = parentInCluster ? X * data.Xout[b.parent] : X;
+    ws.Xup[i] = X;
+    ws.Xout[i] = parentInCluster ? X * ws.Xout[b.parent] : X;
     data.Xa[i] = b.parent < 0 ? X : X * data.Xa[b.parent];
     const Vec6 s = b.joint.subspace();
     // S_i = X_i S_λ(i) + s_i G_i  (the rows of Xint Ssp G, eq. 14-15 of [P0])
@@ -174,8 +176,8 @@ bool GenericJoint::update(const Model& model, const Cluster& cl, Data& data, con
     data.v[i] = b.parent < 0 ? vJ : Vec6(X.apply(data.v[b.parent]) + vJ);
     // c_i = X_i c_λ(i) + s_i g_i + v_i × s_i q̇_i  (paper form of the bias, eq. 19 of [P0])
     Vec6 ci = s * cd.g[j] + crossMotion(data.v[i], vJ);
-    if (parentInCluster) ci += X.apply(data.c[b.parent]);
-    data.c[i] = ci;
+    if (parentInCluster) ci += X.apply(ws.c[b.parent]);
+    ws.c[i] = ci;
   }
   return true;
 }
@@ -192,17 +194,18 @@ void RevoluteJoint::initializeData(const Model& model, const Cluster& cl, Cluste
 }
 
 bool RevoluteJoint::update(const Model& model, const Cluster& cl, Data& data, const double* v) const {
+  DataWorkspace& ws = data.work();
   const int i = cl.firstBody;
   const Body& b = model.body(i);
-  Transform& X = data.Xup[i];
+  Transform& X = ws.Xup[i];
   transform_(b, data.qSpan.data() + cl.qSpanIndex, X);
-  data.Xout[i] = X;
+  ws.Xout[i] = X;
   data.Xa[i] = b.parent < 0 ? X : X * data.Xa[b.parent];
   if (v) {
     data.vSpan[cl.vSpanIndex] = v[0];
     const Vec6 vJ = b.joint.subspace() * v[0];
     data.v[i] = b.parent < 0 ? vJ : Vec6(X.apply(data.v[b.parent]) + vJ);
-    data.c[i] = prismatic_ || screw_ ? crossMotion(data.v[i], vJ) : crossMotionAngular(data.v[i], vJ);
+    ws.c[i] = prismatic_ || screw_ ? crossMotion(data.v[i], vJ) : crossMotionAngular(data.v[i], vJ);
   }
   return true;
 }
@@ -224,14 +227,15 @@ void FreeJoint::independentPositions(const Cluster&, const double* qSpan, double
 }
 
 bool FreeJoint::update(const Model& model, const Cluster& cl, Data& data, const double* v) const {
+  DataWorkspace& ws = data.work();
   const int i = cl.firstBody;
   const Body& b = model.body(i);
   const Transform X = b.joint.transformAfter(data.qSpan.data() + cl.qSpanIndex, b.Xtree);
-  data.Xup[i] = data.Xout[i] = data.Xa[i] = X;
+  ws.Xup[i] = ws.Xout[i] = data.Xa[i] = X;
   if (v) {
     data.vSpan.segment<6>(cl.vSpanIndex) = Eigen::Map<const Vec6>(v);
     data.v[i] = Eigen::Map<const Vec6>(v);
-    data.c[i].setZero();  // v × vJ with v = vJ
+    ws.c[i].setZero();  // v × vJ with v = vJ
   }
   return true;
 }
@@ -253,17 +257,18 @@ void SphericalJoint::independentPositions(const Cluster&, const double* qSpan, d
 }
 
 bool SphericalJoint::update(const Model& model, const Cluster& cl, Data& data, const double* v) const {
+  DataWorkspace& ws = data.work();
   const int i = cl.firstBody;
   const Body& b = model.body(i);
-  const Transform& X = data.Xup[i] = b.joint.transformAfter(data.qSpan.data() + cl.qSpanIndex, b.Xtree);
-  data.Xout[i] = X;
+  const Transform& X = ws.Xup[i] = b.joint.transformAfter(data.qSpan.data() + cl.qSpanIndex, b.Xtree);
+  ws.Xout[i] = X;
   data.Xa[i] = b.parent < 0 ? X : X * data.Xa[b.parent];
   if (v) {
     data.vSpan.segment<3>(cl.vSpanIndex) = Eigen::Map<const Vec3>(v);
     Vec6 vJ = Vec6::Zero();
     vJ.head<3>() = Eigen::Map<const Vec3>(v);
     data.v[i] = b.parent < 0 ? vJ : Vec6(X.apply(data.v[b.parent]) + vJ);
-    data.c[i] = crossMotion(data.v[i], vJ);  // Ṡ = 0 in body coordinates: c = v × S q̇
+    ws.c[i] = crossMotion(data.v[i], vJ);  // Ṡ = 0 in body coordinates: c = v × S q̇
   }
   return true;
 }

@@ -7,6 +7,7 @@
 #include "grbda/data.hpp"
 #include "grbda/model.hpp"
 #include "grbda/spatial/cross.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda::detail {
 

@@ -1,4 +1,5 @@
 #include "constraint_rank.hpp"
+#include "data_workspace.hpp"
 
 #include <Eigen/QR>
 #include <algorithm>

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "grbda/errors.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda::detail {
 

@@ -8,6 +8,7 @@
 
 #include "grbda/cluster/implicit_constraint.hpp"
 #include "grbda/data.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda::detail {
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "grbda/errors.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda::detail {
 
@@ -291,7 +292,7 @@ bool FourBarJoint::completePositions(const Cluster&, const double* y, double* qS
 }
 
 bool FourBarJoint::update(const Model& model, const Cluster& cl, Data& data, const double* v) const {
-  ClusterData& cd = data.clusters[static_cast<size_t>(model.body(cl.firstBody).cluster)];
+  ClusterData& cd = data.work().clusters[static_cast<size_t>(model.body(cl.firstBody).cluster)];
   const double* q = data.qSpan.data() + cl.qSpanIndex;
   const PlanarFourBarConstraint::Links links = loop_->links(q);  // K and k at q from one set of rotations
   Mat23 K;

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "static_joints.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda::detail {
 

@@ -7,6 +7,7 @@
 
 #include "cluster_joint.hpp"
 #include "joint_transform.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda::detail {
 
@@ -30,8 +31,23 @@ class FixedClusterBodies {
     }
   }
 
+  /// True when every body of the cluster hangs from a body outside it: S_i = s_i G_i, constant
+  /// for a constant G (written once by writeSubspace, not by update).
+  bool bodiesAttachOutside() const {
+    for (int r = 0; r < NB; ++r)
+      if (parent_[r] >= 0) return false;
+    return true;
+  }
+  /// S_i = s_i G_i for a cluster whose bodies all attach outside it.
+  void writeSubspace(const MatG& G, ClusterData& cd) const {
+    for (int r = 0; r < NB; ++r) cd.S.template block<6, D>(6 * r, 0).noalias() = s_[r] * G.row(r);
+  }
+
+  /// With `writeS` false, cd.S is left as writeSubspace wrote it (bodies attached outside the
+  /// cluster and G constant).
   void update(const Model& model, const Cluster& cl, Data& data, ClusterData& cd, const MatG& G, const double* g,
-              const double* v) const {
+              const double* v, bool writeS = true) const {
+    DataWorkspace& ws = data.work();
     const double* q = data.qSpan.data() + cl.qSpanIndex;
     std::array<Eigen::Matrix<double, 6, D>, NB> S;
     Eigen::Matrix<double, D, 1> y = Eigen::Matrix<double, D, 1>::Zero();
@@ -39,23 +55,29 @@ class FixedClusterBodies {
     for (int r = 0; r < NB; ++r) {
       const int i = cl.firstBody + r, p = parent_[r];
       const Body& b = model.body(i);
-      Transform& X = data.Xup[i];
+      Transform& X = ws.Xup[i];
       transform_[r](b, q + r, X);
-      data.Xout[i] = p < 0 ? X : X * data.Xout[cl.firstBody + p];
-      data.Xa[i] = b.parent < 0 ? X : X * data.Xa[b.parent];
-      S[r].noalias() = s_[r] * G.row(r);
-      if (p >= 0)
-        for (int c = 0; c < D; ++c) S[r].col(c) += X.apply(S[p].col(c));
-      cd.S.template block<6, D>(6 * r, 0) = S[r];
+      // assignments, not `p < 0 ? X : ...`: the conditional would copy X into a temporary first
+      if (p < 0) ws.Xout[i] = X;
+      else ws.Xout[i] = X * ws.Xout[cl.firstBody + p];
+      if (b.parent < 0) data.Xa[i] = X;
+      else data.Xa[i] = X * data.Xa[b.parent];
+      if (writeS) {
+        S[r].noalias() = s_[r] * G.row(r);
+        if (p >= 0)
+          for (int c = 0; c < D; ++c) S[r].col(c) += X.apply(S[p].col(c));
+        cd.S.template block<6, D>(6 * r, 0) = S[r];
+      }
       if (!v) continue;
       const double qd = G.row(r).dot(y);
       data.vSpan[cl.vSpanIndex + r] = qd;
       const Vec6 vJ = s_[r] * qd;
-      data.v[i] = b.parent < 0 ? vJ : Vec6(X.apply(data.v[b.parent]) + vJ);
+      if (b.parent < 0) data.v[i] = vJ;
+      else data.v[i] = X.apply(data.v[b.parent]) + vJ;
       Vec6 c = revolute_[r] ? crossMotionAngular(data.v[i], vJ) : crossMotion(data.v[i], vJ);
       if (g) c += s_[r] * g[r];
-      if (p >= 0) c += X.apply(data.c[cl.firstBody + p]);
-      data.c[i] = c;
+      if (p >= 0) c += X.apply(ws.c[cl.firstBody + p]);
+      ws.c[i] = c;
     }
   }
 
@@ -77,6 +99,7 @@ class StaticClusterJoint final : public ClusterJoint {
     const MatX& K = constraints_.couplingRows();
     fixedRows_ = K.rows() <= NB;  // repeated couplings in a file can give more rows: the general check
     if (fixedRows_) K_ = K;
+    constantS_ = bodies_.bodiesAttachOutside();
   }
   const char* typeName() const override { return name_; }
 
@@ -93,9 +116,16 @@ class StaticClusterJoint final : public ClusterJoint {
     return (K_ * Eigen::Map<const Eigen::Matrix<double, NB, 1>>(qSpan)).cwiseAbs().maxCoeff();
   }
 
+  /// S is constant when every body hangs from outside the cluster (a geared link and its rotor):
+  /// written here once instead of by every update.
+  void initializeData(const Model& model, const Cluster& cl, ClusterData& cd) const override {
+    ClusterJoint::initializeData(model, cl, cd);
+    if (constantS_) bodies_.writeSubspace(G_, cd);
+  }
+
   bool update(const Model& model, const Cluster& cl, Data& data, const double* v) const override {
-    ClusterData& cd = data.clusters[static_cast<size_t>(model.body(cl.firstBody).cluster)];
-    bodies_.update(model, cl, data, cd, G_, nullptr, v);
+    ClusterData& cd = data.work().clusters[static_cast<size_t>(model.body(cl.firstBody).cluster)];
+    bodies_.update(model, cl, data, cd, G_, nullptr, v, !constantS_);
     return true;
   }
 
@@ -105,6 +135,7 @@ class StaticClusterJoint final : public ClusterJoint {
   Eigen::Matrix<double, NB, D> G_;
   Eigen::Matrix<double, Eigen::Dynamic, NB, 0, NB, NB> K_;  ///< the coupling rows K (φ = K q_span)
   bool fixedRows_ = false;                                   ///< K fits K_ (at most NB rows)
+  bool constantS_ = false;                                   ///< S written once (initializeData)
 };
 
 }  // namespace grbda::detail

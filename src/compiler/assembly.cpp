@@ -10,6 +10,7 @@
 
 #include "cluster/loop_closure.hpp"
 #include "compiler.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda::detail {
 

@@ -2,6 +2,8 @@
 // cluster's articulated step propagates, and where the two halves of a relative row meet.
 #include "grbda/constraints/constraint_data.hpp"
 
+#include "constraints/constraint_workspace.hpp"
+
 #include <algorithm>
 #include <string>
 
@@ -27,7 +29,7 @@ int bodyInCluster(const Model& model, int body, int k) {
 }
 
 /// Tables of a row system: for every cluster, the rows active in it and their part slots.
-void analyse(const Model& model, const ConstraintData& cd, ConstraintData::RowSystem& sys) {
+void analyse(const Model& model, const ConstraintWorkspace& cd, ConstraintWorkspace::RowSystem& sys) {
   const int nc = model.numClusters();
   std::vector<std::vector<std::pair<int, int>>> active(static_cast<size_t>(nc));  // (system row, slot)
   for (int j = 0; j < sys.size(); ++j) {
@@ -49,7 +51,7 @@ void analyse(const Model& model, const ConstraintData& cd, ConstraintData::RowSy
   for (int k = 0; k < nc; ++k) {
     auto& list = active[static_cast<size_t>(k)];
     std::stable_sort(list.begin(), list.end());
-    ConstraintData::ClusterRows& cr = sys.clusters[static_cast<size_t>(k)];
+    ConstraintWorkspace::ClusterRows& cr = sys.clusters[static_cast<size_t>(k)];
     for (const auto& [j, slot] : list) {
       if (cr.rows.empty() || cr.rows.back() != j) {
         cr.rows.push_back(j);
@@ -79,14 +81,14 @@ void analyse(const Model& model, const ConstraintData& cd, ConstraintData::RowSy
 
 /// PV-early's tables: the rows on each cluster's bodies, the child clusters whose subtree
 /// carries rows (children have larger indices), and buffers for every row of the subtree.
-void analyseEarly(const Model& model, ConstraintData& cd) {
+void analyseEarly(const Model& model, ConstraintWorkspace& cd) {
   const int nc = model.numClusters();
   cd.early.assign(static_cast<size_t>(nc), {});
   for (int r = 0; r < cd.numRows; ++r) {
     const int p0 = cd.rowFirstPart[static_cast<size_t>(r)];
     if (cd.rowFirstPart[static_cast<size_t>(r) + 1] - p0 != 1) cd.earlySupported = false;
     const int body = cd.parts[static_cast<size_t>(p0)].body;
-    ConstraintData::EarlyCluster& ec = cd.early[static_cast<size_t>(model.body(body).cluster)];
+    ConstraintWorkspace::EarlyCluster& ec = cd.early[static_cast<size_t>(model.body(body).cluster)];
     ec.ownRows.push_back(r);
     ec.ownBody.push_back(body);
   }
@@ -96,7 +98,7 @@ void analyseEarly(const Model& model, ConstraintData& cd) {
   }
   std::vector<int> capacity(static_cast<size_t>(nc), 0);
   for (int k = nc - 1; k >= 0; --k) {
-    ConstraintData::EarlyCluster& ec = cd.early[static_cast<size_t>(k)];
+    ConstraintWorkspace::EarlyCluster& ec = cd.early[static_cast<size_t>(k)];
     const int cap = capacity[static_cast<size_t>(k)] += static_cast<int>(ec.ownRows.size());
     const int parent = model.cluster(k).parent;
     if (cap > 0 && parent >= 0) {
@@ -105,7 +107,7 @@ void analyseEarly(const Model& model, ConstraintData& cd) {
     }
     const int d = model.cluster(k).nv;
     // factor columns: each child may carry kMaxCarried rows of a deferred elimination, plus T's d
-    const int p = ConstraintData::EarlyCluster::kMaxCarried * static_cast<int>(ec.children.size()) + d;
+    const int p = ConstraintWorkspace::EarlyCluster::kMaxCarried * static_cast<int>(ec.children.size()) + d;
     ec.F = MatX::Zero(6, cap);
     ec.bodyOf.assign(static_cast<size_t>(cap), -1);
     ec.b = VecX::Zero(cap);
@@ -121,7 +123,7 @@ void analyseEarly(const Model& model, ConstraintData& cd) {
     ec.g = VecX::Zero(p);
     ec.W = MatX::Zero(cap, p);
     ec.Wqr = MatX::Zero(cap, p);
-    ec.Bout = MatX::Zero(ConstraintData::EarlyCluster::kMaxCarried, cap);
+    ec.Bout = MatX::Zero(ConstraintWorkspace::EarlyCluster::kMaxCarried, cap);
     ec.Fout = MatX::Zero(6, cap);
     ec.bout = VecX::Zero(cap);
     ec.lambda = VecX::Zero(cap);
@@ -131,16 +133,21 @@ void analyseEarly(const Model& model, ConstraintData& cd) {
 
 }  // namespace
 
-ConstraintData::ConstraintData(const Model& model, const ConstraintModel& constraints)
-    : modelId(model.id()), constraintsVersion(constraints.version()), numRows(constraints.numRows()), ltl(model) {
+ConstraintData::ConstraintData(const Model& model, const ConstraintModel& constraints) {
   if (constraints.modelId() != model.id())
     throw InputError("ConstraintData: the ConstraintModel was made for another model than '" + model.name() + "'");
-  const int m = numRows;
+  const int m = constraints.numRows();
   lambda = VecX::Zero(m);
-  k = VecX::Zero(m);
-  kBiased = VecX::Zero(m);
   LambdaInv = MatX::Zero(m, m);
   Lambda = MatX::Zero(m, m);
+  work_ = std::make_unique<Workspace>(model, constraints);
+}
+
+ConstraintData::Workspace::Workspace(const Model& model, const ConstraintModel& constraints)
+    : modelId(model.id()), constraintsVersion(constraints.version()), numRows(constraints.numRows()), ltl(model) {
+  const int m = numRows;
+  k = VecX::Zero(m);
+  kBiased = VecX::Zero(m);
   softBody.assign(static_cast<size_t>(model.numBodies()), 0);
   std::vector<int> bodies;
   for (const Constraint& c : constraints.constraints())  // each row's parts: the bodies its kind names
@@ -207,5 +214,7 @@ ConstraintData::ConstraintData(const Model& model, const ConstraintModel& constr
 ConstraintData::~ConstraintData() = default;
 ConstraintData::ConstraintData(ConstraintData&&) noexcept = default;
 ConstraintData& ConstraintData::operator=(ConstraintData&&) noexcept = default;
+
+void ConstraintData::clearReference() { work_->hasReference = false; }
 
 }  // namespace grbda

@@ -13,6 +13,16 @@
 #include "grbda/errors.hpp"
 
 #include "../kernels/cluster_state.hpp"
+#include "constraints/constraint_workspace.hpp"
+
+namespace grbda {
+
+ConstraintRowsOut::ConstraintRowsOut(ConstraintData& cd, int row)
+    : parts_(cd.work().parts.data()),
+      rowFirstPart_(cd.work().rowFirstPart.data() + row),
+      k_(cd.work().k.data() + row) {}
+
+}  // namespace grbda
 
 namespace grbda::detail {
 
@@ -21,8 +31,8 @@ void checkConstraintWorkspace(const Model& model, const ConstraintModel& constra
   if (constraints.modelId() != model.id())
     throw InputError(std::string(algorithm) + ": the ConstraintModel was made for another model than '" +
                      model.name() + "'");
-  if (cd.modelId != model.id() || cd.constraintsVersion != constraints.version() ||
-      cd.numRows != constraints.numRows())
+  if (cd.work().modelId != model.id() || cd.work().constraintsVersion != constraints.version() ||
+      cd.work().numRows != constraints.numRows())
     throw InputError(std::string(algorithm) +
                      ": the ConstraintData does not match the ConstraintModel (made for another model, or the "
                      "constraints changed since); make a new ConstraintData(model, constraints)");
@@ -30,27 +40,27 @@ void checkConstraintWorkspace(const Model& model, const ConstraintModel& constra
 
 void gatherConstraintRows(const Model& model, const Data& data, const ConstraintModel& constraints,
                           ConstraintData& cd, bool rightHandSides) {
-  if (rightHandSides && constraints.baumgarte() > 0.0 && !cd.hasReference) cd.setReference(model, data, constraints);
+  if (rightHandSides && constraints.baumgarte() > 0.0 && !cd.work().hasReference) cd.setReference(model, data, constraints);
   const double T = rightHandSides ? constraints.baumgarte() : 0.0;
   const double kv = T > 0.0 ? 2.0 / T : 0.0, kp = T > 0.0 ? 1.0 / (T * T) : 0.0;
   const ConstraintRowSettings settings{rightHandSides, kv, kp};
   for (int ci = 0; ci < constraints.size(); ++ci) {  // one call per constraint: its kind writes its rows
     const Constraint& c = constraints.constraint(ci);
-    c.type->calc(model, data, c, cd.typeData[static_cast<size_t>(ci)].get(), settings, ConstraintRowsOut(cd, c.row));
+    c.type->calc(model, data, c, cd.work().typeData[static_cast<size_t>(ci)].get(), settings, ConstraintRowsOut(cd, c.row));
   }
   if (!rightHandSides) return;
   const Vec6 a0 = gravityBias(model, data);
-  cd.kBiased = cd.k;
-  for (const ConstraintData::RowPart& p : cd.parts)
-    cd.kBiased[p.row] += p.K.dot(data.Xa[static_cast<size_t>(p.body)].apply(a0));
+  cd.work().kBiased = cd.work().k;
+  for (const ConstraintWorkspace::RowPart& p : cd.work().parts)
+    cd.work().kBiased[p.row] += p.K.dot(data.Xa[static_cast<size_t>(p.body)].apply(a0));
 }
 
 double constraintResidual(const Data& data, ConstraintData& cd) {
   double worst = 0.0;
-  for (int r = 0; r < cd.numRows; ++r) {
-    double value = -cd.kBiased[r];
-    for (int p = cd.rowFirstPart[static_cast<size_t>(r)]; p < cd.rowFirstPart[static_cast<size_t>(r) + 1]; ++p)
-      value += cd.parts[static_cast<size_t>(p)].K.dot(data.a[static_cast<size_t>(cd.parts[static_cast<size_t>(p)].body)]);
+  for (int r = 0; r < cd.work().numRows; ++r) {
+    double value = -cd.work().kBiased[r];
+    for (int p = cd.work().rowFirstPart[static_cast<size_t>(r)]; p < cd.work().rowFirstPart[static_cast<size_t>(r) + 1]; ++p)
+      value += cd.work().parts[static_cast<size_t>(p)].K.dot(data.a[static_cast<size_t>(cd.work().parts[static_cast<size_t>(p)].body)]);
     worst = std::max(worst, std::abs(value));
   }
   return worst;
@@ -63,9 +73,9 @@ namespace grbda {
 void ConstraintData::setReference(const Model& model, const Data& data, const ConstraintModel& constraints) {
   for (int ci = 0; ci < constraints.size(); ++ci) {
     const Constraint& c = constraints.constraint(ci);
-    c.type->setReference(model, data, c, typeData[static_cast<size_t>(ci)].get());
+    c.type->setReference(model, data, c, work_->typeData[static_cast<size_t>(ci)].get());
   }
-  hasReference = true;
+  work_->hasReference = true;
 }
 
 }  // namespace grbda

@@ -12,6 +12,7 @@
 #include "../log.hpp"
 #include "../kernels/constraint_rows.hpp"
 #include "grbda/errors.hpp"
+#include "constraints/constraint_workspace.hpp"
 
 namespace grbda::detail {
 
@@ -58,7 +59,7 @@ void symmetricEigen(const MatX& L, MatX& A, MatX& V, VecX& w) {
 /// triangle read), from its eigen-decomposition with eigenvalues below 1e-10 of the largest
 /// diagonal entry taken as zero: λ = Σ_{σ_i > tol} v_i (v_iᵀ b) / σ_i. Sets cd.rank and returns
 /// ‖L λ − b‖∞, the part of b no force can meet (0 for consistent rows, to rounding).
-double leastNormSolve(ConstraintData::RowSystem& sys, ConstraintData& cd, double scale) {
+double leastNormSolve(ConstraintWorkspace::RowSystem& sys, ConstraintData& cd, double scale) {
   symmetricEigen(sys.L, sys.eigA, sys.eigV, sys.eigW);  // buffers sized once (constraint_data.cpp)
   const VecX& sigma = sys.eigW;
   const MatX& V = sys.eigV;
@@ -82,7 +83,7 @@ double leastNormSolve(ConstraintData::RowSystem& sys, ConstraintData& cd, double
 
 }  // namespace
 
-void solveDelassus(ConstraintData::RowSystem& sys, ConstraintData& cd, const ConstraintSolverSettings& settings,
+void solveDelassus(ConstraintWorkspace::RowSystem& sys, ConstraintData& cd, const ConstraintSolverSettings& settings,
                    bool proximal, const char* algorithm) {
   const int m = sys.size();
   cd.iterations = 0;
@@ -114,8 +115,8 @@ void solveDelassus(ConstraintData::RowSystem& sys, ConstraintData& cd, const Con
                            std::to_string(cd.inconsistency) + " exceeds the " + std::to_string(allowed) +
                            " that drift and stabilisation explain); soft rows (method pv-soft, with a compliance) "
                            "or the proximal solver (a flagged least-squares force) accept such a set");
-    if (cd.redundant && !cd.warnedRedundant) {
-      cd.warnedRedundant = true;
+    if (cd.redundant && !cd.work().warnedRedundant) {
+      cd.work().warnedRedundant = true;
       log().warn("{}: the constraint rows are redundant (rank {} of {} rows); the constraint force is the "
                  "minimum-norm one (cdata.redundant)",
                  algorithm, cd.rank, m);
@@ -147,15 +148,15 @@ void solveDelassus(ConstraintData::RowSystem& sys, ConstraintData& cd, const Con
   cd.inconsistency = leastNormSolve(sys, cd, scale);
   cd.redundant = cd.rank < m;
   cd.inconsistent = cd.inconsistency > allowed;
-  if (cd.inconsistent && !cd.warnedRedundant) {
-    cd.warnedRedundant = true;
+  if (cd.inconsistent && !cd.work().warnedRedundant) {
+    cd.work().warnedRedundant = true;
     log().warn("{}: the constraint rows are inconsistent (rank {} of {} rows, least-squares residual {}); the "
                "constraint force is the minimum-norm least-squares one (cdata.inconsistent)",
                algorithm, cd.rank, m, cd.inconsistency);
   }
 }
 
-void solveSoftDelassus(ConstraintData::RowSystem& sys, const char* algorithm) {
+void solveSoftDelassus(ConstraintWorkspace::RowSystem& sys, const char* algorithm) {
   if (sys.size() == 0) return;
   sys.llt.compute(sys.L);
   if (sys.llt.info() != Eigen::Success)

@@ -8,6 +8,8 @@
 
 #include "../kernels/constraint_rows.hpp"
 #include "grbda/spatial/cross.hpp"
+#include "data_workspace.hpp"
+#include "constraints/constraint_workspace.hpp"
 
 namespace grbda::detail {
 
@@ -25,7 +27,7 @@ double inwardResidual(Data& data, const Cluster& cl, const ClusterData& kd, cons
   if (cl.output >= 0)
     for (int b = 0; b < cl.numBodies; ++b) {
       const int i = cl.firstBody + b;
-      f[static_cast<size_t>(cl.output)] += data.Xout[i].applyTranspose(f[static_cast<size_t>(i)]);
+      f[static_cast<size_t>(cl.output)] += data.work().Xout[i].applyTranspose(f[static_cast<size_t>(i)]);
     }
   return worst;
 }
@@ -33,18 +35,18 @@ double inwardResidual(Data& data, const Cluster& cl, const ClusterData& kd, cons
 
 double dynamicsResidual(const Model& model, Data& data, ConstraintData& cd, const VecRef& tau,
                         const ExternalForces* fext) {
-  std::vector<Vec6>& f = cd.residualForce;  // sized by ConstraintData: no allocation here
+  std::vector<Vec6>& f = cd.work().residualForce;  // sized by ConstraintData: no allocation here
   for (int i = 0; i < model.numBodies(); ++i) {
     const Mat6& I = model.body(i).inertia;
     const Vec6 Iv = I * data.v[static_cast<size_t>(i)];
     f[static_cast<size_t>(i)] = I * data.a[static_cast<size_t>(i)] + crossForce(data.v[static_cast<size_t>(i)], Iv);
     if (fext && !fext->empty()) f[static_cast<size_t>(i)] -= data.Xa[i].applyForce((*fext)[static_cast<size_t>(i)]);
   }
-  for (const ConstraintData::RowPart& p : cd.parts)
+  for (const ConstraintWorkspace::RowPart& p : cd.work().parts)
     if (p.body >= 0) f[static_cast<size_t>(p.body)] -= p.K * cd.lambda[p.row];
   double worst = 0.0;
   for (int k = model.numClusters() - 1; k >= 0; --k)
-    worst = std::max(worst, inwardResidual(data, model.cluster(k), data.clusters[static_cast<size_t>(k)], tau, f));
+    worst = std::max(worst, inwardResidual(data, model.cluster(k), data.work().clusters[static_cast<size_t>(k)], tau, f));
   return worst;
 }
 

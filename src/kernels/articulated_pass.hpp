@@ -2,14 +2,14 @@
 // Internal: the articulated-cluster pass (spec §6.3; [P0] Alg. 1, eqs. 52-60), written once and
 // consumed by C-ABA, C-EFPA / apply-test-force, PV and PV-soft (and ℳ⁻¹ / log det). Clusters have
 // a single output body, so every articulated inertia IA_k stays block-diagonal over the
-// cluster's bodies ([P0] §IV-B) and is stored per body in data.IA; the fold onto the parent,
+// cluster's bodies ([P0] §IV-B) and is stored per body in the workspace's IA; the fold onto the parent,
 // Xupᵀ (IA − U D⁻¹ Uᵀ) Xup, is Σ_i Xout_iᵀ IA_i Xout_i − XU D⁻¹ XUᵀ with XU = Σ_i Xout_iᵀ U_i,
 // never a 6n x 6n product. Per-cluster steps are templated on d_k: fixed-size types for
 // d_k ∈ {1, 2, 3, 6}, dynamic buffers from Data otherwise.
 //
 // What the inward pass leaves valid, for every cluster k (one meaning per field, ClusterData):
 //   U = IA S, D = Sᵀ IA S (+ armature), Dinv = D⁻¹, detD = det D, XU, DinvXUt = D⁻¹ XUᵀ
-//   (non-root clusters), data.IA (folded); with bias terms also data.pA (folded), u = τ − Sᵀ pA
+//   (non-root clusters), the workspace's IA (folded); with bias terms also the workspace's pA (folded), u = τ − Sᵀ pA
 //   and w = u − Uᵀ c (non-root clusters); llt holds the factor of D for dynamic d_k only, whose
 //   fold also overwrites scratchD6 (free again when the step returns).
 // Hooks, both templates so that the plain pass pays nothing for them:
@@ -23,6 +23,7 @@
 #include "small_spd.hpp"
 #include "grbda/data.hpp"
 #include "grbda/spatial/cross.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda::detail {
 
@@ -51,6 +52,7 @@ inline bool needsGeneralFold(const Model& model, const ArticulatedPassInputs& in
 /// Cluster k of the inward pass (eqs. 52-56): U, D, D⁻¹, u; fold onto the output body.
 template <int D, bool Bias>
 bool inwardStep(const Model& model, Data& data, const Cluster& cl, ClusterData& cd, const ArticulatedPassInputs& in) {
+  DataWorkspace& ws = data.work();
   using S = Sizes<D>;
   const int d = cl.nv;
   Eigen::Map<typename S::MatD> Dk(cd.D.data(), d, d);
@@ -62,9 +64,9 @@ bool inwardStep(const Model& model, Data& data, const Cluster& cl, ClusterData& 
     const int i = cl.firstBody + r;
     const auto Sr = rowsOf<D>(cd.S, r);
     auto Ur = rowsOf<D>(cd.U, r);
-    Ur.noalias() = data.IA[i] * Sr;                          // U_k = IA_k S_k
+    Ur.noalias() = ws.IA[i] * Sr;                          // U_k = IA_k S_k
     Dk.noalias() += Sr.transpose() * Ur;                     // D_k = S_kᵀ U_k          (eq. 53)
-    if constexpr (Bias) u.noalias() -= Sr.transpose() * data.pA[i];  // u_k = τ_k − S_kᵀ pA_k
+    if constexpr (Bias) u.noalias() -= Sr.transpose() * ws.pA[i];  // u_k = τ_k − S_kᵀ pA_k
   }
   if (in.massOffset) Dk += in.massOffset->block(cl.vIndex, cl.vIndex, d, d);
   // L⁻¹ of D_k = L Lᵀ, for the fold below (d_k > 1)
@@ -92,18 +94,18 @@ bool inwardStep(const Model& model, Data& data, const Cluster& cl, ClusterData& 
   if constexpr (Bias) w = u;
   for (int r = 0; r < cl.numBodies; ++r) {
     const int i = cl.firstBody + r;
-    const Transform& X = data.Xout[i];
+    const Transform& X = ws.Xout[i];
     const auto Ur = rowsOf<D>(cd.U, r);
     // the first body assigns XU, the others add (no zeroing pass)
     if (r == 0)
       for (int c = 0; c < d; ++c) XU.col(c) = X.applyTranspose(Ur.col(c));
     else
       for (int c = 0; c < d; ++c) XU.col(c) += X.applyTranspose(Ur.col(c));
-    if (needsGeneralFold(model, in, i)) X.addTransformedInertia(data.IA[i], data.IA[o]);
-    else X.addTransformedRigidInertia(data.IA[i], data.IA[o]);
+    if (needsGeneralFold(model, in, i)) X.addTransformedInertia(ws.IA[i], ws.IA[o]);
+    else X.addTransformedRigidInertia(ws.IA[i], ws.IA[o]);
     if constexpr (Bias) {
-      p += X.applyTranspose(data.pA[i] + data.IA[i] * data.c[i]);
-      w.noalias() -= Ur.transpose() * data.c[i];
+      p += X.applyTranspose(ws.pA[i] + ws.IA[i] * ws.c[i]);
+      w.noalias() -= Ur.transpose() * ws.c[i];
     }
   }
   // IA_o −= XU D⁻¹ XUᵀ. For d_k > 1 it is formed as Zᵀ Z with Z = L⁻¹ XUᵀ: when several
@@ -112,72 +114,74 @@ bool inwardStep(const Model& model, Data& data, const Cluster& cl, ClusterData& 
   // (1e-2 relative error in ÿ where a dense solve of H has 3e-9; fuzz/corpus/random_model).
   if constexpr (D == 1) {
     DinvXUt.noalias() = Dinv * XU.transpose();
-    data.IA[o].noalias() -= XU * DinvXUt;
+    ws.IA[o].noalias() -= XU * DinvXUt;
   } else if constexpr (D == Eigen::Dynamic) {
     Eigen::Map<MatX> Z(cd.scratchD6.data(), d, 6);
     Z = XU.transpose();
     cd.llt.matrixL().solveInPlace(Z);
     DinvXUt = Z;
     cd.llt.matrixU().solveInPlace(DinvXUt);
-    data.IA[o].noalias() -= Z.transpose() * Z;
+    ws.IA[o].noalias() -= Z.transpose() * Z;
   } else {
     // plain fixed-size products (Linv's upper triangle is zero): Eigen's triangular products
     // take a blocked general path that costs several times the arithmetic at these sizes
     const Eigen::Matrix<double, D, 6> Z = Linv * XU.transpose();
     DinvXUt.noalias() = Linv.transpose() * Z;
-    data.IA[o].noalias() -= Z.transpose() * Z;
+    ws.IA[o].noalias() -= Z.transpose() * Z;
   }
   if constexpr (Bias) {
-    data.pA[o] += p;
-    data.pA[o].noalias() += DinvXUt.transpose() * w;
+    ws.pA[o] += p;
+    ws.pA[o].noalias() += DinvXUt.transpose() * w;
   }
   return true;
 }
 
 }  // namespace pass
 
-/// NumericalError naming data.articulated.failedCluster (its type, bodies and joints), for a
+/// NumericalError naming the workspace's articulated.failedCluster (its type, bodies and joints), for a
 /// pass that returned false.
 [[noreturn]] void throwArticulatedInertiaNotPositive(const Model& model, const Data& data, const char* algorithm);
 
 /// The inward articulated-cluster pass on the prepared kinematics (prepareState ran). False if
-/// some D_k is not positive definite (data.articulated.failedCluster says which; see
-/// throwArticulatedInertiaNotPositive). Stamps data.articulated.
+/// some D_k is not positive definite (the workspace's articulated.failedCluster says which; see
+/// throwArticulatedInertiaNotPositive). Stamps the workspace's articulated.
 template <bool Bias, class LeafTerms = NoLeafTerms, class ClusterHook = NoClusterHook>
 bool articulatedPass(const Model& model, Data& data, const ArticulatedPassInputs& in, LeafTerms&& leafTerms = {},
                      ClusterHook&& atCluster = {}, bool plain = true) {
-  data.articulated.plain = false;
-  data.articulated.failedCluster = -1;
+  DataWorkspace& ws = data.work();
+  ws.articulated.plain = false;
+  ws.articulated.failedCluster = -1;
   const bool hasFext = Bias && in.fext && !in.fext->empty();
   for (int i = 0; i < model.numBodies(); ++i) {  // IA_i = I_i,  pA_i = v_i ×* I_i v_i − ^iX*_0 f^ext_i
     const Mat6& I = model.body(i).inertia;
-    data.IA[i] = I;
+    ws.IA[i] = I;
     if constexpr (Bias) {
-      data.pA[i] = crossForce(data.v[i], I * data.v[i]);
-      if (hasFext) data.pA[i] -= data.Xa[i].applyForce((*in.fext)[i]);
+      ws.pA[i] = crossForce(data.v[i], I * data.v[i]);
+      if (hasFext) ws.pA[i] -= data.Xa[i].applyForce((*in.fext)[i]);
     }
   }
   leafTerms(data);
   for (int k = model.numClusters() - 1; k >= 0; --k) {
     const Cluster& cl = model.cluster(k);
-    ClusterData& cd = data.clusters[static_cast<size_t>(k)];
+    ClusterData& cd = ws.clusters[static_cast<size_t>(k)];
     const bool ok = withClusterDof(cl.nv, [&](auto D) { return pass::inwardStep<D, Bias>(model, data, cl, cd, in); });
     if (!ok) {
-      data.articulated.failedCluster = k;
+      ws.articulated.failedCluster = k;
       return false;
     }
     atCluster(k, cl, cd);
   }
-  data.articulated.kinematics = data.kinematicsVersion;
-  data.articulated.plain = plain;
+  ws.articulated.kinematics = ws.kinematicsVersion;
+  ws.articulated.plain = plain;
   return true;
 }
 
 /// a'_k = Xout_k a_o + c_k into data.a (a_o = a0 for clusters on the ground).
 inline void predictAccelerations(const Cluster& cl, Data& data, const Vec6& a0) {
+  DataWorkspace& ws = data.work();
   for (int r = 0; r < cl.numBodies; ++r) {
     const int i = cl.firstBody + r;
-    data.a[i] = data.Xout[i].apply(cl.output < 0 ? a0 : data.a[cl.output]) + data.c[i];
+    data.a[i] = ws.Xout[i].apply(cl.output < 0 ? a0 : data.a[cl.output]) + ws.c[i];
   }
 }
 
@@ -208,7 +212,7 @@ template <class AddExtra>
 void outwardPass(const Model& model, Data& data, const Vec6& a0, AddExtra&& addExtra) {
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);
-    ClusterData& cd = data.clusters[static_cast<size_t>(k)];
+    ClusterData& cd = data.work().clusters[static_cast<size_t>(k)];
     withClusterDof(cl.nv, [&](auto D) {
       outwardStep<D>(data, cl, cd, a0, [&](auto& t) { addExtra(k, t); });
     });

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "grbda/algorithms/constrained_dynamics.hpp"
+#include "constraints/constraint_workspace.hpp"
 
 namespace grbda::detail {
 
@@ -12,7 +13,7 @@ namespace grbda::detail {
 void checkConstraintWorkspace(const Model& model, const ConstraintModel& constraints, const ConstraintData& cd,
                               const char* algorithm);
 
-/// cd.parts[*].K, cd.k and cd.kBiased at the kinematics in `data` (prepareState with v ran).
+/// the constraint workspace's parts[*].K, the constraint workspace's k and the constraint workspace's kBiased at the kinematics in `data` (prepareState with v ran).
 /// Without `rightHandSides` only the K (they depend on the pose alone; prepareState without v is
 /// enough; the OSIM algorithms): k and kBiased are then not meaningful until the next full gather.
 void gatherConstraintRows(const Model& model, const Data& data, const ConstraintModel& constraints,
@@ -38,11 +39,11 @@ inline double allowedInconsistency(double bNorm, const ConstraintSolverSettings&
 /// method of multipliers from λ = 0, which converges to the least-norm solution of a consistent
 /// system. `proximal` forces the iteration. Sets cd.rank, cd.redundant, cd.iterations.
 /// NumericalError when the rows are inconsistent (no λ satisfies them).
-void solveDelassus(ConstraintData::RowSystem& sys, ConstraintData& cd, const ConstraintSolverSettings& settings,
+void solveDelassus(ConstraintWorkspace::RowSystem& sys, ConstraintData& cd, const ConstraintSolverSettings& settings,
                    bool proximal, const char* algorithm);
 
 /// λ = L⁻¹ b for the soft system L = J H⁻¹ Jᵀ + R (positive definite for R > 0), by Cholesky
 /// (pv-soft, ltl-soft). NumericalError only for a non-finite L.
-void solveSoftDelassus(ConstraintData::RowSystem& sys, const char* algorithm);
+void solveSoftDelassus(ConstraintWorkspace::RowSystem& sys, const char* algorithm);
 
 }  // namespace grbda::detail

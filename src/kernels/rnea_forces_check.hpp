@@ -5,11 +5,13 @@
 
 #include "grbda/data.hpp"
 #include "grbda/errors.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda::detail {
 
 inline void checkRneaForces(const Data& data, const char* algorithm) {
-  if (data.rneaForcesVersion == 0 || data.rneaForcesVersion != data.kinematicsVersion)
+  const DataWorkspace& ws = data.work();
+  if (ws.rneaForcesVersion == 0 || ws.rneaForcesVersion != ws.kinematicsVersion)
     throw InputError(std::string(algorithm) +
                      ": call inverseDynamics first with this Data (it holds no C-RNEA forces for its current "
                      "state: another call has run since, or none yet)");

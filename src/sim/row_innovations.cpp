@@ -6,6 +6,7 @@
 
 #include "../kernels/cluster_blocks.hpp"
 #include "../kernels/force_propagators.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda::detail {
 
@@ -39,14 +40,31 @@ void RowInnovations::beginEntry(int k) {
   ++groups_.back().entries;
 }
 
+namespace {
+
+/// Xᵀ P for Gc force columns at once (Transform::applyTranspose per column: f ← Eᵀf,
+/// n ← Eᵀn + r × Eᵀf). Lazy products: at 3 x 3 Eigen's generic product is an out-of-line call
+/// that costs more than the arithmetic (callgrind, the standing step).
+template <int Gc>
+Eigen::Matrix<double, 6, Gc> transposeApplied(const Transform& X, const Eigen::Matrix<double, 6, Gc>& P) {
+  Eigen::Matrix<double, 6, Gc> out;
+  out.template bottomRows<3>().noalias() = X.E.transpose().lazyProduct(P.template bottomRows<3>());
+  out.template topRows<3>().noalias() = X.E.transpose().lazyProduct(P.template topRows<3>());
+  for (int c = 0; c < Gc; ++c) out.col(c).template head<3>() += X.r.cross(out.col(c).template tail<3>());
+  return out;
+}
+
+}  // namespace
+
 /// One supporting cluster of a group of Gc rows, d_k = D fixed where it can be: T = S_jᵀ P and
 /// Z = D_k⁻¹ T into the pools, then P passed on to the output body (false at the root).
 template <int D, int Gc>
 bool RowInnovations::stepThrough(const Model& model, Data& data, int j, Eigen::Matrix<double, 6, Gc>& P) {
+  DataWorkspace& ws = data.work();
   using MatDG = Eigen::Matrix<double, D, Gc>;
   const int k = model.body(j).cluster;
   const Cluster& cl = model.cluster(k);
-  const ClusterData& cd = data.clusters[static_cast<size_t>(k)];
+  const ClusterData& cd = ws.clusters[static_cast<size_t>(k)];
   const int d = cl.nv;
   beginEntry(k);
   Eigen::Map<MatDG> T(t_.data() + used_, d, Gc), Z(z_.data() + used_, d, Gc);
@@ -54,12 +72,7 @@ bool RowInnovations::stepThrough(const Model& model, Data& data, int j, Eigen::M
   T.noalias() = rowsOf<D>(cd.S, j - cl.firstBody).transpose() * P;  // t_k = S_kᵀ p
   Z.noalias() = Eigen::Map<const typename Sizes<D>::MatD>(cd.Dinv.data(), d, d) * T;
   if (cl.output < 0) return false;
-  // P ← Xoutᵀ P (Transform::applyTranspose on all columns at once: n ← Eᵀn + r × Eᵀf, f ← Eᵀf)
-  const Transform& X = data.Xout[j];
-  const Eigen::Matrix<double, 3, Gc> f = X.E.transpose() * P.template bottomRows<3>();
-  P.template topRows<3>() = (X.E.transpose() * P.template topRows<3>()).eval();
-  for (int c = 0; c < Gc; ++c) P.col(c).template head<3>() += X.r.cross(f.col(c));
-  P.template bottomRows<3>() = f;
+  P = transposeApplied(ws.Xout[j], P);  // P ← Xoutᵀ P
   P.noalias() -= Eigen::Map<const Eigen::Matrix<double, D, 6>>(cd.DinvXUt.data(), d, 6).transpose() * T;
   return true;
 }
@@ -82,10 +95,11 @@ void RowInnovations::addBodyForceRows(const Model& model, Data& data, int body, 
 
 template <int D>
 bool RowInnovations::stepThroughBoth(const Model& model, Data& data, int j1, Mat63& P1, int j2, const Mat63& P2) {
+  DataWorkspace& ws = data.work();
   using MatD3 = Eigen::Matrix<double, D, 3>;
   const int k = model.body(j1).cluster;
   const Cluster& cl = model.cluster(k);
-  const ClusterData& cd = data.clusters[static_cast<size_t>(k)];
+  const ClusterData& cd = ws.clusters[static_cast<size_t>(k)];
   const int d = cl.nv;
   beginEntry(k);
   Eigen::Map<MatD3> T(t_.data() + used_, d, 3), Z(z_.data() + used_, d, 3);
@@ -95,15 +109,7 @@ bool RowInnovations::stepThroughBoth(const Model& model, Data& data, int j1, Mat
   Z.noalias() = Eigen::Map<const typename Sizes<D>::MatD>(cd.Dinv.data(), d, d) * T;
   if (cl.output < 0) return false;
   // P ← Σ_i Xout_iᵀ P_i − XU D⁻¹ t (the stacked form of stepThrough's update)
-  const auto passOn = [&](const Transform& X, const Mat63& P) {
-    Mat63 out;
-    const Eigen::Matrix<double, 3, 3> f = X.E.transpose() * P.bottomRows<3>();
-    out.topRows<3>() = X.E.transpose() * P.topRows<3>();
-    for (int c = 0; c < 3; ++c) out.col(c).head<3>() += X.r.cross(f.col(c));
-    out.bottomRows<3>() = f;
-    return out;
-  };
-  P1 = passOn(data.Xout[j1], P1) + passOn(data.Xout[j2], P2);
+  P1 = transposeApplied(ws.Xout[j1], P1) + transposeApplied(ws.Xout[j2], P2);
   P1.noalias() -= Eigen::Map<const Eigen::Matrix<double, D, 6>>(cd.DinvXUt.data(), d, 6).transpose() * T;
   return true;
 }
@@ -148,7 +154,7 @@ void RowInnovations::addClusterForceRow(const Model& model, Data& data, int k, c
   groups_.push_back(Group{rows_, 1, entries_, 0});
   ++rows_;
   const Cluster& cl = model.cluster(k);
-  const ClusterData& cd = data.clusters[static_cast<size_t>(k)];
+  const ClusterData& cd = data.work().clusters[static_cast<size_t>(k)];
   store(k, cd, t);
   if (cl.output >= 0) {
     Vec6 passed;
@@ -217,16 +223,17 @@ void RowInnovations::velocityChange(const Model& model, Data& data, const Eigen:
 }
 
 void bodyVelocities(const Model& model, const Data& data, const VecRef& v, std::vector<Vec6>& V) {
+  const DataWorkspace& ws = data.work();
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);
-    const ClusterData& cd = data.clusters[static_cast<size_t>(k)];
+    const ClusterData& cd = ws.clusters[static_cast<size_t>(k)];
     const Vec6 vo = cl.output < 0 ? Vec6::Zero() : V[static_cast<size_t>(cl.output)];
     withClusterDof(cl.nv, [&](auto D) {
       constexpr int Dk = decltype(D)::value;
       const auto vk = clusterSegment<Dk>(v, cl.vIndex, cl.nv);
       for (int r = 0; r < cl.numBodies; ++r) {
         const int i = cl.firstBody + r;
-        V[static_cast<size_t>(i)] = data.Xout[i].apply(vo);
+        V[static_cast<size_t>(i)] = ws.Xout[i].apply(vo);
         V[static_cast<size_t>(i)].noalias() += rowsOf<Dk>(cd.S, r) * vk;
       }
     });

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "grbda/data.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda::detail {
 

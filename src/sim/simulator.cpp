@@ -14,6 +14,7 @@
 #include "grbda/errors.hpp"
 #include "grbda/spatial/inertia.hpp"
 #include "row_innovations.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda {
 namespace {
@@ -381,7 +382,7 @@ void Simulator::addJointRows() {
       const int row = problem_.addRows(set, 1, 0.0, bound);
       // the joint's coordinate is row localRow of the cluster's G: q̇_joint = G_row ẏ
       auto t = rowScratch_.head(cl.nv);
-      t = sign * data_.clusters[static_cast<size_t>(b.cluster)].G.row(localRow).transpose();
+      t = sign * data_.work().clusters[static_cast<size_t>(b.cluster)].G.row(localRow).transpose();
       innovations_->addClusterForceRow(model_, data_, b.cluster, t);
       rowFreeVelocity_[row] = t.dot(vFree_.segment(cl.vIndex, cl.nv));
       problem_.b[row] = rowFreeVelocity_[row] - target;

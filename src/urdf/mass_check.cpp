@@ -10,6 +10,7 @@
 #include "grbda/data.hpp"
 #include "grbda/errors.hpp"
 #include "log.hpp"
+#include "data_workspace.hpp"
 
 // Why a rank test of ℳ and not a rule on the links: a massless link is harmless when a massive
 // descendant moves with its joint (ℳ stays positive definite), and harmful when its only child
@@ -36,7 +37,7 @@ std::optional<std::vector<int>> nullCoordinates(const Model& model, Data& data, 
         logDetMassMatrix(model, data, q);
         return out;
       } catch (const NumericalError&) {
-        const int k = data.articulated.failedCluster;
+        const int k = data.work().articulated.failedCluster;
         if (k < 0) return std::nullopt;
         for (int i = 0; i < model.cluster(k).nv; ++i) out.push_back(model.cluster(k).vIndex + i);
         return out;

@@ -6,8 +6,19 @@
 
 #include <cmath>
 #include <iostream>
+#include <type_traits>
 
 namespace {
+
+// The installed headers declare the workspaces of Data and ConstraintData but never define them
+// (issue #26): a user's build cannot depend on the library's internals.
+template <class T, class = void>
+struct IsComplete : std::false_type {};
+template <class T>
+struct IsComplete<T, std::void_t<decltype(sizeof(T))>> : std::true_type {};
+static_assert(!IsComplete<grbda::Data::Workspace>::value, "Data's workspace is defined in an installed header");
+static_assert(!IsComplete<grbda::ConstraintData::Workspace>::value,
+              "ConstraintData's workspace is defined in an installed header");
 
 // Pendulum constants: a link of mass m whose centre of mass hangs l below a revolute joint
 // about y, with rotational inertia Iyy about its centre of mass.

@@ -16,7 +16,7 @@ const Vec6& centroidalMomentum(const Model& model, Data& data, const VecRef& q, 
 /// A_G (data.centroidal.Ag), with the centroidal composite inertia Ig = diag(Ī_G, M 1) (angular
 /// first), com and mass. A cluster's columns: Σ over its bodies of ^iX_0ᵀ Ic_i S_k (composite
 /// inertias folded over the cluster tree, as the cluster CRBA) — H is never formed.
-/// \note this overwrites data.centroidal's Ag, Ig, com, mass, data.Ic, and the cluster kinematics.
+/// \note this overwrites data.centroidal's Ag, Ig, com, mass and the cluster kinematics.
 const Mat6X& centroidalMomentumMatrix(const Model& model, Data& data, const VecRef& q);
 /// Ȧ_G v (data.centroidal.dhg), and h_G: Σ_i ^iX_0ᵀ (I_i a_i + v_i ×* I_i v_i) with a_i the body
 /// accelerations at q̈ = 0, no gravity; the moment shifted to p_G (ṗ_G × m ṗ_G = 0).

@@ -9,12 +9,14 @@
 // `data` and are returned by reference, so calling these in a loop allocates nothing.
 //
 // Each call's \note says what it overwrites in Data, in two groups the notes of every header use:
-//  * the cluster kinematics: data.qSpan, data.Xup, data.Xa, data.Xout and each cluster's G, g, K,
-//    k, S (with velocities also data.vSpan, data.v, data.c); the call bumps data.kinematicsVersion,
-//    so an articulated pass made earlier no longer counts as valid (applyTestForce refuses it);
-//  * the articulated-cluster pass: data.IA, data.pA, each cluster's U, D, Dinv, detD, XU, DinvXUt,
-//    u, w, and its stamp data.articulated.
-// Everything else in Data keeps what the last call that wrote it left.
+//  * the cluster kinematics: data.qSpan, data.Xa (with velocities also data.vSpan, data.v) and
+//    the workspace's transforms, subspaces and constraint terms per cluster; the call bumps the
+//    workspace's kinematics version, so an articulated pass made earlier no longer counts as valid
+//    (applyTestForce refuses it);
+//  * the articulated-cluster pass: the workspace's articulated inertias and bias forces per body,
+//    each cluster's U, D, D⁻¹ and fold terms, and the pass's stamp.
+// Everything else in Data keeps what the last call that wrote it left. The workspace
+// (Data::Workspace) is the library's; it is named here only to say what a call invalidates.
 #include "grbda/data.hpp"
 
 namespace grbda {
@@ -39,18 +41,18 @@ const VecX& inverseDynamics(const Model& model, Data& data, const VecRef& q, con
 /// body to the cluster (the reaction wrench of the cluster joint, [P0] eq. 65 summed over the
 /// cluster's bodies), in the output body's coordinates, or in world coordinates for a cluster
 /// on the ground. Throws InputError for k out of range.
-/// \note this overwrites nothing; it reads data.f and data.Xout of the last inverseDynamics.
+/// \note this overwrites nothing; it reads data.f and the cluster transforms of the last inverseDynamics.
 Vec6 clusterJointForce(const Model& model, const Data& data, int k);
 
 /// Joint-space mass matrix H(q) (symmetric, both triangles).
-/// \note this overwrites data.H, data.Ic, each cluster's F and XU, and the cluster kinematics.
+/// \note this overwrites data.H, the workspace's composite inertias and the cluster kinematics.
 const MatX& massMatrix(const Model& model, Data& data, const VecRef& q);
 /// Inverse mass matrix H(q)⁻¹ (symmetric, both triangles) by the articulated-cluster pass and one
 /// outward sweep (Jain's innovations factorisation, seed 001 §1.8; Pinocchio's computeMinverse for
 /// trees), without forming or factorising H. Lives in data.Minv; the first call sizes it, later
 /// calls allocate nothing. NumericalError if some D_k is not positive definite.
-/// \note this overwrites data.Minv, data.minvP, data.minvA, data.spanScratch, the cluster kinematics and
-/// the articulated-cluster pass (without bias terms).
+/// \note this overwrites data.Minv, the cluster kinematics and the articulated-cluster pass
+/// (without bias terms).
 const MatX& inverseMassMatrix(const Model& model, Data& data, const VecRef& q);
 /// log det H(q) = Σ_k log det D_k over the articulated-cluster pivots (seed 001: det ℳ = Π det D(k)),
 /// without forming H. NumericalError if some D_k is not positive definite.
@@ -64,7 +66,7 @@ const VecX& biasForces(const Model& model, Data& data, const VecRef& q, const Ve
 /// Spanning positions for independent positions q (closes the loops; NumericalError if they
 /// cannot be closed). Also accepts spanning positions, which it checks and returns.
 /// \note this overwrites data.qSpan (returned) and the clusters' loop-closure scratch only; it does
-/// not bump data.kinematicsVersion.
+/// not bump the kinematics version.
 const VecX& completeConfiguration(const Model& model, Data& data, const VecRef& q);
 
 }  // namespace grbda

@@ -16,7 +16,7 @@ enum class ReferenceFrame { Local, LocalWorldAligned, World };
 /// \note this overwrites the cluster kinematics (dynamics.hpp), positions only.
 void forwardKinematics(const Model& model, Data& data, const VecRef& q);
 /// Poses and velocities; v independent.
-/// \note this overwrites the cluster kinematics with velocities (data.v, data.c too).
+/// \note this overwrites the cluster kinematics with velocities (data.v, data.vSpan too).
 void forwardKinematics(const Model& model, Data& data, const VecRef& q, const VecRef& v);
 /// Poses, velocities and true accelerations (gravity not included); v and qdd independent.
 /// \note this overwrites the cluster kinematics with velocities, and data.a (true accelerations).

@@ -57,10 +57,10 @@ class OsimSet {
 /// matrix of blocks J_e1 H⁻¹ J_e2ᵀ, where J_e = frameJacobian(frame, point, Local): angular rows
 /// first, axes of the end-effector's frame, reference point at the end-effector. With
 /// `linearOnly`, the 3n_e x 3n_e matrix of the linear rows only. End-effectors on frames fixed to
-/// the world give zero rows. The result lives in data.osim; after the first call with a given set
+/// the world give zero rows. The result lives in Data's workspace until the next call; after the first call with a given set
 /// (which sizes the buffers) the call allocates nothing. NumericalError if some D_k is not
 /// positive definite.
-/// \note this overwrites data.osim, the cluster kinematics and the articulated-cluster pass (no
+/// \note this overwrites the workspace's C-EFPA buffers, the cluster kinematics and the articulated-cluster pass (no
 /// bias terms), which applyTestForce can then read.
 const MatX& inverseOperationalSpaceInertia(const Model& model, Data& data, const OsimSet& set, const VecRef& q,
                                            bool linearOnly = false);

@@ -21,7 +21,7 @@ namespace grbda {
 
 /// PV-OSIM: Λ⁻¹ = J H⁻¹ Jᵀ (m x m) at q (independent or spanning positions), into cdata.LambdaInv.
 /// \note this overwrites cdata.LambdaInv and data's cluster kinematics and articulated-cluster pass
-/// (no bias terms: data.pA, data.qdd are not this call's).
+/// (no bias terms: data.qdd is not this call's).
 const MatX& pvInverseOperationalSpaceInertia(const Model& model, Data& data, const ConstraintModel& constraints,
                                              ConstraintData& cdata, const VecRef& q);
 

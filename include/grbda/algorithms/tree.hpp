@@ -6,8 +6,8 @@
 // Inputs are spanning coordinates (model.nqSpanning(), model.nvSpanning()); only the Data/Model
 // match is checked here — the public entry points in dynamics.hpp check sizes and finiteness.
 // Results go to the spanning-tree fields of Data (tauTree, qddTree, CTree, HTree), never to the
-// cluster results (tau, qdd, C, H). Each call overwrites data.Xup and data.Xa (and v, c, a, f, IA,
-// pA as it computes them) with the spanning tree's state and bumps data.kinematicsVersion: what an
+// cluster results (tau, qdd, C, H). Each call overwrites data.Xa (and v, a, f as it computes them,
+// and the workspace's transforms) with the spanning tree's state and bumps the kinematics version: what an
 // earlier cluster pass left (the force propagators of updateForcePropagators) is then invalid,
 // and applyTestForce refuses it.
 #include "grbda/algorithms/kinematics.hpp"
@@ -16,18 +16,18 @@
 namespace grbda::tree {
 
 /// Poses.
-/// \note this overwrites data.Xup, data.Xa and bumps data.kinematicsVersion.
+/// \note this overwrites data.Xa and bumps the kinematics version.
 void forwardKinematics(const Model& model, Data& data, const VecRef& q);
 /// Poses and velocities.
-/// \note this overwrites data.Xup, data.Xa, data.v, data.c and bumps data.kinematicsVersion.
+/// \note this overwrites data.Xa, data.v and bumps the kinematics version.
 void forwardKinematics(const Model& model, Data& data, const VecRef& q, const VecRef& v);
 /// Poses, velocities and true (not gravity-biased) accelerations.
-/// \note this overwrites data.Xup, data.Xa, data.v, data.c, data.a and bumps data.kinematicsVersion.
+/// \note this overwrites data.Xa, data.v, data.a and bumps the kinematics version.
 void forwardKinematics(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& qdd);
 
 /// RNEA: tau = H(q) qdd + C(q, v) - J^T fext. Result in data.tauTree.
-/// \note this overwrites data.tauTree, data.Xup, data.Xa, data.v, data.c, data.a (gravity-biased),
-/// data.f and bumps data.kinematicsVersion.
+/// \note this overwrites data.tauTree, data.Xa, data.v, data.a (gravity-biased), data.f and bumps
+/// the kinematics version.
 const VecX& rnea(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& qdd,
                  const ExternalForces* fext = nullptr);
 
@@ -35,14 +35,14 @@ const VecX& rnea(const Model& model, Data& data, const VecRef& q, const VecRef& 
 /// is used (the reflected-inertia approximation, spec §6.9.3). Result in data.qddTree. Throws
 /// NumericalError naming the joint when an articulated inertia is not positive (a massless
 /// subtree) instead of returning NaN.
-/// \note this overwrites data.qddTree, data.Xup, data.Xa, data.v, data.c, data.a (gravity-biased),
-/// data.IA, data.pA, data.U, data.Dinv, data.u and bumps data.kinematicsVersion; data.articulated
-/// (the cluster pass's stamp) is left as it was, so it no longer matches.
+/// \note this overwrites data.qddTree, data.Xa, data.v, data.a (gravity-biased), the workspace's
+/// articulated quantities and bumps the kinematics version; the cluster pass's stamp is left as it
+/// was, so it no longer matches.
 const VecX& aba(const Model& model, Data& data, const VecRef& q, const VecRef& v, const VecRef& tau,
                 const ExternalForces* fext = nullptr, const VecX* armature = nullptr);
 
 /// CRBA: joint-space mass matrix, both triangles filled. Result in data.HTree.
-/// \note this overwrites data.HTree, data.Ic, data.Xup, data.Xa and bumps data.kinematicsVersion.
+/// \note this overwrites data.HTree, data.Xa and bumps the kinematics version.
 const MatX& crba(const Model& model, Data& data, const VecRef& q);
 
 /// Bias forces C(q, v) (gravity and velocity products) = RNEA with qdd = 0. Result in data.CTree.
@@ -51,8 +51,8 @@ const VecX& nonLinearEffects(const Model& model, Data& data, const VecRef& q, co
                              const ExternalForces* fext = nullptr);
 
 /// Spanning-tree Jacobian (6 x nvSpanning) of a frame point, from the poses of the last
-/// tree::forwardKinematics (or any call above: data.Xup = parent transforms, data.Xa).
-/// \note this overwrites only J; it reads data.Xa, data.Xup.
+/// tree::forwardKinematics (or any call above).
+/// \note this overwrites only J; it reads the spanning tree's poses in data.
 void frameJacobian(const Model& model, const Data& data, int frame, const Vec3& point, ReferenceFrame axes,
                    Mat6X& J);
 

@@ -69,7 +69,7 @@ class OsimSet;  // algorithms/osim.hpp
 /// same layout and `linearOnly`) on the independent tree with H_off added to the articulated
 /// joint-space inertias D_k (the armature). `set` is built on approx.tree (frames by
 /// approx.tree.frameIndex). None and Diagonal always work; BlockDiagonal only when R has no
-/// entries coupling two tree joints (InputError otherwise). Result in data.osim; allocates
+/// entries coupling two tree joints (InputError otherwise). Result in Data's workspace (as inverseOperationalSpaceInertia); allocates
 /// nothing after the first call with a given set.
 const MatX& approximateInverseOperationalSpaceInertia(const ApproximateModel& approx, Data& data, const OsimSet& set,
                                                       const VecRef& q, bool linearOnly = false);

@@ -107,7 +107,7 @@ struct ProximalData {
   /// Where row r of K comes from.
   struct RowSource {                ///< where row r of K comes from
     int cluster = -1;  ///< the cluster whose constraint it is
-    int clusterRow = -1;            ///< row of data.clusters[cluster].K, or -1 for a loop row
+    int clusterRow = -1;            ///< row of that cluster's constraint rows K, or -1 for a loop row
     ///@{
     int loop = -1, loopRow = 0;     ///< model.loops()[loop], its loopRow-th unreduced row
     ///@}

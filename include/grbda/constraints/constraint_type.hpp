@@ -4,7 +4,7 @@
 // does — validation against the model, its number of rows, the bodies each row acts on, its rows
 // K and right-hand sides k at the current state (Baumgarte terms included), its reference pose
 // and, optionally, the terms of the constrained-dynamics derivatives. The solvers only see the
-// rows it writes (ConstraintData::parts, k): they iterate over rows and never over kinds, and
+// rows it writes (K and k through ConstraintRowsOut): they iterate over rows and never over kinds, and
 // call the type once per constraint, not per row.
 //
 // Adding a kind is writing one class (docs/constraints.md, "Adding a constraint kind"):
@@ -43,21 +43,18 @@ struct ConstraintRowSettings {
 /// order rowBodies gave them. Inline views into ConstraintData, nothing allocated.
 class ConstraintRowsOut {
  public:
-  /// The rows of the constraint whose first row is `row`.
-  ConstraintRowsOut(ConstraintData& cd, int row) : cd_(cd), row_(row) {}
+  /// The rows of the constraint whose first row is `row` (constraint_rows.cpp).
+  ConstraintRowsOut(ConstraintData& cd, int row);
   /// K of row r's part `part` (body coordinates of that part's body).
-  Vec6& K(int r, int part = 0) const {
-    return cd_.parts[static_cast<size_t>(cd_.rowFirstPart[static_cast<size_t>(row_ + r)] + part)].K;
-  }
-  double& k(int r) const { return cd_.k[row_ + r]; }  ///< the right-hand side of row r (true accelerations)
+  Vec6& K(int r, int part = 0) const { return parts_[rowFirstPart_[r] + part].K; }
+  double& k(int r) const { return k_[r]; }  ///< the right-hand side of row r (true accelerations)
   /// The number of parts of row r.
-  int numParts(int r) const {
-    return cd_.rowFirstPart[static_cast<size_t>(row_ + r) + 1] - cd_.rowFirstPart[static_cast<size_t>(row_ + r)];
-  }
+  int numParts(int r) const { return rowFirstPart_[r + 1] - rowFirstPart_[r]; }
 
  private:
-  ConstraintData& cd_;
-  int row_;
+  ConstraintRowPart* parts_;  ///< every row's parts
+  const int* rowFirstPart_;   ///< from this constraint's first row on
+  double* k_;                 ///< from this constraint's first row on
 };
 
 /// A kind's per-call data (Baumgarte reference, workspace), made once by createData and kept in
@@ -84,7 +81,7 @@ class ConstraintType {
   /// The kind's per-call data, made once with the ConstraintData (default: none).
   virtual std::unique_ptr<ConstraintTypeData> createData(const Model& model, const Constraint& c) const;
   /// K of every part and (with s.rightHandSides) k of every row at the kinematics in `data`
-  /// (forward kinematics with velocities ran: Data::Xa, Data::v, Data::Xup).
+  /// (forward kinematics with velocities ran: Data::Xa, Data::v).
   virtual void calc(const Model& model, const Data& data, const Constraint& c, ConstraintTypeData* d,
                     const ConstraintRowSettings& s, ConstraintRowsOut out) const = 0;
   /// Captures the Baumgarte reference pose at the kinematics in `data` (default: nothing).

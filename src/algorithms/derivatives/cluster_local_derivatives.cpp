@@ -10,6 +10,7 @@
 // central differences of K(q), k(q, q̇) for the others (URDF <loop>, the four-bar) — the remaining gap.
 #include "derivatives_internal.hpp"
 #include "../../cluster/cluster_joint.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda::detail {
 
@@ -84,10 +85,11 @@ void oneCluster(const Cluster& cl, const ClusterData& cd, const Data& data, cons
 }  // namespace
 
 void clusterLocalDerivatives(const Model& model, Data& data, const VecRef& ydd) {
+  DataWorkspace& ws = data.work();
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);
     if (cl.joint->constraints().isStatic()) continue;
-    oneCluster(cl, data.clusters[static_cast<size_t>(k)], data, ydd, data.derivatives.clusters[static_cast<size_t>(k)]);
+    oneCluster(cl, ws.clusters[static_cast<size_t>(k)], data, ydd, ws.derivativeClusters[static_cast<size_t>(k)]);
   }
 }
 

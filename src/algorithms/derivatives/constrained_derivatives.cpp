@@ -12,6 +12,8 @@
 #include "../../cluster/cluster_joint.hpp"
 #include "../../kernels/constraint_rows.hpp"
 #include "grbda/errors.hpp"
+#include "data_workspace.hpp"
+#include "constraints/constraint_workspace.hpp"
 
 namespace grbda {
 
@@ -40,7 +42,7 @@ void projectRows(const Model& model, const Data& data, ConstraintDerivativesData
   for (int c = 0; c < model.numClusters(); ++c) {
     const Cluster& C = model.cluster(c);
     if (C.joint->constraints().isStatic()) continue;
-    const ClusterDerivativesData& w = data.derivatives.clusters[static_cast<size_t>(c)];
+    const ClusterDerivativesData& w = data.work().derivativeClusters[static_cast<size_t>(c)];
     const auto Js = D.Js.middleCols(C.vSpanIndex, C.nvSpan);
     D.da_dq.middleCols(C.vIndex, C.nv).noalias() += D.das_dv.middleCols(C.vSpanIndex, C.nvSpan) * w.dGyd;
     D.da_dq.middleCols(C.vIndex, C.nv).noalias() += Js * w.dAcc;
@@ -79,9 +81,9 @@ const VecX& computeConstrainedDynamicsDerivatives(const Model& model, Data& data
   constrainedForwardDynamics(model, data, constraints, cd, q, v, tau, settings);  // kinematics stay prepared
   if (cd.redundant)
     throw NumericalError(std::string(alg) + ": the constraint rows are redundant (rank " + std::to_string(cd.rank) +
-                         " of " + std::to_string(cd.numRows) + "): lambda and its derivatives are not unique");
+                         " of " + std::to_string(cd.work().numRows) + "): lambda and its derivatives are not unique");
   ConstraintDerivativesData& D = cd.derivatives;
-  sizeWorkspace(model, cd.numRows, D);
+  sizeWorkspace(model, cd.work().numRows, D);
   D.ddq = data.qdd;
   D.lambda = cd.lambda;
   detail::constraintForcesAsExternal(model, data, constraints, cd, D);
@@ -92,7 +94,7 @@ const VecX& computeConstrainedDynamicsDerivatives(const Model& model, Data& data
   detail::solveWithMassMatrix(model, data, alg);  // ℳ⁻¹ and −ℳ⁻¹ ∂ID_λ/∂x at the same kinematics
   const MatX& Minv = data.Minv;
   D.ddq_dtau = Minv;
-  if (cd.numRows > 0) {  // (Eigen's triangular solves must not see an empty right-hand side)
+  if (cd.work().numRows > 0) {  // (Eigen's triangular solves must not see an empty right-hand side)
     D.MinvJt.noalias() = Minv * D.J.transpose();
     D.delassus.noalias() = D.J * D.MinvJt;
     D.lltDelassus.compute(D.delassus);

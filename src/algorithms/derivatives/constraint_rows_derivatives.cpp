@@ -6,6 +6,7 @@
 #include "constraint_rows_derivatives.hpp"
 
 #include "grbda/constraints/constraint_type.hpp"
+#include "constraints/constraint_workspace.hpp"
 
 namespace grbda::detail {
 
@@ -17,7 +18,7 @@ void constraintForcesAsExternal(const Model& model, const Data& data, const Cons
   }
   for (int ci = 0; ci < constraints.size(); ++ci) {
     const Constraint& c = constraints.constraint(ci);
-    c.type->addForcesAsExternal(model, data, c, cd.typeData[static_cast<size_t>(ci)].get(), cd, D);
+    c.type->addForcesAsExternal(model, data, c, cd.work().typeData[static_cast<size_t>(ci)].get(), cd, D);
   }
 }
 
@@ -28,7 +29,7 @@ void constraintAccelerationDerivatives(const Model& model, const Data& data, con
   D.Js.setZero();
   for (int ci = 0; ci < constraints.size(); ++ci) {
     const Constraint& c = constraints.constraint(ci);
-    c.type->addAccelerationDerivatives(model, data, c, cd.typeData[static_cast<size_t>(ci)].get(), cd,
+    c.type->addAccelerationDerivatives(model, data, c, cd.work().typeData[static_cast<size_t>(ci)].get(), cd,
                                        constraints.baumgarte(), D);
   }
 }

@@ -11,12 +11,14 @@
 #include "../../kernels/cluster_state.hpp"
 #include "../../cluster/cluster_joint.hpp"
 #include "grbda/algorithms/dynamics.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda {
 
 namespace detail {
 
 void sizeDerivatives(const Model& model, Data& data) {
+  DataWorkspace& ws = data.work();
   DerivativesData& d = data.derivatives;
   const int nv = model.nv(), ns = model.nvSpanning();
   if (d.dtau_dq.rows() == nv && d.J.cols() == ns) return;
@@ -32,13 +34,13 @@ void sizeDerivatives(const Model& model, Data& data) {
   d.qddSpan = d.tauSpan = VecX::Zero(ns);
   d.dtauSpan_dq = d.dtauSpan_dv = d.HSpan = MatX::Zero(ns, ns);
   d.scratch = MatX::Zero(ns, nv);
-  d.clusters.assign(static_cast<size_t>(model.numClusters()), ClusterDerivativesData());
+  ws.derivativeClusters.assign(static_cast<size_t>(model.numClusters()), ClusterDerivativesData());
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);
     if (cl.joint->constraints().isStatic()) continue;
-    ClusterDerivativesData& w = d.clusters[static_cast<size_t>(k)];
+    ClusterDerivativesData& w = ws.derivativeClusters[static_cast<size_t>(k)];
     const int n = cl.nvSpan, m = cl.nvSpan - cl.nv;
-    w.work = data.clusters[static_cast<size_t>(k)];
+    w.work = ws.clusters[static_cast<size_t>(k)];
     w.dG = MatX::Zero(n, cl.nv * cl.nv);
     w.dGyd = w.dAcc = w.dgdv = MatX::Zero(n, cl.nv);
     w.K0 = w.dK = MatX::Zero(m, n);
@@ -51,7 +53,7 @@ void sizeDerivatives(const Model& model, Data& data) {
 void spanningAccelerations(const Model& model, Data& data, const VecRef& ydd) {
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);
-    const ClusterData& cd = data.clusters[static_cast<size_t>(k)];
+    const ClusterData& cd = data.work().clusters[static_cast<size_t>(k)];
     auto qdd = data.derivatives.qddSpan.segment(cl.vSpanIndex, cl.nvSpan);
     qdd.noalias() = cd.G * ydd.segment(cl.vIndex, cl.nv);
     qdd += cd.g;

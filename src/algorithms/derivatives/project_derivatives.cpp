@@ -7,6 +7,7 @@
 // combinations per cluster; the ∂/∂y terms of G and g exist only for clusters whose G varies.
 #include "derivatives_internal.hpp"
 #include "../../cluster/cluster_joint.hpp"
+#include "data_workspace.hpp"
 
 #include <algorithm>
 
@@ -25,7 +26,7 @@ void timesG(const Model& model, const Data& data, const MatX& X, MatX& T) {
       std::copy(x, x + C.nv * ld, t);
       continue;
     }
-    const MatX& G = data.clusters[static_cast<size_t>(c)].G;
+    const MatX& G = data.work().clusters[static_cast<size_t>(c)].G;
     for (int b = 0; b < C.nv; ++b, t += T.rows()) {
       const double* g = G.col(b).data();
       for (Eigen::Index r = 0; r < ld; ++r) t[r] = g[0] * x[r];
@@ -51,7 +52,7 @@ void transposeGTimes(const Model& model, const Data& data, const double* T, Eige
         for (int a = 0; a < R.nv; ++a) o[col * ldo + a] = t[col * ldt + a];
       continue;
     }
-    const MatX& G = data.clusters[static_cast<size_t>(r)].G;
+    const MatX& G = data.work().clusters[static_cast<size_t>(r)].G;
     for (int a = 0; a < R.nv; ++a) {
       const double* g = G.col(a).data();
       for (Eigen::Index col = 0; col < cols; ++col) {
@@ -71,6 +72,7 @@ void transposeGTimes(const Model& model, const Data& data, const MatX& T, MatX& 
 }  // namespace
 
 void projectDerivatives(const Model& model, Data& data) {
+  DataWorkspace& ws = data.work();
   DerivativesData& d = data.derivatives;
   MatX& T = d.scratch;  // nvSpanning x nv
   transposeGTimes(model, data, d.tauSpan.data(), d.tauSpan.size(), 1, d.tau.data(), d.tau.size());
@@ -79,7 +81,7 @@ void projectDerivatives(const Model& model, Data& data) {
   for (int c = 0; c < model.numClusters(); ++c) {
     const Cluster& C = model.cluster(c);
     if (C.joint->constraints().isStatic()) continue;
-    const ClusterDerivativesData& w = d.clusters[static_cast<size_t>(c)];
+    const ClusterDerivativesData& w = ws.derivativeClusters[static_cast<size_t>(c)];
     T.middleCols(C.vIndex, C.nv).noalias() += d.dtauSpan_dv.middleCols(C.vSpanIndex, C.nvSpan) * w.dGyd;
     T.middleCols(C.vIndex, C.nv).noalias() += d.HSpan.middleCols(C.vSpanIndex, C.nvSpan) * w.dAcc;
   }
@@ -87,7 +89,7 @@ void projectDerivatives(const Model& model, Data& data) {
   for (int c = 0; c < model.numClusters(); ++c) {
     const Cluster& C = model.cluster(c);
     if (C.joint->constraints().isStatic()) continue;
-    const ClusterDerivativesData& w = d.clusters[static_cast<size_t>(c)];
+    const ClusterDerivativesData& w = ws.derivativeClusters[static_cast<size_t>(c)];
     const auto tauS = d.tauSpan.segment(C.vSpanIndex, C.nvSpan);
     for (int j = 0; j < C.nv; ++j)  // column j of ∂Gᵀ/∂y τ_s: (∂G/∂y_j)ᵀ τ_s
       d.dtau_dq.block(C.vIndex, C.vIndex + j, C.nv, 1).noalias() += w.dG.middleCols(j * C.nv, C.nv).transpose() * tauS;
@@ -98,7 +100,7 @@ void projectDerivatives(const Model& model, Data& data) {
     const Cluster& C = model.cluster(c);
     if (C.joint->constraints().isStatic()) continue;
     T.middleCols(C.vIndex, C.nv).noalias() +=
-        d.HSpan.middleCols(C.vSpanIndex, C.nvSpan) * d.clusters[static_cast<size_t>(c)].dgdv;
+        d.HSpan.middleCols(C.vSpanIndex, C.nvSpan) * ws.derivativeClusters[static_cast<size_t>(c)].dgdv;
   }
   transposeGTimes(model, data, T, d.dtau_dv);
   // ℳ

@@ -26,6 +26,7 @@
 #include "../../kernels/cluster_state.hpp"
 #include "grbda/spatial/cross.hpp"
 #include "../../cluster/cluster_joint.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda::detail {
 
@@ -205,7 +206,7 @@ struct ClusterSink {
     const int col = static_cast<int>(-1 - s.index);
     const int k = model->body(s.body).cluster;
     const Cluster& C = model->cluster(k);
-    const MatX& G = data->clusters[static_cast<size_t>(k)].G;
+    const MatX& G = data->work().clusters[static_cast<size_t>(k)].G;
     return {C.vIndex, C.nv, G.data() + (col - C.vSpanIndex), G.rows(), 0.0};
   }
 };
@@ -322,7 +323,7 @@ void spanningRneaDerivatives(const Model& model, Data& data, const WorldFixedFor
       for (int local = 0; local < C.nvSpan; ++local) {
         const int col = C.vSpanIndex + local;
         const bool identity = C.nvSpan == C.nv;
-        d.tauSpan[col] = identity ? 1.0 : data.clusters[static_cast<size_t>(k)].G(local, 0);
+        d.tauSpan[col] = identity ? 1.0 : data.work().clusters[static_cast<size_t>(k)].G(local, 0);
         d.scratch(col, 0) = identity ? C.vIndex + local : C.nv == 1 ? C.vIndex : -1 - col;
       }
     }

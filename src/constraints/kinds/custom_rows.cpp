@@ -12,6 +12,7 @@
 #include "grbda/spatial/cross.hpp"
 
 #include "../../kernels/cluster_state.hpp"
+#include "constraints/constraint_workspace.hpp"
 
 namespace grbda::detail {
 
@@ -49,7 +50,7 @@ class CustomRows final : public ConstraintType {
   void addForcesAsExternal(const Model&, const Data& data, const Constraint& c, const ConstraintTypeData*,
                            const ConstraintData& cd, ConstraintDerivativesData& D) const override {
     for (int r = 0; r < c.numRows; ++r) {  // Kᵀλ on the body (body coordinates): turns with it, E = 0
-      const ConstraintData::RowPart& part = cd.parts[static_cast<size_t>(cd.rowFirstPart[static_cast<size_t>(c.row + r)])];
+      const ConstraintWorkspace::RowPart& part = cd.work().parts[static_cast<size_t>(cd.work().rowFirstPart[static_cast<size_t>(c.row + r)])];
       D.Fext[static_cast<size_t>(part.body)] +=
           data.Xa[static_cast<size_t>(part.body)].applyTranspose(part.K * cd.lambda[c.row + r]);
     }
@@ -61,7 +62,7 @@ class CustomRows final : public ConstraintType {
     const DerivativesData& d = data.derivatives;
     const Vec6 a0 = gravityBias(model, data);
     for (int row = c.row; row < c.row + c.numRows; ++row) {
-      const ConstraintData::RowPart& part = cd.parts[static_cast<size_t>(cd.rowFirstPart[static_cast<size_t>(row)])];
+      const ConstraintWorkspace::RowPart& part = cd.work().parts[static_cast<size_t>(cd.work().rowFirstPart[static_cast<size_t>(row)])];
       const Vec6 Kw = data.Xa[static_cast<size_t>(part.body)].applyTranspose(part.K);
       const Vec6& vk = d.vw[static_cast<size_t>(part.body)];
       for (int j = part.body; j >= 0; j = model.body(j).parent) {

@@ -11,6 +11,7 @@
 #include "kinds.hpp"
 
 #include "../../cluster/cluster_joint.hpp"
+#include "data_workspace.hpp"
 
 namespace grbda::detail {
 
@@ -66,7 +67,7 @@ class KeptLoop final : public ConstraintType {
         out.K(r, j) += F;
         if (b.parent < 0) continue;
         const int onParent = b.parent >= lc.firstBody ? b.parent - lc.firstBody : nb;  // in the group, or its support
-        out.K(r, onParent) -= data.Xup[static_cast<size_t>(lc.firstBody + j)].applyTranspose(F);
+        out.K(r, onParent) -= data.work().Xup[static_cast<size_t>(lc.firstBody + j)].applyTranspose(F);
       }
     }
     if (!s.rightHandSides) return;
