@@ -89,9 +89,9 @@ void Data::sizeWorkspace(const Model& model) {
   w.c.assign(n, Vec6::Zero());
   w.IA.assign(n, Mat6::Zero());
   w.pA.assign(n, Vec6::Zero());
-  w.U.assign(n, Mat6::Zero());
-  w.Dinv.assign(n, Mat6::Zero());
-  w.u.assign(n, Vec6::Zero());
+  w.treeAba.U.assign(n, Mat6::Zero());
+  w.treeAba.Dinv.assign(n, Mat6::Zero());
+  w.treeAba.u.assign(n, Vec6::Zero());
   w.Ic.assign(n, Mat6::Zero());
   w.clusters.resize(static_cast<size_t>(model.numClusters()));
   for (int k = 0; k < model.numClusters(); ++k)

@@ -126,9 +126,13 @@ struct Data::Workspace {
   // Articulated-body quantities (the articulated-cluster pass; tree::aba on the spanning tree)
   std::vector<Mat6> IA;        ///< articulated inertia, body coordinates
   std::vector<Vec6> pA;        ///< articulated bias force, body coordinates
-  std::vector<Mat6> U;         ///< tree::aba only: IA S (first nv_i columns used)
-  std::vector<Mat6> Dinv;      ///< tree::aba only: (S^T IA S)^{-1} (top-left nv_i block used)
-  std::vector<Vec6> u;         ///< tree::aba only: tau_i - S^T pA (first nv_i entries used)
+  /// tree::aba's per-body terms (the spanning tree's, one joint a body; names as in the paper,
+  /// kept apart from the cluster pass's U, D⁻¹, u in ClusterData)
+  struct TreeAba {
+    std::vector<Mat6> U;     ///< IA S (first nv_i columns used)
+    std::vector<Mat6> Dinv;  ///< (Sᵀ IA S)⁻¹ (top-left nv_i block used)
+    std::vector<Vec6> u;     ///< τ_i − Sᵀ pA (first nv_i entries used)
+  } treeAba;                 ///< written by tree::aba only
   ArticulatedPassStamp articulated;  ///< what the last articulated-cluster pass was run on
 
   /// kinematicsVersion at which the last C-RNEA inward pass left its transmitted forces in

@@ -56,8 +56,8 @@ const VecX& aba(const Model& model, Data& data, const VecRef& q, const VecRef& v
       // S = 1: D = IA; U = IA; u = tau - pA. The parent is the ground, nothing to pass on.
       Eigen::LLT<Mat6> llt(IA);
       if (llt.info() != Eigen::Success) zeroPivot(b);
-      ws.Dinv[i] = llt.solve(Mat6::Identity());
-      ws.u[i] = tau.segment<6>(b.vIndex) - pA;
+      ws.treeAba.Dinv[i] = llt.solve(Mat6::Identity());
+      ws.treeAba.u[i] = tau.segment<6>(b.vIndex) - pA;
       continue;
     }
     if (b.joint.type == JointType::Spherical) {
@@ -69,9 +69,9 @@ const VecX& aba(const Model& model, Data& data, const VecRef& q, const VecRef& v
       if (llt.info() != Eigen::Success) zeroPivot(b);
       const Mat3 Dinv = llt.solve(Mat3::Identity());
       const Vec3 u = tau.segment<3>(b.vIndex) - pA.head<3>();
-      ws.U[i].leftCols<3>() = U;
-      ws.Dinv[i].topLeftCorner<3, 3>() = Dinv;
-      ws.u[i].head<3>() = u;
+      ws.treeAba.U[i].leftCols<3>() = U;
+      ws.treeAba.Dinv[i].topLeftCorner<3, 3>() = Dinv;
+      ws.treeAba.u[i].head<3>() = u;
       if (b.parent < 0) continue;
       Ia.noalias() = IA - U * Dinv * U.transpose();
       pa = pA + Ia * ws.c[i] + U * (Dinv * u);
@@ -86,9 +86,9 @@ const VecX& aba(const Model& model, Data& data, const VecRef& q, const VecRef& v
     if (!(D > 0.0) || !std::isfinite(1.0 / D)) zeroPivot(b);
     const double Dinv = 1.0 / D;
     const double u = tau[b.vIndex] - S.dot(pA);
-    ws.U[i].col(0) = U;
-    ws.Dinv[i](0, 0) = Dinv;
-    ws.u[i][0] = u;
+    ws.treeAba.U[i].col(0) = U;
+    ws.treeAba.Dinv[i](0, 0) = Dinv;
+    ws.treeAba.u[i][0] = u;
     if (b.parent < 0) continue;
     Ia.noalias() = IA - (Dinv * U) * U.transpose();
     pa = pA + Ia * ws.c[i] + (u * Dinv) * U;
@@ -101,17 +101,17 @@ const VecX& aba(const Model& model, Data& data, const VecRef& q, const VecRef& v
     const Vec6 aParent = b.parent < 0 ? a0 : data.a[b.parent];
     const Vec6 ap = ws.Xup[i].apply(aParent) + ws.c[i];
     if (b.joint.type == JointType::Free) {
-      const Vec6 qdd = ws.Dinv[i] * (ws.u[i] - ws.IA[i] * ap);
+      const Vec6 qdd = ws.treeAba.Dinv[i] * (ws.treeAba.u[i] - ws.IA[i] * ap);
       data.qddTree.segment<6>(b.vIndex) = qdd;
       data.a[i] = ap + qdd;
     } else if (b.joint.type == JointType::Spherical) {
-      const Vec3 qdd = ws.Dinv[i].topLeftCorner<3, 3>() *
-                       (ws.u[i].head<3>() - ws.U[i].leftCols<3>().transpose() * ap);
+      const Vec3 qdd = ws.treeAba.Dinv[i].topLeftCorner<3, 3>() *
+                       (ws.treeAba.u[i].head<3>() - ws.treeAba.U[i].leftCols<3>().transpose() * ap);
       data.qddTree.segment<3>(b.vIndex) = qdd;
       data.a[i] = ap;
       data.a[i].head<3>() += qdd;
     } else {
-      const double qdd = ws.Dinv[i](0, 0) * (ws.u[i][0] - ws.U[i].col(0).dot(ap));
+      const double qdd = ws.treeAba.Dinv[i](0, 0) * (ws.treeAba.u[i][0] - ws.treeAba.U[i].col(0).dot(ap));
       data.qddTree[b.vIndex] = qdd;
       data.a[i] = ap + b.joint.subspace() * qdd;
     }
