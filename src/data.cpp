@@ -45,7 +45,7 @@ void Data::setGravity(const Vec3& g) {
   overridesGravity_ = true;
 }
 
-Data::Data(const Model& model) : work_(std::make_unique<Workspace>()), modelId_(model.id()) {
+Data::Data(const Model& model) : modelId_(model.id()) {
   const auto n = static_cast<size_t>(model.numBodies());
   Xa.resize(n);
   v.assign(n, Vec6::Zero());
@@ -66,24 +66,20 @@ Data::Data(const Model& model) : work_(std::make_unique<Workspace>()), modelId_(
   sizeWholeBodyData(model);
 }
 
-Data::~Data() = default;
-Data::Data(const Data& other)
-    : Xa(other.Xa), v(other.v), a(other.a), f(other.f), qSpan(other.qSpan), vSpan(other.vSpan),
-      tau(other.tau), qdd(other.qdd), C(other.C), H(other.H), Minv(other.Minv),
-      tauTree(other.tauTree), qddTree(other.qddTree), CTree(other.CTree), HTree(other.HTree),
-      derivatives(other.derivatives), centroidal(other.centroidal), coriolis(other.coriolis),
-      work_(std::make_unique<Workspace>(*other.work_)), modelId_(other.modelId_),
-      overridesGravity_(other.overridesGravity_), gravity_(other.gravity_) {}
-Data& Data::operator=(const Data& other) {
-  if (this != &other) *this = Data(other);
+Data::WorkspaceOwner::WorkspaceOwner() : ptr_(std::make_unique<Workspace>()) {}
+Data::WorkspaceOwner::~WorkspaceOwner() = default;
+Data::WorkspaceOwner::WorkspaceOwner(const WorkspaceOwner& other)
+    : ptr_(other.ptr_ ? std::make_unique<Workspace>(*other.ptr_) : nullptr) {}
+Data::WorkspaceOwner& Data::WorkspaceOwner::operator=(const WorkspaceOwner& other) {
+  if (this != &other) ptr_ = other.ptr_ ? std::make_unique<Workspace>(*other.ptr_) : nullptr;
   return *this;
 }
-Data::Data(Data&&) noexcept = default;
-Data& Data::operator=(Data&&) noexcept = default;
+Data::WorkspaceOwner::WorkspaceOwner(WorkspaceOwner&& other) noexcept = default;
+Data::WorkspaceOwner& Data::WorkspaceOwner::operator=(WorkspaceOwner&& other) noexcept = default;
 
 void Data::sizeWorkspace(const Model& model) {
   const auto n = static_cast<size_t>(model.numBodies());
-  Workspace& w = *work_;
+  Workspace& w = work();
   w.Xup.resize(n);
   w.Xout.resize(n);
   w.c.assign(n, Vec6::Zero());
@@ -109,14 +105,14 @@ void Data::sizeWholeBodyData(const Model& model) {
   cd.subtreeCom.assign(n, Vec3::Zero());
   cd.Jcom = Mat3X::Zero(3, nv);
   cd.Ag = Mat6X::Zero(6, nv);
-  CentroidalScratch& cs = work_->centroidal;
+  CentroidalScratch& cs = work().centroidal;
   cs.aBias.assign(n, Vec6::Zero());
   cs.massMoment.assign(n, Eigen::Vector4d::Zero());
   cs.compositeParams.assign(n, Eigen::Matrix<double, 10, 1>::Zero());
   coriolis.C = MatX::Zero(nv, nv);
   coriolis.g = VecX::Zero(nv);
   coriolis.staticTau = VecX::Zero(nv);
-  CoriolisScratch& co = work_->coriolis;
+  CoriolisScratch& co = work().coriolis;
   co.S = Mat6X::Zero(6, ns);
   co.dS = Mat6X::Zero(6, ns);
   co.IC.assign(n, Mat6::Zero());

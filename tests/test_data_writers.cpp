@@ -2,10 +2,14 @@
 // (ClusterData::Fout) and leaves the articulated pass's XU, D⁻¹ and U as C-ABA left them.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "grbda/algorithms/dynamics.hpp"
 #include "grbda/algorithms/osim.hpp"
+#include "grbda/algorithms/constrained_dynamics.hpp"
+#include "grbda/constraints/constraint_data.hpp"
 #include "grbda/algorithms/reactions.hpp"
 #include "grbda/errors.hpp"
 #include "grbda/data.hpp"
@@ -90,4 +94,41 @@ TEST(DataWriters, CopiesOwnTheirWorkspaceAndMovesKeepIt) {
   Data moved = std::move(original);
   EXPECT_EQ(&moved.work(), workspace);  // a move hands the workspace over, nothing is copied
   EXPECT_EQ(applyTestForce(model, moved, foot, Vec3::Zero(), Vec3::UnitZ(), again), lambdaOriginal);
+}
+
+// A moved-from Data or ConstraintData has no workspace: every call refuses it with an error
+// naming the call, instead of reading through a null workspace.
+TEST(DataWriters, MovedFromWorkspacesAreRefusedWithAnError) {
+  const Model model = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf");
+  const VecX q = model.neutralConfiguration(), zero = VecX::Zero(model.nv());
+  const auto expectMessage = [](auto&& call, const std::string& part) {
+    try {
+      call();
+      ADD_FAILURE() << "no error; expected one containing '" << part << "'";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+    }
+  };
+  Data data(model);
+  Data taken = std::move(data);
+  EXPECT_EQ(data.modelId(), 0u);  // NOLINT(bugprone-use-after-move): that is the point
+  expectMessage([&] { forwardDynamics(model, data, q, zero, zero); }, "forwardDynamics: the Data was moved from");
+  expectMessage([&] { inverseDynamics(model, data, q, zero, zero); }, "inverseDynamics: the Data was moved from");
+  EXPECT_NO_THROW(forwardDynamics(model, taken, q, zero, zero));
+
+  ConstraintModel feet(model);
+  feet.addPointContact("FR_foot");
+  feet.addPointContact("HL_foot");
+  ConstraintData cd(model, feet);
+  ConstraintData kept = std::move(cd);
+  expectMessage([&] { constrainedForwardDynamics(model, taken, feet, cd, q, zero, zero); },
+                "the ConstraintData was moved from");
+  expectMessage([&] { cd.setReference(model, taken, feet); }, "the ConstraintData was moved from");
+  EXPECT_NO_THROW(cd.clearReference());
+  EXPECT_NO_THROW(constrainedForwardDynamics(model, taken, feet, kept, q, zero, zero));
+
+  // setReference checks its inputs like the solvers do
+  ConstraintModel oneFoot(model);
+  oneFoot.addPointContact("FR_foot");
+  expectMessage([&] { kept.setReference(model, taken, oneFoot); }, "ConstraintData::setReference: the ConstraintData does not match");
 }

@@ -79,18 +79,13 @@ struct CoriolisData {
 /// The preallocated workspace of the algorithms for one Model (one per thread).
 class Data {
  public:
-  explicit Data(const Model& model);  ///< sized once for `model`
-  ~Data();
-  ///@{
-  /// Copies are deep (a thread may start from another's Data); moves keep the workspace.
-  Data(const Data& other);
-  Data& operator=(const Data& other);
-  Data(Data&&) noexcept;
-  Data& operator=(Data&&) noexcept;
-  ///@}
+  /// Sized once for `model`. Copies are deep (a thread may start from another's Data); a move
+  /// hands the workspace over, and every call refuses the moved-from Data.
+  explicit Data(const Model& model);
 
-  /// The model this Data was sized for (Model::id()); every algorithm checks it (O(1)).
-  std::uint64_t modelId() const { return modelId_; }
+  /// The model this Data was sized for (Model::id()); every algorithm checks it (O(1)). 0 for a
+  /// moved-from Data, which matches no model.
+  std::uint64_t modelId() const { return work_.get() ? modelId_ : 0; }
 
   /// Gravity a_g (world coordinates) for the calls made with this Data only, overriding
   /// model.gravity(): the thread-safe way to vary gravity while one Model is shared by threads
@@ -131,13 +126,29 @@ class Data {
 
   // ---- the workspace (the library's; its fields are declared in src/data_workspace.hpp) ----
   struct Workspace;
-  Workspace& work() { return *work_; }              ///< the algorithms' workspace (internal)
-  const Workspace& work() const { return *work_; }  ///< the algorithms' workspace (internal)
+  Workspace& work() { return *work_.get(); }              ///< the algorithms' workspace (internal)
+  const Workspace& work() const { return *work_.get(); }  ///< the algorithms' workspace (internal)
 
  private:
+  /// Owns the workspace and copies it deeply, so that Data's own copy and move are the implicit
+  /// member-wise ones (its special members are defined in data.cpp, where Workspace is complete).
+  class WorkspaceOwner {
+   public:
+    WorkspaceOwner();
+    ~WorkspaceOwner();
+    WorkspaceOwner(const WorkspaceOwner& other);
+    WorkspaceOwner& operator=(const WorkspaceOwner& other);
+    WorkspaceOwner(WorkspaceOwner&& other) noexcept;
+    WorkspaceOwner& operator=(WorkspaceOwner&& other) noexcept;
+    Workspace* get() const { return ptr_.get(); }  ///< null once moved from
+
+   private:
+    std::unique_ptr<Workspace> ptr_;
+  };
+
   void sizeWorkspace(const Model& model);      ///< the workspace but the whole-body parts (data.cpp)
   void sizeWholeBodyData(const Model& model);  ///< centroidal and coriolis (data.cpp)
-  std::unique_ptr<Workspace> work_;
+  WorkspaceOwner work_;
   std::uint64_t modelId_ = 0;
   bool overridesGravity_ = false;
   Vec3 gravity_ = Vec3::Zero();

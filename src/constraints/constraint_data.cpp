@@ -215,6 +215,8 @@ ConstraintData::~ConstraintData() = default;
 ConstraintData::ConstraintData(ConstraintData&&) noexcept = default;
 ConstraintData& ConstraintData::operator=(ConstraintData&&) noexcept = default;
 
-void ConstraintData::clearReference() { work_->hasReference = false; }
+void ConstraintData::clearReference() {
+  if (work_) work_->hasReference = false;
+}
 
 }  // namespace grbda

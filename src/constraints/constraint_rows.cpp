@@ -12,6 +12,7 @@
 #include "grbda/constraints/constraint_type.hpp"
 #include "grbda/errors.hpp"
 
+#include "../kernels/checks.hpp"
 #include "../kernels/cluster_state.hpp"
 #include "constraints/constraint_workspace.hpp"
 
@@ -31,6 +32,7 @@ void checkConstraintWorkspace(const Model& model, const ConstraintModel& constra
   if (constraints.modelId() != model.id())
     throw InputError(std::string(algorithm) + ": the ConstraintModel was made for another model than '" +
                      model.name() + "'");
+  if (cd.movedFrom()) throw InputError(std::string(algorithm) + ": the ConstraintData was moved from");
   if (cd.work().modelId != model.id() || cd.work().constraintsVersion != constraints.version() ||
       cd.work().numRows != constraints.numRows())
     throw InputError(std::string(algorithm) +
@@ -71,6 +73,8 @@ double constraintResidual(const Data& data, ConstraintData& cd) {
 namespace grbda {
 
 void ConstraintData::setReference(const Model& model, const Data& data, const ConstraintModel& constraints) {
+  detail::checkData(model, data, "ConstraintData::setReference");
+  detail::checkConstraintWorkspace(model, constraints, *this, "ConstraintData::setReference");
   for (int ci = 0; ci < constraints.size(); ++ci) {
     const Constraint& c = constraints.constraint(ci);
     c.type->setReference(model, data, c, work_->typeData[static_cast<size_t>(ci)].get());

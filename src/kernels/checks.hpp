@@ -11,8 +11,10 @@ namespace grbda::detail {
 /// The Data must have been sized for this model (a mismatch would read out of bounds).
 inline void checkData(const Model& m, const Data& data, const char* algorithm) {
   if (data.modelId() != m.id())
-    throw InputError(std::string(algorithm) + ": the Data was made for another model than '" + m.name() +
-                     "' (make one with Data(model) for each model)");
+    throw InputError(std::string(algorithm) + (data.modelId() == 0
+                                                   ? ": the Data was moved from (it has no workspace left)"
+                                                   : ": the Data was made for another model than '" + m.name() +
+                                                         "' (make one with Data(model) for each model)"));
 }
 
 inline void checkVector(const VecRef& x, Eigen::Index expected, const char* what, const char* algorithm) {

@@ -40,22 +40,6 @@ void RowInnovations::beginEntry(int k) {
   ++groups_.back().entries;
 }
 
-namespace {
-
-/// Xᵀ P for Gc force columns at once (Transform::applyTranspose per column: f ← Eᵀf,
-/// n ← Eᵀn + r × Eᵀf). Lazy products: at 3 x 3 Eigen's generic product is an out-of-line call
-/// that costs more than the arithmetic (callgrind, the standing step).
-template <int Gc>
-Eigen::Matrix<double, 6, Gc> transposeApplied(const Transform& X, const Eigen::Matrix<double, 6, Gc>& P) {
-  Eigen::Matrix<double, 6, Gc> out;
-  out.template bottomRows<3>().noalias() = X.E.transpose().lazyProduct(P.template bottomRows<3>());
-  out.template topRows<3>().noalias() = X.E.transpose().lazyProduct(P.template topRows<3>());
-  for (int c = 0; c < Gc; ++c) out.col(c).template head<3>() += X.r.cross(out.col(c).template tail<3>());
-  return out;
-}
-
-}  // namespace
-
 /// One supporting cluster of a group of Gc rows, d_k = D fixed where it can be: T = S_jᵀ P and
 /// Z = D_k⁻¹ T into the pools, then P passed on to the output body (false at the root).
 template <int D, int Gc>
@@ -72,7 +56,9 @@ bool RowInnovations::stepThrough(const Model& model, Data& data, int j, Eigen::M
   T.noalias() = rowsOf<D>(cd.S, j - cl.firstBody).transpose() * P;  // t_k = S_kᵀ p
   Z.noalias() = Eigen::Map<const typename Sizes<D>::MatD>(cd.Dinv.data(), d, d) * T;
   if (cl.output < 0) return false;
-  P = transposeApplied(ws.Xout[j], P);  // P ← Xoutᵀ P
+  // P ← Xoutᵀ P column by column (fixed-size products; a 3 x 3 block product through Eigen's
+  // generic path is an out-of-line call that costs more than its arithmetic)
+  ws.Xout[j].applyTransposeInPlace(P);
   P.noalias() -= Eigen::Map<const Eigen::Matrix<double, D, 6>>(cd.DinvXUt.data(), d, 6).transpose() * T;
   return true;
 }
@@ -109,7 +95,10 @@ bool RowInnovations::stepThroughBoth(const Model& model, Data& data, int j1, Mat
   Z.noalias() = Eigen::Map<const typename Sizes<D>::MatD>(cd.Dinv.data(), d, d) * T;
   if (cl.output < 0) return false;
   // P ← Σ_i Xout_iᵀ P_i − XU D⁻¹ t (the stacked form of stepThrough's update)
-  P1 = transposeApplied(ws.Xout[j1], P1) + transposeApplied(ws.Xout[j2], P2);
+  Mat63 P2out = P2;
+  ws.Xout[j1].applyTransposeInPlace(P1);
+  ws.Xout[j2].applyTransposeInPlace(P2out);
+  P1 += P2out;
   P1.noalias() -= Eigen::Map<const Eigen::Matrix<double, D, 6>>(cd.DinvXUt.data(), d, 6).transpose() * T;
   return true;
 }

@@ -99,6 +99,7 @@ class ConstraintData {
   struct Workspace;
   Workspace& work() { return *work_; }              ///< the solvers' workspace (internal)
   const Workspace& work() const { return *work_; }  ///< the solvers' workspace (internal)
+  bool movedFrom() const { return !work_; }  ///< no workspace left: every call refuses it
 
  private:
   std::unique_ptr<Workspace> work_;
