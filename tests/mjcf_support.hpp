@@ -11,12 +11,9 @@
 #include "grbda/grbda.hpp"
 #include "grbda/mjcf/mjcf.hpp"
 #include "support/compare.hpp"
+#include "support/model_files.hpp"
 
 namespace grbda::testsupport {
-
-inline std::string modelFile(const std::string& relative) {
-  return std::string(GRBDA_SOURCE_DIR) + "/models/" + relative;
-}
 
 /// index in `b` of each name of `a` (a test failure when one is missing)
 inline std::vector<int> nameMap(const std::vector<std::string>& a, const std::vector<std::string>& b) {

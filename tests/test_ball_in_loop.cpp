@@ -14,8 +14,10 @@
 #include "grbda/grbda.hpp"
 #include "support/model_error.hpp"
 #include "support/rk4_step.hpp"
+#include "support/compare.hpp"
 
 using namespace grbda;
+using grbda::testsupport::relErr;
 
 namespace {
 
@@ -63,8 +65,6 @@ std::string rsur(const std::string& ball, const std::string& extra = "") {
 }
 
 Model load(const std::string& ball) { return loadUrdfString(rsur(ball), "rsur_" + ball + ".urdf"); }
-
-double relErr(const VecX& a, const VecX& b) { return (a - b).norm() / (1.0 + b.norm()); }
 
 }  // namespace
 

@@ -10,6 +10,7 @@
 
 #include "cli/mini_json.hpp"
 #include "support/cli_runner.hpp"
+#include "support/gravity.hpp"
 
 #ifdef GRBDA_CLI_PATH
 
@@ -23,7 +24,8 @@ const std::string kDouble = kDataDir + "double_pendulum.urdf";
 const std::string kFloating = kDataDir + "floating.urdf";
 
 // Pendulum constants (tests/data/cli/pendulum.urdf).
-constexpr double kMass = 2.0, kLength = 0.5, kIyy = 0.03, kG = 9.81;
+constexpr double kMass = 2.0, kLength = 0.5, kIyy = 0.03;
+using grbda::testsupport::kG;
 constexpr double kPendulumH = kMass * kLength * kLength + kIyy;
 
 void expectUsageError(const std::vector<std::string>& args, const std::string& mention) {

@@ -8,6 +8,10 @@
 
 #include "cli/mini_json.hpp"
 #include "support/cli_runner.hpp"
+#include "support/model_files.hpp"
+
+using grbda::testsupport::modelFile;
+using grbda::testsupport::modelsDir;
 
 #ifdef GRBDA_CLI_PATH
 
@@ -15,7 +19,6 @@ namespace {
 
 using namespace grbda::testing;  // the command runner, its JSON reader and the CLI helpers
 
-const std::string kModels = std::string(GRBDA_SOURCE_DIR) + "/models";
 
 const std::vector<std::string> kContractKeys = {
     "cluster_aba",   "projection_fd", "lagrange_fd",      "proximal_fd_1",  "proximal_fd_5",  "approximate_aba",
@@ -23,9 +26,9 @@ const std::vector<std::string> kContractKeys = {
 
 TEST(CliBench, QuickJsonHasEveryContractKeyWithPositiveTimes) {
   // Two small robots, few states: one by benchmark name, one by file path.
-  const std::string chain = kModels + "/generated/revolute_rotor_chain_4.urdf";
+  const std::string chain = modelFile("generated/revolute_rotor_chain_4.urdf");
   const CommandResult r =
-      runGrbda({"bench", "--quick", "--json", "--states", "5", "--models", kModels, "--robots",
+      runGrbda({"bench", "--quick", "--json", "--states", "5", "--models", modelsDir(), "--robots",
                 "mini_cheetah," + chain});
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const Json doc = JsonReader::parse(r.out);
@@ -52,7 +55,7 @@ TEST(CliBench, QuickJsonHasEveryContractKeyWithPositiveTimes) {
 
 TEST(CliBench, TextTableNamesTheMethodsAndTheRobot) {
   const CommandResult r =
-      runGrbda({"bench", "--quick", "--states", "3", "--models", kModels, "--robots", "mini_cheetah"});
+      runGrbda({"bench", "--quick", "--states", "3", "--models", modelsDir(), "--robots", "mini_cheetah"});
   ASSERT_EQ(r.exitCode, 0) << r.err;
   for (const char* s : {"C-ABA", "C-RNEA", "C-EFPA", "Projection method", "Lagrange multipliers", "Mini Cheetah", "%"})
     EXPECT_NE(r.out.find(s), std::string::npos) << "missing '" << s << "' in\n" << r.out;

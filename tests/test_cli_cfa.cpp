@@ -10,6 +10,9 @@
 
 #include "cli/mini_json.hpp"
 #include "support/cli_runner.hpp"
+#include "support/model_files.hpp"
+
+using grbda::testsupport::modelFile;
 
 #ifdef GRBDA_CLI_PATH
 
@@ -18,7 +21,6 @@ namespace {
 using namespace grbda::testing;
 using Args = std::vector<std::string>;
 
-const std::string kModels = std::string(GRBDA_SOURCE_DIR) + "/models/";
 const std::string kCliData = std::string(GRBDA_SOURCE_DIR) + "/tests/data/cli/";
 
 double maxDiff(const std::vector<double>& a, const std::vector<double>& b) {
@@ -32,7 +34,7 @@ double maxDiff(const std::vector<double>& a, const std::vector<double>& b) {
 }
 
 TEST(CliCfa, CfaAndParallelCfaAgreeWithClusterAbaOnChains) {
-  for (const std::string& model : {kModels + "arm_6dof.urdf", kModels + "double_pendulum.urdf",
+  for (const std::string& model : {modelFile("arm_6dof.urdf"), modelFile("double_pendulum.urdf"),
                                   kCliData + "floating.urdf"}) {
     SCOPED_TRACE(model);
     const Json info = grbdaJson({"info", model});
@@ -60,9 +62,9 @@ TEST(CliCfa, ModelsWithLoopsTakeTheClusterCfaOrAreRefusedNamingWhy) {
   // --method cfa on a model with loops is the serial cluster CFA (algorithms/cluster_cfa.hpp)
   for (const char* file : {"four_bar.urdf", "six_bar.urdf"}) {
     SCOPED_TRACE(file);
-    const Json m = grbdaJson({"info", kModels + file});
+    const Json m = grbdaJson({"info", modelFile(file)});
     std::vector<double> q(static_cast<size_t>(m["nq"].number), 0.2), v(static_cast<size_t>(m["nv"].number), -0.7);
-    const Args fd = {"fd", kModels + file, "--q", joinFull(q), "--v", joinFull(v), "--tau", joinFull(v)};
+    const Args fd = {"fd", modelFile(file), "--q", joinFull(q), "--v", joinFull(v), "--tau", joinFull(v)};
     Args cluster = fd, cfa = fd;
     cluster.insert(cluster.end(), {"--method", "cluster"});
     cfa.insert(cfa.end(), {"--method", "cfa"});
@@ -71,14 +73,14 @@ TEST(CliCfa, ModelsWithLoopsTakeTheClusterCfaOrAreRefusedNamingWhy) {
     for (size_t i = 0; i < ref.size(); ++i) EXPECT_NEAR(got[i], ref[i], 1e-9 * (1.0 + std::abs(ref[i])));
   }
   // massless rotors (the CFA inverts every body's inertia), legs sharing a trunk, and the parallel CFA
-  expectCommandError({"fd", kModels + "revolute_rotor_chain.urdf", "--method", "cfa"}, 2,
+  expectCommandError({"fd", modelFile("revolute_rotor_chain.urdf"), "--method", "cfa"}, 2,
                      {"CFA does not apply", "body '", "singular inertia"});
-  expectCommandError({"fd", kModels + "mini_cheetah.urdf", "--method", "cfa"}, 2, {"both hang from body"});
-  expectCommandError({"fd", kModels + "four_bar.urdf", "--method", "cfa-parallel"}, 2, {"cluster '", "--method cfa"});
+  expectCommandError({"fd", modelFile("mini_cheetah.urdf"), "--method", "cfa"}, 2, {"both hang from body"});
+  expectCommandError({"fd", modelFile("four_bar.urdf"), "--method", "cfa-parallel"}, 2, {"cluster '", "--method cfa"});
 }
 
 TEST(CliCfa, ThreadsAndReactionsAreCheckedAgainstTheMethod) {
-  const std::string model = kModels + "arm_6dof.urdf";
+  const std::string model = modelFile("arm_6dof.urdf");
   expectCommandError({"fd", model, "--threads", "2"}, 2, {"--threads", "cfa-parallel"});
   expectCommandError({"fd", model, "--method", "cfa-parallel", "--threads", "0"}, 2, {"--threads", "1..256"});
   expectCommandError({"id", model, "--method", "cfa"}, 2, {"cfa", "valid methods"});
@@ -112,7 +114,7 @@ TEST(CliCfa, PendulumReactionsHoldItsWeight) {
 }
 
 TEST(CliCfa, LoopModelsGetOneReactionPerCluster) {
-  const Json r = grbdaJson({"id", kModels + "revolute_rotor_chain.urdf", "--reactions"});
+  const Json r = grbdaJson({"id", modelFile("revolute_rotor_chain.urdf"), "--reactions"});
   bool whole = false;
   for (const Json& e : r["joint_reactions"].items) whole = whole || e["whole_cluster"].boolean;
   EXPECT_TRUE(whole);

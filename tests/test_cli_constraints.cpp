@@ -18,7 +18,6 @@ namespace {
 
 using namespace grbda::testing;
 using Args = std::vector<std::string>;
-const std::string kCheetah = std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf";
 
 Json fdJson(Args args) {
   args.insert(args.begin(), "fd");

@@ -7,6 +7,9 @@
 
 #include "grbda/urdf/urdf.hpp"
 #include "support/cli_runner.hpp"
+#include "support/model_files.hpp"
+
+using grbda::testsupport::modelFile;
 
 #ifdef GRBDA_CLI_PATH
 
@@ -14,7 +17,6 @@ namespace {
 
 using namespace grbda::testing;
 
-const std::string kModels = std::string(GRBDA_SOURCE_DIR) + "/models/";
 
 size_t count(const std::string& text, const std::string& what) {
   size_t n = 0;
@@ -24,8 +26,8 @@ size_t count(const std::string& text, const std::string& what) {
 
 TEST(CliDot, EveryClusterIsABoxWithItsBodiesAndItsJointType) {
   for (const char* file : {"mini_cheetah.urdf", "four_bar.urdf", "generated/four_bar_branch_2_2.urdf"}) {
-    const grbda::Model model = grbda::loadUrdf(kModels + file);
-    const CommandResult r = runGrbda({"info", kModels + file, "--dot"});
+    const grbda::Model model = grbda::loadUrdf(modelFile(file));
+    const CommandResult r = runGrbda({"info", modelFile(file), "--dot"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(r.out.rfind("digraph \"" + model.name() + "\" {", 0), 0u) << r.out;
     EXPECT_EQ(count(r.out, "subgraph cluster_"), static_cast<size_t>(model.numClusters())) << file;
@@ -46,7 +48,7 @@ TEST(CliDot, EveryClusterIsABoxWithItsBodiesAndItsJointType) {
 }
 
 TEST(CliDot, DotAndJsonTogetherAreACommandLineError) {
-  expectCommandError({"info", kModels + "four_bar.urdf", "--dot", "--json"}, 2, {"--json or --dot"});
+  expectCommandError({"info", modelFile("four_bar.urdf"), "--dot", "--json"}, 2, {"--json or --dot"});
 }
 
 }  // namespace

@@ -10,6 +10,9 @@
 #include "cli/mini_json.hpp"
 #include "grbda/grbda.hpp"
 #include "support/cli_runner.hpp"
+#include "support/model_files.hpp"
+
+using grbda::testsupport::modelFile;
 
 #ifdef GRBDA_CLI_PATH
 
@@ -17,8 +20,6 @@ namespace {
 
 using namespace grbda::testing;
 using Args = std::vector<std::string>;
-const std::string kModels = std::string(GRBDA_SOURCE_DIR) + "/models/";
-const std::string kCheetah = kModels + "mini_cheetah.urdf";
 const std::string kCheetahBent = "0,0,0.25,1,0,0,0,0,-0.8,1.6,0,-0.8,1.6,0,-0.8,1.6,0,-0.8,1.6";
 
 CommandResult simulate(Args args) {
@@ -31,7 +32,7 @@ CommandResult simulate(Args args) {
 
 TEST(CliIssue27, PassiveParallelogramKeepsItsEnergyThroughTheToggles) {
   // The issue's run lost 4552 → 261 J in 1 s, switching branch at every crossing of q = π.
-  const CommandResult r = simulate({kModels + "four_bar.urdf", "--q0", "0.5", "--v0", "100", "--integrator", "rk4"});
+  const CommandResult r = simulate({modelFile("four_bar.urdf"), "--q0", "0.5", "--v0", "100", "--integrator", "rk4"});
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const Json j = JsonReader::parse(r.out);
   const double e0 = j["energy_start"].number, e1 = j["energy_end"].number;

@@ -16,6 +16,9 @@
 #include "cli/mini_json.hpp"
 #include "support/cli_runner.hpp"
 #include "support/temp_dir.hpp"
+#include "support/model_files.hpp"
+
+using grbda::testsupport::modelFile;
 
 #ifdef GRBDA_CLI_PATH
 
@@ -23,7 +26,6 @@ namespace {
 
 using namespace grbda::testing;  // the command runner, its JSON reader and the CLI helpers
 
-const std::string kModels = std::string(GRBDA_SOURCE_DIR) + "/models/";
 const std::string kPendulum = std::string(GRBDA_SOURCE_DIR) + "/tests/data/cli/pendulum.urdf";
 using Args = std::vector<std::string>;
 
@@ -65,18 +67,18 @@ bool isQuaternionEntry(const std::string& name) {
 
 /// A nonzero state of a model, from the coordinate names of `grbda info`: quaternions at the
 /// identity, every other position, v and a/tau set by a smooth pattern away from zero.
-struct State {
+struct CliState {
   std::string q, v, w;  ///< w: tau or qdd
   size_t nv = 0;
 };
-State stateOf(const std::string& model, double scale = 1.0) {
+CliState stateOf(const std::string& model, double scale = 1.0) {
   const Json info = grbdaJson({"info", model});
   const std::vector<std::string> names = info["position_names"].strings();
   std::vector<double> q(names.size());
   for (size_t i = 0; i < q.size(); ++i)
     q[i] = isQuaternionEntry(names[i]) ? (names[i].substr(names[i].size() - 2) == "qw" ? 1.0 : 0.0)
                                        : scale * (0.3 + 0.2 * std::sin(1.7 * static_cast<double>(i)));
-  State s;
+  CliState s;
   s.nv = info["velocity_names"].size();
   std::vector<double> v(s.nv), w(s.nv);
   for (size_t i = 0; i < s.nv; ++i) {
@@ -131,8 +133,8 @@ std::string unclosableFourBar() {
 TEST(CliMethods, ForwardDynamicsOfAllExactMethodsAgree) {
   for (const auto& name : kLoopedModels) {
     SCOPED_TRACE(name);
-    const std::string model = kModels + name;
-    const State s = stateOf(model);
+    const std::string model = modelFile(name);
+    const CliState s = stateOf(model);
     const Args fd = {"fd", model, "--q", s.q, "--v", s.v, "--tau", s.w};
     const std::vector<double> cluster = resultOf(with(fd, {"--method", "cluster"}));
     ASSERT_EQ(cluster.size(), s.nv);
@@ -144,8 +146,8 @@ TEST(CliMethods, ForwardDynamicsOfAllExactMethodsAgree) {
 }
 
 TEST(CliMethods, ProximalReportsItsIterationsAndTakesItsSettings) {
-  const std::string model = kModels + "four_bar.urdf";
-  const State s = stateOf(model);
+  const std::string model = modelFile("four_bar.urdf");
+  const CliState s = stateOf(model);
   const Args fd = {"fd", model, "--q", s.q, "--v", s.v, "--tau", s.w, "--method", "proximal"};
   const Json r = grbdaJson(with(fd, {"--prox-iters", "30", "--prox-mu", "1e-6"}));
   EXPECT_EQ(r["method"].text, "proximal");
@@ -164,8 +166,8 @@ TEST(CliMethods, ProximalReportsItsIterationsAndTakesItsSettings) {
 TEST(CliMethods, InverseDynamicsAndMassMatrixOfClusterAndProjectionAgree) {
   for (const auto& name : kLoopedModels) {
     SCOPED_TRACE(name);
-    const std::string model = kModels + name;
-    const State s = stateOf(model);
+    const std::string model = modelFile(name);
+    const CliState s = stateOf(model);
     const Args id = {"id", model, "--q", s.q, "--v", s.v, "--a", s.w};
     const std::vector<double> tau = resultOf(id);
     EXPECT_GT(maxAbs(tau), 1e-3);
@@ -180,8 +182,8 @@ TEST(CliMethods, InverseDynamicsAndMassMatrixOfClusterAndProjectionAgree) {
 // --- approximate methods ---------------------------------------------------------------------
 
 TEST(CliMethods, ApproximationBeatsDroppingTheRotorsOnTheHumanoidLeg) {
-  const std::string model = kModels + "mit_humanoid_leg.urdf";
-  const State s = stateOf(model);
+  const std::string model = modelFile("mit_humanoid_leg.urdf");
+  const CliState s = stateOf(model);
   const auto errorOf = [&](const Args& args) {
     const std::vector<double> exact = resultOf(args);
     const double approximate = relDiff(resultOf(with(args, {"--method", "approximate"})), exact);
@@ -199,9 +201,9 @@ TEST(CliMethods, ApproximationBeatsDroppingTheRotorsOnTheHumanoidLeg) {
 }
 
 TEST(CliMethods, ApproximateOsimUsesTheArmature) {
-  const std::string model = kModels + "revolute_rotor_chain.urdf";
+  const std::string model = modelFile("revolute_rotor_chain.urdf");
   const Json info = grbdaJson({"info", model});
-  const State s = stateOf(model);
+  const CliState s = stateOf(model);
   // the last independent body: the tip of the chain (the rotors are dependent)
   std::string link;
   for (const auto& b : info["bodies"].items)
@@ -242,8 +244,8 @@ TEST(CliMethods, PendulumOsimIsJJTransposeOverH) {
 }
 
 TEST(CliMethods, OsimOfClusterAndProjectionAgreeWithSizesPerPoint) {
-  const std::string model = kModels + "mini_cheetah.urdf";
-  const State s = stateOf(model);
+  const std::string model = modelFile("mini_cheetah.urdf");
+  const CliState s = stateOf(model);
   // two legs, two links of one leg (a body and its ancestor) and a rotor (a dependent body)
   const std::vector<std::string> links = {"FR_knee_link", "FL_knee_link", "FR_hip_link", "HL_knee_rotor"};
   Args osim = {"osim", model, "--q", s.q};
@@ -278,8 +280,8 @@ TEST(CliMethods, OsimPvPvFastEfpaAndDenseAgree) {
       {"jvrc1_humanoid.urdf", {"right-foot", "left-foot", "right-hand", "left-hand"}},
       {"four_bar.urdf", {"link2:0.1,0,0"}}};
   for (const auto& [file, points] : cases) {
-    const std::string model = kModels + file;
-    const State s = stateOf(model);
+    const std::string model = modelFile(file);
+    const CliState s = stateOf(model);
     Args osim = {"osim", model, "--q", s.q};
     for (const auto& p : points) {
       osim.push_back("--point");
@@ -302,7 +304,7 @@ TEST(CliMethods, OsimPvPvFastEfpaAndDenseAgree) {
 }
 
 TEST(CliMethods, OsimRejectsUnknownLinksAndMissingPoints) {
-  const std::string model = kModels + "four_bar.urdf";
+  const std::string model = modelFile("four_bar.urdf");
   expectCommandError({"osim", model, "--q", "0.5", "--point", "no_such_link:0,0,0"}, 2, {"no_such_link"});
   expectCommandError({"osim", model, "--q", "0.5"}, 2, {"--point"});
   expectCommandError({"osim", model, "--q", "0.5", "--point", "link1:0,0"}, 2, {"3 coordinates"});
@@ -311,7 +313,7 @@ TEST(CliMethods, OsimRejectsUnknownLinksAndMissingPoints) {
 // --- methods on the command line ---------------------------------------------------------------
 
 TEST(CliMethods, BadMethodNamesTheValidOnes) {
-  const std::string model = kModels + "four_bar.urdf";
+  const std::string model = modelFile("four_bar.urdf");
   expectCommandError({"fd", model, "--method", "magic"}, 2,
              {"magic", "cluster", "projection", "lagrange", "proximal", "approximate", "unconstrained"});
   for (const char* command : {"id", "mass-matrix"})
@@ -338,8 +340,8 @@ TEST(CliMethods, HelpDocumentsTheNewOptions) {
 TEST(CliMethods, CompleteFeedsQSpanningWithTheSameResults) {
   for (const auto& name : kLoopedModels) {
     SCOPED_TRACE(name);
-    const std::string model = kModels + name;
-    const State s = stateOf(model);
+    const std::string model = modelFile(name);
+    const CliState s = stateOf(model);
     const Json c = grbdaJson({"complete", model, "--q", s.q});
     const std::vector<std::string> names = c["spanning_position_names"].strings();
     const std::vector<double> qSpan = c["result"].numbers();
@@ -362,7 +364,7 @@ TEST(CliMethods, CompleteFeedsQSpanningWithTheSameResults) {
 }
 
 TEST(CliMethods, QSpanningIsCheckedAndExclusiveWithQ) {
-  const std::string model = kModels + "four_bar.urdf";
+  const std::string model = modelFile("four_bar.urdf");
   expectCommandError({"fd", model, "--q", "0.5", "--q-spanning", "0.5,-0.5,0.5"}, 2, {"--q-spanning"});
   expectCommandError({"id", model, "--q-spanning", "0.5,-0.5"}, 2, {"--q-spanning", "joint3"});
   // an open loop: joint2 should be -joint1

@@ -17,6 +17,9 @@
 #include "grbda/grbda.hpp"
 #include "support/cli_runner.hpp"
 #include "data_workspace.hpp"
+#include "support/model_files.hpp"
+
+using grbda::testsupport::modelsPath;
 
 #ifdef GRBDA_CLI_PATH
 
@@ -25,11 +28,10 @@ namespace {
 using namespace grbda::testing;
 namespace fs = std::filesystem;
 
-const fs::path kModels = fs::path(GRBDA_SOURCE_DIR) / "models";
 
 std::vector<fs::path> bundledModels() {
   std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(kModels))
+  for (const auto& e : fs::directory_iterator(modelsPath()))
     if (e.path().extension() == ".urdf") files.push_back(e.path());
   std::sort(files.begin(), files.end());
   return files;
@@ -71,12 +73,12 @@ TEST(CliModels, NeutralConfigurationClosesTheLoopsOfEveryBundledModel) {
 
 TEST(CliModels, InfoListsTheLoopsAndCouplingsOfEachCluster) {
   {
-    const CommandResult r = runGrbda({"info", (kModels / "four_bar.urdf").string()});
+    const CommandResult r = runGrbda({"info", (modelsPath() / "four_bar.urdf").string()});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("constraints (1;"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("revolute loop link2 -- link3"), std::string::npos) << r.out;
   }
-  const CommandResult r = runGrbda({"info", (kModels / "mini_cheetah.urdf").string(), "--json"});
+  const CommandResult r = runGrbda({"info", (modelsPath() / "mini_cheetah.urdf").string(), "--json"});
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const Json j = JsonReader::parse(r.out);
   const auto& constraints = j["constraints"].items;
@@ -114,7 +116,7 @@ TEST(CliModels, WrongLengthVectorOnABigModelIsOneShortLine) {
 
 TEST(CliModels, ApproximateNamesDroppedLoopLinksWithoutCallingThemRotors) {
   // the foot of the leg linkage is a dependent body of a loop cluster, not a rotor
-  const CommandResult r = runGrbda({"osim", (kModels / "planar_leg_linkage.urdf").string(), "--method", "approximate",
+  const CommandResult r = runGrbda({"osim", (modelsPath() / "planar_leg_linkage.urdf").string(), "--method", "approximate",
                                     "--point", "foot:0,0,0"});
   if (r.exitCode == 0) GTEST_SKIP() << "link4 is independent in this model";
   EXPECT_EQ(r.err.find("rotor"), std::string::npos) << r.err;

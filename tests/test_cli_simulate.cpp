@@ -16,6 +16,9 @@
 #include "cli/mini_json.hpp"
 #include "grbda/grbda.hpp"
 #include "support/cli_runner.hpp"
+#include "support/model_files.hpp"
+
+using grbda::testsupport::modelFile;
 
 #ifdef GRBDA_CLI_PATH
 
@@ -23,9 +26,6 @@ namespace {
 
 using namespace grbda::testing;
 using Args = std::vector<std::string>;
-const std::string kModels = std::string(GRBDA_SOURCE_DIR) + "/models/";
-const std::string kCheetah = kModels + "mini_cheetah.urdf";
-const std::string kFourBar = kModels + "four_bar.urdf";
 // A spinning, tumbling base with every leg joint moving (rad/s, m/s).
 const std::string kCheetahV0 = "0.8,-0.5,1.2,0.3,0.1,-0.2,1,-2,3,-1,2,-3,0.5,1.5,-2.5,-0.5,-1.5,2.5";
 // Base at 0.25 m, every leg bent (abad 0, hip -0.8, knee 1.6).

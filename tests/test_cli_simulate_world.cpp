@@ -13,6 +13,9 @@
 #include "cli/mini_json.hpp"
 #include "grbda/grbda.hpp"
 #include "support/cli_runner.hpp"
+#include "support/model_files.hpp"
+
+using grbda::testsupport::modelFile;
 
 #ifdef GRBDA_CLI_PATH
 
@@ -20,10 +23,6 @@ namespace {
 
 using namespace grbda::testing;
 using Args = std::vector<std::string>;
-const std::string kModels = std::string(GRBDA_SOURCE_DIR) + "/models/";
-const std::string kCheetah = kModels + "mini_cheetah.urdf";
-// torso at 0.30 m, every leg at (abad, hip, knee) = (0, -1, 2) rad
-const std::string kCrouch = "0,0,0.30,1,0,0,0,0,-1,2,0,-1,2,0,-1,2,0,-1,2";
 
 Json run(Args args) {
   args.insert(args.begin(), "simulate");
@@ -122,7 +121,7 @@ TEST(CliSimulateWorld, CsvCarriesEachLinksResultantContactForce) {
 }
 
 TEST(CliSimulateWorld, FloatingAddsAFreeJointToAFixedBaseFile) {
-  const CommandResult r = runGrbda({"info", kModels + "double_pendulum.urdf", "--floating", "--json"});
+  const CommandResult r = runGrbda({"info", modelFile("double_pendulum.urdf"), "--floating", "--json"});
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const Json j = JsonReader::parse(r.out);
   EXPECT_EQ(j["nq"].number, 9.0);

@@ -21,11 +21,7 @@ namespace {
 
 using namespace grbda::testing;
 using Args = std::vector<std::string>;
-const std::string kCheetah = std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf";
-const std::string kFourBar = std::string(GRBDA_SOURCE_DIR) + "/models/four_bar.urdf";
 const std::string kArm = std::string(GRBDA_SOURCE_DIR) + "/tests/viewer/visual_arm.urdf";
-// torso at 0.30 m, every leg at (abad, hip, knee) = (0, -1, 2) rad
-const std::string kCrouch = "0,0,0.30,1,0,0,0,0,-1,2,0,-1,2,0,-1,2,0,-1,2";
 
 // The scene JSON the page carries: "const scene = {...};" on the template's line.
 Json sceneOfPage(const std::string& path) {

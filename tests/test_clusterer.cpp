@@ -14,6 +14,7 @@
 
 #include "cluster_support/constrained_models.hpp"
 #include "grbda/grbda.hpp"
+#include "support/model_files.hpp"
 
 using namespace grbda;
 using namespace grbda::testsupport;
@@ -255,7 +256,6 @@ TEST(Clusterer, RenumberingPreservesTheTreeAndTheLinkNames) {
 
 namespace {
 
-const fs::path kModels = fs::path(GRBDA_SOURCE_DIR) / "models";
 
 struct Expected {
   int bodies, spanning, independent;
@@ -346,7 +346,7 @@ std::string describe(const Signature& s) {
 
 TEST(Clusterer, ModelFilesHaveTheTabulatedClusters) {
   std::vector<fs::path> files;
-  for (const fs::path& dir : {kModels, kModels / "generated"})
+  for (const fs::path& dir : {modelsPath(), modelsPath() / "generated"})
     for (const auto& e : fs::directory_iterator(dir))
       if (e.path().extension() == ".urdf") files.push_back(e.path());
   std::sort(files.begin(), files.end());

@@ -21,12 +21,6 @@ using namespace grbda::testsupport;
 namespace {
 
 /// ‖a − b‖_max / max(1, ‖b‖_max), as in test_derivatives.cpp.
-double maxRelErr(const MatX& a, const MatX& b) {
-  return (a - b).cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff());
-}
-
-constexpr double kTolerance = 1e-6;
-
 /// Finite differences of (q̈, λ) = constrained FD (kkt), stacked, along each tangent direction of
 /// q (fourth-order stencil, h = 1e-5: a welded arm near a singular pose puts the plain central
 /// difference's error at 1e-5), and of v and τ: q̈ and λ are quadratic in v and linear in τ, so
@@ -98,12 +92,12 @@ void expectMatchesFiniteDifferences(const Model& model, const ConstraintModel& c
       computeConstrainedDynamicsDerivatives(model, data, cm, cd, q, v, tau, settings);
       const ConstraintDerivativesData& D = cd.derivatives;
       const FiniteDifferences fd = finiteDifferences(model, cm, q, v, tau, qref);
-      EXPECT_LT(maxRelErr(D.ddq_dq, fd.ddq_dq), kTolerance);
-      EXPECT_LT(maxRelErr(D.ddq_dv, fd.ddq_dv), kTolerance);
-      EXPECT_LT(maxRelErr(D.ddq_dtau, fd.ddq_dtau), kTolerance);
-      EXPECT_LT(maxRelErr(D.dlambda_dq, fd.dl_dq), kTolerance);
-      EXPECT_LT(maxRelErr(D.dlambda_dv, fd.dl_dv), kTolerance);
-      EXPECT_LT(maxRelErr(D.dlambda_dtau, fd.dl_dtau), kTolerance);
+      EXPECT_LT(maxRelErr(D.ddq_dq, fd.ddq_dq), kDerivativeTolerance);
+      EXPECT_LT(maxRelErr(D.ddq_dv, fd.ddq_dv), kDerivativeTolerance);
+      EXPECT_LT(maxRelErr(D.ddq_dtau, fd.ddq_dtau), kDerivativeTolerance);
+      EXPECT_LT(maxRelErr(D.dlambda_dq, fd.dl_dq), kDerivativeTolerance);
+      EXPECT_LT(maxRelErr(D.dlambda_dv, fd.dl_dv), kDerivativeTolerance);
+      EXPECT_LT(maxRelErr(D.dlambda_dtau, fd.dl_dtau), kDerivativeTolerance);
       EXPECT_GT(fd.dl_dq.cwiseAbs().maxCoeff(), 1e-3);  // λ really moves with q: not a vacuous check
       for (const auto& [a, b] : {std::pair<const MatX&, const MatX&>{D.ddq_dq, fd.ddq_dq}, {D.ddq_dv, fd.ddq_dv},
                                  {D.dlambda_dq, fd.dl_dq}, {D.dlambda_dv, fd.dl_dv}})

@@ -16,6 +16,7 @@
 #include "grbda/grbda.hpp"
 #include "support/compare.hpp"
 #include "data_workspace.hpp"
+#include "support/model_files.hpp"
 
 using namespace grbda;
 using namespace grbda::testsupport;
@@ -25,7 +26,6 @@ namespace {
 
 using Vec2 = Eigen::Vector2d;
 
-const fs::path kModels = fs::path(GRBDA_SOURCE_DIR) / "models";
 
 bool isConstrained(const Cluster& cl) { return cl.nvSpan != cl.nv; }
 
@@ -141,10 +141,10 @@ struct Case {
 
 std::vector<Case> cases(Rng& rng) {
   std::vector<Case> c;
-  c.push_back({"four_bar.urdf", parseUrdfFile((kModels / "four_bar.urdf").string()), 0.3, 1.2});
-  c.push_back({"four_bar_branch_2_2.urdf", parseUrdfFile((kModels / "generated/four_bar_branch_2_2.urdf").string()), 0.3,
+  c.push_back({"four_bar.urdf", parseUrdfFile((modelsPath() / "four_bar.urdf").string()), 0.3, 1.2});
+  c.push_back({"four_bar_branch_2_2.urdf", parseUrdfFile((modelsPath() / "generated/four_bar_branch_2_2.urdf").string()), 0.3,
                1.2});
-  c.push_back({"planar_leg_linkage.urdf", parseUrdfFile((kModels / "planar_leg_linkage.urdf").string()), 0.3, 1.2});
+  c.push_back({"planar_leg_linkage.urdf", parseUrdfFile((modelsPath() / "planar_leg_linkage.urdf").string()), 0.3, 1.2});
   for (int i = 0; i < 12; ++i) {
     const FourBarOptions o = randomOptions(rng);
     const char* driver[] = {"crank", "coupler", "rocker"};
@@ -187,8 +187,8 @@ void forReachablePositions(Rng& rng, int samples, F f) {
   }
 }
 
-double maxAbs(const MatX& a, const MatX& b) { return a.size() == 0 ? 0.0 : (a - b).cwiseAbs().maxCoeff(); }
-double maxAbs(const Transform& a, const Transform& b) {
+double maxDiff(const MatX& a, const MatX& b) { return a.size() == 0 ? 0.0 : (a - b).cwiseAbs().maxCoeff(); }
+double maxDiff(const Transform& a, const Transform& b) {
   return std::max((a.E - b.E).cwiseAbs().maxCoeff(), (a.r - b.r).cwiseAbs().maxCoeff());
 }
 
@@ -215,7 +215,7 @@ TEST(FourBar, FourBarClustersAreRecognisedAndGenericWhenDisabled) {
     ASSERT_EQ(p.fast.nq(), p.generic.nq());
     EXPECT_EQ(p.fast.positionNames(), p.generic.positionNames());
   }
-  EXPECT_EQ(countType(loadUrdf((kModels / "generated/four_bar_branch_2_2.urdf").string()), "FourBar"), 4);
+  EXPECT_EQ(countType(loadUrdf((modelsPath() / "generated/four_bar_branch_2_2.urdf").string()), "FourBar"), 4);
 }
 
 TEST(FourBar, JointUpdateEqualsTheGenericJoint) {
@@ -228,17 +228,17 @@ TEST(FourBar, JointUpdateEqualsTheGenericJoint) {
     forwardKinematics(p.fast, df, q, v);
     const VecX qSpan = df.qSpan;
     forwardKinematics(p.generic, dg, qSpan, v);
-    double e = std::max(maxAbs(df.qSpan, dg.qSpan), maxAbs(df.vSpan, dg.vSpan));
+    double e = std::max(maxDiff(df.qSpan, dg.qSpan), maxDiff(df.vSpan, dg.vSpan));
     for (int i = 0; i < p.fast.numBodies(); ++i) {
-      e = std::max({e, maxAbs(df.work().Xup[i], dg.work().Xup[i]), maxAbs(df.work().Xout[i], dg.work().Xout[i]), maxAbs(df.Xa[i], dg.Xa[i])});
-      e = std::max({e, maxAbs(df.v[i], dg.v[i]), maxAbs(df.work().c[i], dg.work().c[i])});
+      e = std::max({e, maxDiff(df.work().Xup[i], dg.work().Xup[i]), maxDiff(df.work().Xout[i], dg.work().Xout[i]), maxDiff(df.Xa[i], dg.Xa[i])});
+      e = std::max({e, maxDiff(df.v[i], dg.v[i]), maxDiff(df.work().c[i], dg.work().c[i])});
     }
     for (int k = 0; k < p.fast.numClusters(); ++k) {
       const Cluster& cl = p.fast.cluster(k);
       if (!isConstrained(cl)) continue;
       ClusterData& cf = df.work().clusters[static_cast<size_t>(k)];
       ClusterData& cg = dg.work().clusters[static_cast<size_t>(k)];
-      e = std::max({e, maxAbs(cf.S, cg.S), maxAbs(cf.G, cg.G), maxAbs(cf.g, cg.g)});
+      e = std::max({e, maxDiff(cf.S, cg.S), maxDiff(cf.G, cg.G), maxDiff(cf.g, cg.g)});
       // closed: the planar rows of FourBar and the 3-D loop rows of Generic, at FourBar's positions
       const double* qs = df.qSpan.data() + cl.qSpanIndex;
       worstPhi = std::max(worstPhi, cl.joint->constraintViolation(qs, cf));
@@ -268,7 +268,7 @@ TEST(FourBar, CompletedPositionsEqualGenericCompletionFromTheZeroPose) {
     for (int s = 0; s < 20; ++s) {
       const VecX q = reachable(rng, p, c);
       Data df(p.fast), dg(p.generic);
-      const double e = maxAbs(completeConfiguration(p.fast, df, q), completeConfiguration(p.generic, dg, q));
+      const double e = maxDiff(completeConfiguration(p.fast, df, q), completeConfiguration(p.generic, dg, q));
       EXPECT_LT(e, 1e-10) << "q = " << q.transpose();
       worst = std::max(worst, e);
     }
@@ -282,14 +282,14 @@ TEST(FourBar, ParallelogramCompletesOnItsParallelogramBranch) {
   // zero pose (both assembly modes meet there; the parallelogram one is the nearer).
   Rng rng(410);
   {
-    const Model m = loadUrdf((kModels / "four_bar.urdf").string());
+    const Model m = loadUrdf((modelsPath() / "four_bar.urdf").string());
     for (double y : {0.3, -0.7, 1.2, 2.5}) {
       Data d(m);
       const VecX& qs = completeConfiguration(m, d, VecX::Constant(1, y));
       EXPECT_LT((qs - Vec3(y, -y, y)).cwiseAbs().maxCoeff(), 1e-12) << "crank " << y;
     }
   }
-  const Model m = loadUrdf((kModels / "generated/four_bar_branch_2_2.urdf").string());
+  const Model m = loadUrdf((modelsPath() / "generated/four_bar_branch_2_2.urdf").string());
   Data d(m);
   const VecX q = randomIndependentConfiguration(rng, m);
   const VecX& qs = completeConfiguration(m, d, q);
@@ -391,7 +391,7 @@ TEST(FourBar, CompletionFollowsTheBranchAlongAMotion) {
           EXPECT_LT((qs - previous).cwiseAbs().maxCoeff(), 0.5) << "step " << s;
         }
         previous = qs;
-        EXPECT_LT(maxAbs(qs, completeConfiguration(p.generic, dg, q)), 1e-10) << "step " << s;
+        EXPECT_LT(maxDiff(qs, completeConfiguration(p.generic, dg, q)), 1e-10) << "step " << s;
       } catch (const NumericalError&) {  // the swing may leave the reachable range; both must agree
         EXPECT_THROW(completeConfiguration(p.generic, dg, q), NumericalError);
         break;
@@ -403,7 +403,7 @@ TEST(FourBar, CompletionFollowsTheBranchAlongAMotion) {
 TEST(FourBar, ToggleAndUnreachableDriverPositionsRaiseNumericalError) {
   Rng rng(406);
   {  // four_bar.urdf (parallelogram): crank 0 and pi put all links on one line
-    const Model m = loadUrdf((kModels / "four_bar.urdf").string());
+    const Model m = loadUrdf((modelsPath() / "four_bar.urdf").string());
     Data d(m);
     for (double y : {0.0, kPi}) {
       EXPECT_THROW(completeConfiguration(m, d, VecX::Constant(1, y)), NumericalError) << "crank " << y;

@@ -54,13 +54,13 @@ std::vector<ModelPair> loopModels(LoopTreatment t) {
 
 /// A closed state of the embedded model near its neutral pose (loops close there) and its
 /// expansion onto the kept model.
-struct State {
+struct HybridState {
   VecX y, yd, tau;     // reduced (= the embedded model's independent coordinates)
   VecX q, v, tauKept;  // the kept model's
 };
 
-State randomState(Rng& rng, const ModelPair& p, double spread = 0.3) {
-  State s;
+HybridState randomState(Rng& rng, const ModelPair& p, double spread = 0.3) {
+  HybridState s;
   s.y = integrate(p.embedded, p.embedded.neutralConfiguration(), randomVector(rng, p.embedded.nv(), -spread, spread), 1.0);
   s.yd = randomVector(rng, p.embedded.nv());
   s.tau = randomVector(rng, p.embedded.nv());
@@ -107,7 +107,7 @@ TEST(HybridLoops, ExpandedPositionsAreTheEmbeddedSpanningPositions) {
   Rng rng(11);
   for (const ModelPair& p : loopModels(LoopTreatment::Constrain)) {
     SCOPED_TRACE(p.name);
-    const State s = randomState(rng, p);
+    const HybridState s = randomState(rng, p);
     Data data(p.embedded);
     forwardKinematics(p.embedded, data, s.y, s.yd);
     EXPECT_LT(relErr(s.q, data.qSpan), 1e-9);
@@ -124,7 +124,7 @@ TEST(HybridLoops, ConstrainedLoopsGiveTheEmbeddedDynamics) {
     ConstraintModel cm(p.kept);
     ConstraintData cd(p.kept, cm);
     for (int trial = 0; trial < 3; ++trial) {
-      const State s = randomState(rng, p);
+      const HybridState s = randomState(rng, p);
       const VecX reference = forwardDynamics(p.embedded, dataE, s.y, s.yd, s.tau);
       for (ConstraintSolver solver : kHardSolvers) {
         SCOPED_TRACE(constraintSolverName(solver));
@@ -151,7 +151,7 @@ TEST(HybridLoops, LoopForcesDoNoWorkOnTheMotionsTheLoopsAllow) {
   Rng rng(5);
   for (const ModelPair& p : loopModels(LoopTreatment::Constrain)) {
     SCOPED_TRACE(p.name);
-    const State s = randomState(rng, p);
+    const HybridState s = randomState(rng, p);
     Data data(p.kept);
     ConstraintModel cm(p.kept);
     ConstraintData cd(p.kept, cm);
@@ -181,7 +181,7 @@ TEST(HybridLoops, ContactsOnTopOfConstrainedLoops) {
   Data dataE(p.embedded), dataC(p.kept);
   ConstraintData cdE(p.embedded, cmE), cdC(p.kept, cmC);
   for (int trial = 0; trial < 3; ++trial) {
-    const State s = randomState(rng, p);
+    const HybridState s = randomState(rng, p);
     const VecX reference = constrainedForwardDynamics(p.embedded, dataE, cmE, cdE, s.y, s.yd, s.tau);
     for (ConstraintSolver solver : kHardSolvers) {
       SCOPED_TRACE(constraintSolverName(solver));
@@ -203,7 +203,7 @@ TEST(HybridLoops, AutoEmbedsClosedFormClustersAndAgreesEverywhere) {
     Data dataE(p.embedded), dataC(p.kept);
     ConstraintModel cm(p.kept);
     ConstraintData cd(p.kept, cm);
-    const State s = randomState(rng, p);
+    const HybridState s = randomState(rng, p);
     const VecX reference = forwardDynamics(p.embedded, dataE, s.y, s.yd, s.tau);
     const VecX qdd = cm.numRows() == 0 ? forwardDynamics(p.kept, dataC, s.q, s.v, s.tauKept)
                                        : constrainedForwardDynamics(p.kept, dataC, cm, cd, s.q, s.v, s.tauKept);
@@ -237,7 +237,7 @@ TEST(HybridLoops, NoAllocationPerCall) {
   Rng rng(2);
   for (const ModelPair& p : loopModels(LoopTreatment::Constrain)) {
     SCOPED_TRACE(p.name);
-    const State s = randomState(rng, p);
+    const HybridState s = randomState(rng, p);
     Data data(p.kept);
     ConstraintModel cm(p.kept);
     cm.setBaumgarte(0.1);

@@ -5,15 +5,16 @@
 #include <limits>
 
 #include "grbda/grbda.hpp"
+#include "support/model_files.hpp"
 
 using namespace grbda;
+using grbda::testsupport::modelFile;
 
 namespace {
-const std::string kModels = std::string(GRBDA_SOURCE_DIR) + "/models/";
 
 /// A tumbling Mini Cheetah state: base rotated and away from the origin, legs bent, all moving.
 struct CheetahState {
-  Model model = loadUrdf(kModels + "mini_cheetah.urdf");
+  Model model = loadUrdf(modelFile("mini_cheetah.urdf"));
   VecX q, v;
   CheetahState() {
     q = model.neutralConfiguration();
@@ -40,7 +41,7 @@ TEST(Integration, KineticEnergyIsHalfVHV) {
   Data data(s.model);
   const double expected = 0.5 * s.v.dot(massMatrix(s.model, data, s.q) * s.v);
   EXPECT_NEAR(kineticEnergy(s.model, data, s.q, s.v), expected, 1e-12 * expected);
-  const Model fourBar = loadUrdf(kModels + "four_bar.urdf");
+  const Model fourBar = loadUrdf(modelFile("four_bar.urdf"));
   Data fb(fourBar);
   const VecX q = VecX::Constant(1, 0.5), v = VecX::Constant(1, 1.3);
   EXPECT_NEAR(kineticEnergy(fourBar, fb, q, v), 0.5 * v.dot(massMatrix(fourBar, fb, q) * v), 1e-12);
@@ -59,7 +60,7 @@ TEST(Integration, PotentialEnergyChangesByTheGravityForce) {
 }
 
 TEST(Integration, LoopsOfACompletedConfigurationAreClosed) {
-  const Model fourBar = loadUrdf(kModels + "four_bar.urdf");
+  const Model fourBar = loadUrdf(modelFile("four_bar.urdf"));
   Data data(fourBar);
   forwardKinematics(fourBar, data, VecX::Constant(1, 0.7));
   ASSERT_EQ(fourBar.loops().size(), 1u);

@@ -20,6 +20,7 @@
 
 #include "grbda/grbda.hpp"
 #include "support/random_model.hpp"
+#include "support/model_files.hpp"
 
 using namespace grbda;
 using namespace grbda::testsupport;
@@ -27,7 +28,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kModels = fs::path(GRBDA_SOURCE_DIR) / "models";
 constexpr double kTestPi = 3.14159265358979323846;
 
 Model loadGeneric(const fs::path& file) {
@@ -42,15 +42,15 @@ struct Named {
 };
 std::vector<Named> loopModels() {
   std::vector<Named> out;
-  out.push_back({"four_bar (FourBar)", loadUrdf((kModels / "four_bar.urdf").string())});
-  out.push_back({"four_bar (Generic)", loadGeneric(kModels / "four_bar.urdf")});
+  out.push_back({"four_bar (FourBar)", loadUrdf((modelsPath() / "four_bar.urdf").string())});
+  out.push_back({"four_bar (Generic)", loadGeneric(modelsPath() / "four_bar.urdf")});
   for (const char* f : {"six_bar.urdf", "planar_leg_linkage.urdf", "tello_humanoid.urdf",
                         "generated/parallel_chain_implicit_d5_l5.urdf"})
-    out.push_back({f, loadUrdf((kModels / f).string())});
+    out.push_back({f, loadUrdf((modelsPath() / f).string())});
   return out;
 }
 
-struct State {
+struct Issue27State {
   VecX q, v, tau;
 };
 /// Every public answer of one call sequence at one state; `failed` when the state was refused.
@@ -63,7 +63,7 @@ struct Answer {
     return qSpan == o.qSpan && qdd == o.qdd && tau == o.tau && H == o.H;  // bit for bit
   }
 };
-Answer answer(const Model& m, Data& d, const State& s) {
+Answer answer(const Model& m, Data& d, const Issue27State& s) {
   Answer a;
   try {
     a.qSpan = completeConfiguration(m, d, s.q);
@@ -76,8 +76,8 @@ Answer answer(const Model& m, Data& d, const State& s) {
   return a;
 }
 
-std::vector<State> statesAround(Rng& rng, const Model& m, int count, double spread) {
-  std::vector<State> out;
+std::vector<Issue27State> statesAround(Rng& rng, const Model& m, int count, double spread) {
+  std::vector<Issue27State> out;
   for (int i = 0; i < count; ++i)
     out.push_back({m.neutralConfiguration() + randomVector(rng, m.nq(), -spread, spread), randomVector(rng, m.nv()),
                    randomVector(rng, m.nv())});
@@ -91,7 +91,7 @@ TEST(Issue27Determinism, SameStateAfterDifferentHistoriesGivesTheSameBits) {
   for (const Named& c : loopModels()) {
     SCOPED_TRACE(c.name);
     const Model& m = c.model;
-    const std::vector<State> states = statesAround(rng, m, 60, 0.8);
+    const std::vector<Issue27State> states = statesAround(rng, m, 60, 0.8);
     int differing = 0, refused = 0;
     Data warm(m), shuffled(m);
     std::vector<size_t> order(states.size());
@@ -117,7 +117,7 @@ TEST(Issue27Determinism, OneThreadAndFourThreadsGiveTheSameBits) {
   for (const Named& c : loopModels()) {
     SCOPED_TRACE(c.name);
     const Model& m = c.model;
-    const std::vector<State> states = statesAround(rng, m, 120, 0.8);
+    const std::vector<Issue27State> states = statesAround(rng, m, 120, 0.8);
     std::vector<Answer> serial(states.size()), parallel(states.size());
     {
       Data d(m);
@@ -153,8 +153,8 @@ TEST(Issue27AssemblyBranch, ParallelogramPassesItsToggleOnTheAsBuiltBranchWhatev
   // The issue's case: q = 4, v = 1, g = (0, 9.81, 0): −11.622 fresh (parallelogram), −11.887
   // after visiting 3.0, 3.05, … (the anti-parallelogram). Both joint types.
   const Vec3 g(0, 9.81, 0);
-  const Named cases[] = {{"FourBar", loadUrdf((kModels / "four_bar.urdf").string())},
-                         {"Generic", loadGeneric(kModels / "four_bar.urdf")}};
+  const Named cases[] = {{"FourBar", loadUrdf((modelsPath() / "four_bar.urdf").string())},
+                         {"Generic", loadGeneric(modelsPath() / "four_bar.urdf")}};
   for (const Named& c : cases) {
     SCOPED_TRACE(c.name);
     const Model& m = c.model;
@@ -186,7 +186,7 @@ TEST(Issue27AssemblyBranch, PassiveParallelogramConservesEnergyThroughItsToggles
   // is constant and nothing drives the crank, so θ̇ must stay 100 rad/s (16 crossings of a toggle).
   for (bool generic : {false, true}) {
     SCOPED_TRACE(generic ? "Generic" : "FourBar");
-    const Model m = generic ? loadGeneric(kModels / "four_bar.urdf") : loadUrdf((kModels / "four_bar.urdf").string());
+    const Model m = generic ? loadGeneric(modelsPath() / "four_bar.urdf") : loadUrdf((modelsPath() / "four_bar.urdf").string());
     Data d(m);
     const double dt = 1e-3;
     VecX q = VecX::Constant(1, 0.5), v = VecX::Constant(1, 100.0);
@@ -260,7 +260,7 @@ std::string readFile(const fs::path& p) {
   s << in.rdbuf();
   return s.str();
 }
-void replaceOnce(std::string& s, const std::string& from, const std::string& to) {
+void replaceInPlace(std::string& s, const std::string& from, const std::string& to) {
   const size_t at = s.find(from);
   ASSERT_NE(at, std::string::npos) << from;
   s.replace(at, from.size(), to);
@@ -268,12 +268,12 @@ void replaceOnce(std::string& s, const std::string& from, const std::string& to)
 /// four_bar.urdf with the rocker's joint frame turned by a ROS-rounded rpy="-1.5708 0 0" (its axis
 /// written as "0 -1 0", which is z again) and the loop's successor frame turned back.
 std::string roundedFourBar() {
-  std::string text = readFile(kModels / "four_bar.urdf");
-  replaceOnce(text, R"(<origin xyz="1 0 0"/>
+  std::string text = readFile(modelsPath() / "four_bar.urdf");
+  replaceInPlace(text, R"(<origin xyz="1 0 0"/>
     <axis xyz="0 0 1"/>)",
               R"(<origin xyz="1 0 0" rpy="-1.5708 0 0"/>
     <axis xyz="0 -1 0"/>)");
-  replaceOnce(text, R"(<successor link="link3"><origin xyz="0.5 0 0"/>)",
+  replaceInPlace(text, R"(<successor link="link3"><origin xyz="0.5 0 0"/>)",
               R"(<successor link="link3"><origin xyz="0.5 0 0" rpy="1.5708 0 0"/>)");
   return text;
 }
@@ -583,7 +583,7 @@ TEST(Issue27Redundancy, DriftedRedundantContactsAreConsistentAndGetTheMinimumNor
   // Baumgarte pulls the four corners back to where they were captured; after a drift of the
   // shank (a turn of a few mrad) their targets agree only to second order: before, the hard
   // solvers called that "inconsistent" (the issue's biped stopped at 0.40 s).
-  const Model m = loadUrdf((kModels / "mini_cheetah.urdf").string());
+  const Model m = loadUrdf((modelsPath() / "mini_cheetah.urdf").string());
   ConstraintModel cm = fourCorners(m);
   cm.setBaumgarte(0.02);
   Rng rng(2706);
@@ -623,7 +623,7 @@ ConstraintModel contradictoryRows(const Model& m) {
 }  // namespace
 
 TEST(Issue27Redundancy, InconsistentRowsNameTheSoftAndProximalSolvers) {
-  const Model m = loadUrdf((kModels / "mini_cheetah.urdf").string());
+  const Model m = loadUrdf((modelsPath() / "mini_cheetah.urdf").string());
   const ConstraintModel cm = contradictoryRows(m);
   const VecX q = m.neutralConfiguration(), v = VecX::Zero(m.nv()), tau = VecX::Zero(m.nv());
   for (ConstraintSolver s : {ConstraintSolver::PV, ConstraintSolver::KKT, ConstraintSolver::LTL}) {
@@ -646,7 +646,7 @@ TEST(Issue27Redundancy, InconsistentRowsNameTheSoftAndProximalSolvers) {
 TEST(Issue27Redundancy, ProximalOnInconsistentRowsReturnsTheFlaggedLeastSquaresForce) {
   // Before: λ up to 2.4e8, residual 0.55, rank −1, nothing flagged. The least-squares answer to
   // K a = 1 and K a = 3 is K a = 2 with equal forces on the two rows (worked by hand).
-  const Model m = loadUrdf((kModels / "mini_cheetah.urdf").string());
+  const Model m = loadUrdf((modelsPath() / "mini_cheetah.urdf").string());
   const ConstraintModel cm = contradictoryRows(m);
   const VecX q = m.neutralConfiguration(), v = VecX::Zero(m.nv()), tau = VecX::Zero(m.nv());
   Data d(m);
@@ -668,7 +668,7 @@ TEST(Issue27Redundancy, ProximalOnInconsistentRowsReturnsTheFlaggedLeastSquaresF
 TEST(Issue27Compliance, ASweepReusesOneConstraintDataAndMatchesAFreshOneBitwise) {
   // Compliances and the Baumgarte constant are read at every solve: changing them used to refuse
   // the ConstraintData ("the constraints changed since"), so a sweep rebuilt it every time.
-  const Model m = loadUrdf((kModels / "mini_cheetah.urdf").string());
+  const Model m = loadUrdf((modelsPath() / "mini_cheetah.urdf").string());
   ConstraintModel cm(m);
   for (const char* foot : {"FR_foot", "FL_foot", "HR_foot", "HL_foot"}) cm.addPointContact(foot);
   cm.setCompliance(1e-3);

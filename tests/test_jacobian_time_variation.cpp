@@ -35,7 +35,7 @@ TEST(JacobianTimeVariation, WorldVelocityMatchesFiniteDifferencesOfThePose) {
       const Mat6X J = frameJacobian(c.model, data, q, f, Vec3::Zero(), ReferenceFrame::World);
       forwardKinematics(c.model, data, q, v);
       const Vec6 vw = frameVelocity(c.model, data, f, randomVec3(rng), ReferenceFrame::World);
-      EXPECT_LT(relErr(J * v, vw), 1e-12);
+      EXPECT_LT(maxRelErr(J * v, vw), 1e-12);
       // [ω; ṗ − ω × p] of the frame origin p, from its pose along the motion
       auto pose = [&](double t) {
         forwardKinematics(c.model, fd, integrate(c.model, q, v, t));
@@ -50,7 +50,7 @@ TEST(JacobianTimeVariation, WorldVelocityMatchesFiniteDifferencesOfThePose) {
       const Vec3 w = rel.angle() * rel.axis() / (2 * h), pd = (pp - pm) / (2 * h);
       Vec6 expected;
       expected << w, pd - w.cross(p0);
-      EXPECT_LT(relErr(vw, expected), 1e-7);
+      EXPECT_LT(maxRelErr(vw, expected), 1e-7);
     }
   }
 }
@@ -68,11 +68,11 @@ TEST(JacobianTimeVariation, MatchesFiniteDifferencesOfTheJacobian) {
         const Mat6X dJ = frameJacobianTimeVariation(c.model, data, q, v, f, point, axes);
         const Mat6X ref = alongVelocity(c.model, q, v, 1e-4,
                                         [&](const VecX& qt) { return frameJacobian(c.model, fd, qt, f, point, axes); });
-        EXPECT_LT(relErr(dJ, ref), 1e-7);
+        EXPECT_LT(maxRelErr(dJ, ref), 1e-7);
         if (axes != ReferenceFrame::Local) {  // J̇ v is the (classical / spatial) acceleration bias
           // (1e-11 where Ġ is exact; K̇ of a URDF <loop> or user constraint is a central difference)
           forwardKinematics(c.model, data, q, v);
-          EXPECT_LT(relErr(dJ * v, frameAccelerationBias(c.model, data, f, point, axes)), 1e-9);
+          EXPECT_LT(maxRelErr(dJ * v, frameAccelerationBias(c.model, data, f, point, axes)), 1e-9);
         }
       }
   }
@@ -89,7 +89,7 @@ TEST(JacobianTimeVariation, FrameAccelerationGivenQddIsJQddPlusJdotV) {
         const Mat6X J = frameJacobian(c.model, data, q, f, Vec3::Zero(), axes);
         const Mat6X dJ = frameJacobianTimeVariation(c.model, data, q, v, f, Vec3::Zero(), axes);
         const Vec6 a = frameAcceleration(c.model, data, q, v, qdd, f, Vec3::Zero(), axes);
-        EXPECT_LT(relErr(a, J * qdd + dJ * v), 1e-11);
+        EXPECT_LT(maxRelErr(a, J * qdd + dJ * v), 1e-11);
       }
   }
 }

@@ -26,8 +26,10 @@
 #include "grbda/sim/simulator.hpp"
 #include "support/allocation_counter.hpp"
 #include "support/cli_runner.hpp"
+#include "support/compare.hpp"
 
 using namespace grbda;
+using grbda::testsupport::maxAbs;
 
 namespace {
 
@@ -86,8 +88,6 @@ struct Pair {
   Model rp = loadUrdfString(chainUrdf(false), "screw_chain_rp.urdf");
   MatX G = projection(rp);
 };
-
-double maxAbs(const MatX& m) { return m.cwiseAbs().maxCoeff(); }
 
 const std::string kOneBody =
     "<robot name=\"nut\"><link name=\"base\"/><link name=\"nut\"><inertial><origin xyz=\"0.07 -0.02 0.03\"/>"

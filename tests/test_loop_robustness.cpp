@@ -12,13 +12,18 @@
 #include <string>
 
 #include "grbda/grbda.hpp"
+#include "support/compare.hpp"
+#include "support/model_files.hpp"
+#include "support/random_model.hpp"
 
 using namespace grbda;
+using grbda::testsupport::modelFile;
+using grbda::testsupport::modelsDir;
+using grbda::testsupport::kPi;
+using grbda::testsupport::relErr;
 
 namespace {
 
-const std::string kModels = std::string(GRBDA_SOURCE_DIR) + "/models/";
-constexpr double kPi = 3.14159265358979323846;
 
 std::string readText(const std::string& path) {
   std::ifstream in(path);
@@ -35,8 +40,6 @@ std::string replaceOnce(std::string text, const std::string& from, const std::st
   return text;
 }
 
-double relErr(const VecX& a, const VecX& b) { return (a - b).norm() / (1.0 + b.norm()); }
-
 VecX forwardAt(const Model& m, const VecX& q, const VecX& tau) {
   Data d(m);
   return forwardDynamics(m, d, q, VecX::Zero(m.nv()), tau);
@@ -47,7 +50,7 @@ VecX forwardAt(const Model& m, const VecX& q, const VecX& tau) {
 // --- rank-based counting -------------------------------------------------------------------------
 
 TEST(LoopRobustness, NearlyParallelAxesWithinTheToleranceAreAPlanarLoop) {
-  const std::string exact = readText(kModels + "four_bar.urdf");
+  const std::string exact = readText(modelFile("four_bar.urdf"));
   const Model reference = loadUrdfString(exact, "four_bar.urdf");
   const VecX q = (VecX(1) << 0.5).finished(), tau = (VecX(1) << 0.7).finished();
   const VecX qddExact = forwardAt(reference, q, tau);
@@ -72,7 +75,7 @@ TEST(LoopRobustness, NearlyParallelAxesWithinTheToleranceAreAPlanarLoop) {
 }
 
 TEST(LoopRobustness, LoopWrittenTwiceIsConsistentRedundancy) {
-  const std::string once = readText(kModels + "four_bar.urdf");
+  const std::string once = readText(modelFile("four_bar.urdf"));
   const size_t start = once.find("  <loop name=\"loop1\"");
   const size_t end = once.find("</loop>", start) + std::string("</loop>\n").size();
   std::string loop = once.substr(start, end - start);
@@ -159,7 +162,7 @@ TEST(LoopRobustness, PantographHasOneDegreeOfFreedom) {
 TEST(LoopRobustness, FreshCompletionsStayInTheAssemblyModeOfContinuousMotion) {
   for (const char* file : {"six_bar.urdf", "planar_leg_linkage.urdf"}) {
     SCOPED_TRACE(file);
-    const Model m = loadUrdf(kModels + file);
+    const Model m = loadUrdf(modelFile(file));
     std::mt19937 rng(99);
     std::uniform_real_distribution<double> U(-0.8, 0.8);
     Data warm(m);
@@ -201,7 +204,7 @@ TEST(LoopRobustness, FreshCompletionsStayInTheAssemblyModeOfContinuousMotion) {
 
 TEST(LoopRobustness, UnreachableStateInTheAssemblyModeIsANumericalError) {
   // the Generic four-bar (not the closed form) at its toggle: the links on one line
-  ModelBuilder b = parseUrdfFile(kModels + "four_bar.urdf");
+  ModelBuilder b = parseUrdfFile(modelFile("four_bar.urdf"));
   b.setSpecialisedJoints(false);
   const Model m = b.build();
   Data d(m);
@@ -222,7 +225,7 @@ TEST(LoopRobustness, UnreachableStateInTheAssemblyModeIsANumericalError) {
 namespace {
 /// The same robot with every length multiplied by `s` and the fixed base moved by `origin`.
 Model rescaled(const std::string& file, double s, const Vec3& origin) {
-  ModelBuilder src = parseUrdfFile(kModels + file), out(src.name());
+  ModelBuilder src = parseUrdfFile(modelFile(file)), out(src.name());
   std::string root;
   for (const LinkSpec& l : src.links()) {
     bool isChild = false;

@@ -23,8 +23,13 @@
 #include "grbda/model_source.hpp"
 #include "support/model_error.hpp"
 #include "support/rk4_step.hpp"
+#include "support/compare.hpp"
+#include "support/exact_text.hpp"
 
 using namespace grbda;
+using grbda::testsupport::exactNumber;
+using grbda::testsupport::exactVec3;
+using grbda::testsupport::relErr;
 
 namespace {
 
@@ -41,41 +46,35 @@ struct TLoop {
   Vec3 axis = Vec3::UnitX(), axis2 = Vec3::Zero();
   bool hasAxis2 = false;
 };
-struct Mechanism {
+struct LoopMechanism {
   std::string name;
   std::vector<std::string> links;  // links[0] is the fixed base
   std::vector<TJoint> joints;      // parent before child
   std::vector<TLoop> loops;
 };
 
-std::string num(double x) {
-  char b[40];
-  std::snprintf(b, sizeof b, "%.17g", x);
-  return b;
-}
-std::string vec(const Vec3& v) { return num(v.x()) + " " + num(v.y()) + " " + num(v.z()); }
 
-std::string urdfOf(const Mechanism& m) {
+std::string urdfOf(const LoopMechanism& m) {
   std::string s = "<robot name=\"" + m.name + "\">\n";
   for (size_t i = 0; i < m.links.size(); ++i) {
     s += "  <link name=\"" + m.links[i] + "\">";
     if (i > 0) {
       const double mass = 0.5 + 0.25 * static_cast<double>(i);  // distinct, all positive
-      s += "<inertial><origin xyz=\"0.02 0.01 -0.03\"/><mass value=\"" + num(mass) +
+      s += "<inertial><origin xyz=\"0.02 0.01 -0.03\"/><mass value=\"" + exactNumber(mass) +
            "\"/><inertia ixx=\"0.004\" iyy=\"0.005\" izz=\"0.003\" ixy=\"0.0004\" ixz=\"0\" iyz=\"0.0002\"/></inertial>";
     }
     s += "</link>\n";
   }
   for (const TJoint& j : m.joints)
     s += "  <joint name=\"" + j.name + "\" type=\"revolute\"" + (j.independent ? "" : " independent=\"false\"") +
-         "><parent link=\"" + j.parent + "\"/><child link=\"" + j.child + "\"/><origin xyz=\"" + vec(j.xyz) +
-         "\" rpy=\"" + vec(j.rpy) + "\"/><axis xyz=\"" + vec(j.axis) +
+         "><parent link=\"" + j.parent + "\"/><child link=\"" + j.child + "\"/><origin xyz=\"" + exactVec3(j.xyz) +
+         "\" rpy=\"" + exactVec3(j.rpy) + "\"/><axis xyz=\"" + exactVec3(j.axis) +
          "\"/><limit lower=\"-10\" upper=\"10\" effort=\"100\" velocity=\"100\"/></joint>\n";
   for (const TLoop& l : m.loops) {
     s += "  <loop name=\"" + l.name + "\" type=\"" + l.type + "\">\n    <predecessor link=\"" + l.pred +
-         "\"><origin xyz=\"" + vec(l.predXyz) + "\"/></predecessor>\n    <successor link=\"" + l.succ +
-         "\"><origin xyz=\"" + vec(l.succXyz) + "\"/></successor>\n    <axis xyz=\"" + vec(l.axis) + "\"/>\n";
-    if (l.hasAxis2) s += "    <axis2 xyz=\"" + vec(l.axis2) + "\"/>\n";
+         "\"><origin xyz=\"" + exactVec3(l.predXyz) + "\"/></predecessor>\n    <successor link=\"" + l.succ +
+         "\"><origin xyz=\"" + exactVec3(l.succXyz) + "\"/></successor>\n    <axis xyz=\"" + exactVec3(l.axis) + "\"/>\n";
+    if (l.hasAxis2) s += "    <axis2 xyz=\"" + exactVec3(l.axis2) + "\"/>\n";
     s += "  </loop>\n";
   }
   s += "</robot>\n";
@@ -96,7 +95,7 @@ Mat3 rpyMatrix(const Vec3& rpy) {
 }
 
 /// Spanning index of each joint (by name) in the model.
-std::vector<int> spanIndexOf(const Mechanism& m, const Model& model) {
+std::vector<int> spanIndexOf(const LoopMechanism& m, const Model& model) {
   std::vector<int> idx;
   for (const TJoint& j : m.joints) {
     int found = -1;
@@ -109,7 +108,7 @@ std::vector<int> spanIndexOf(const Mechanism& m, const Model& model) {
 }
 
 /// World poses of the two frames of loop l at spanning positions qs.
-std::pair<Pose, Pose> loopFrames(const Mechanism& m, const TLoop& l, const std::vector<int>& idx, const VecX& qs) {
+std::pair<Pose, Pose> loopFrames(const LoopMechanism& m, const TLoop& l, const std::vector<int>& idx, const VecX& qs) {
   std::map<std::string, Pose> link{{m.links[0], Pose{}}};
   for (size_t i = 0; i < m.joints.size(); ++i) {
     const TJoint& j = m.joints[i];
@@ -125,7 +124,7 @@ std::pair<Pose, Pose> loopFrames(const Mechanism& m, const TLoop& l, const std::
 }
 
 /// One loop's closure residual as the test states it (not the library's rows; several are redundant).
-VecX loopResidual(const Mechanism& m, const TLoop& l, const std::vector<int>& idx, const VecX& qs) {
+VecX loopResidual(const LoopMechanism& m, const TLoop& l, const std::vector<int>& idx, const VecX& qs) {
   const auto [P, S] = loopFrames(m, l, idx, qs);
   const Vec3 d = P.p - S.p;
   const Vec3 a = l.axis.normalized();
@@ -148,7 +147,7 @@ VecX loopResidual(const Mechanism& m, const TLoop& l, const std::vector<int>& id
 }
 
 /// Every loop's residual, stacked.
-VecX residual(const Mechanism& m, const std::vector<int>& idx, const VecX& qs) {
+VecX residual(const LoopMechanism& m, const std::vector<int>& idx, const VecX& qs) {
   VecX all(0);
   for (const TLoop& l : m.loops) {
     const VecX r = loopResidual(m, l, idx, qs);
@@ -159,7 +158,7 @@ VecX residual(const Mechanism& m, const std::vector<int>& idx, const VecX& qs) {
   return all;
 }
 
-MatX centralDifferences(const Mechanism& m, const std::vector<int>& idx, const VecX& qs) {
+MatX centralDifferences(const LoopMechanism& m, const std::vector<int>& idx, const VecX& qs) {
   const double h = 1e-6;
   const VecX phi0 = residual(m, idx, qs);
   MatX J(phi0.size(), qs.size());
@@ -180,14 +179,12 @@ int rankOf(const MatX& A, double tol = 1e-6) {
   return r;
 }
 
-double relErr(const VecX& a, const VecX& b) { return (a - b).norm() / (1.0 + b.norm()); }
-
 // ---- the mechanisms -----------------------------------------------------------------------------
 
 /// Spatial crank–rocker R-U-S-R: a crank about z, a coupler on a universal (two revolutes), a
 /// rocker about y at another height; the coupler's far end meets the rocker's tip in a ball.
-Mechanism rusrSpherical() {
-  Mechanism m;
+LoopMechanism rusrSpherical() {
+  LoopMechanism m;
   m.name = "rusr";
   m.links = {"base", "crank", "cross", "coupler", "rocker"};
   m.joints = {{"crank_joint", "base", "crank", Vec3::Zero(), Vec3::Zero(), Vec3::UnitZ(), true},
@@ -200,8 +197,8 @@ Mechanism rusrSpherical() {
 
 /// R-S-U-R: the same crank and rocker, the coupler on a ball (three revolutes z, y, x) at the crank
 /// and closed by a universal at the rocker: its axis across the coupler (y), axis2 the rocker's x.
-Mechanism rsurUniversal() {
-  Mechanism m;
+LoopMechanism rsurUniversal() {
+  LoopMechanism m;
   m.name = "rsur";
   m.links = {"base", "crank", "g1", "g2", "coupler", "rocker"};
   m.joints = {{"crank_joint", "base", "crank", Vec3::Zero(), Vec3::Zero(), Vec3::UnitZ(), true},
@@ -218,8 +215,8 @@ Mechanism rsurUniversal() {
 
 /// Slider–crank in the vertical x-z plane: crank and rod about y, the slider hinged to the rod
 /// and held on a rail along x by a prismatic loop to the base.
-Mechanism sliderCrankPrismatic() {
-  Mechanism m;
+LoopMechanism sliderCrankPrismatic() {
+  LoopMechanism m;
   m.name = "slider_crank";
   m.links = {"base", "crank", "rod", "slider"};
   m.joints = {{"crank_joint", "base", "crank", Vec3::Zero(), Vec3::Zero(), Vec3::UnitY(), true},
@@ -232,8 +229,8 @@ Mechanism sliderCrankPrismatic() {
 
 /// A leg on a floor: hip roll (x) and three pitch joints (y); a planar loop with normal z keeps
 /// the foot flat and at the floor's height. Bent knee in the file's pose, so the pose is regular.
-Mechanism legPlanar() {
-  Mechanism m;
+LoopMechanism legPlanar() {
+  LoopMechanism m;
   m.name = "leg_on_floor";
   m.links = {"base", "hip", "thigh", "shank", "foot"};
   const double h = 0.6 * std::cos(0.5);  // the foot's depth in the file's pose
@@ -250,8 +247,8 @@ Mechanism legPlanar() {
 /// in ω_P): each body on a ball of three revolutes (z, y, x) at its own ground point.
 /// Prismatic: a sleeve at A and a rod at B telescope along AB (5 rows); the strut can only spin
 /// about AB (1 DoF).
-Mechanism strutPrismatic() {
-  Mechanism m;
+LoopMechanism strutPrismatic() {
+  LoopMechanism m;
   m.name = "strut";
   m.links = {"base", "a1", "a2", "sleeve", "b1", "b2", "rod"};
   const Vec3 B(0.3, 0.1, 0.2);
@@ -268,8 +265,8 @@ Mechanism strutPrismatic() {
 
 /// Planar: two plates on balls at A and B, the second sliding on the first's plane (normals z
 /// parallel, the loop points at one height): 3 rows, 3 DoF.
-Mechanism platesPlanar() {
-  Mechanism m;
+LoopMechanism platesPlanar() {
+  LoopMechanism m;
   m.name = "plates";
   m.links = {"base", "a1", "a2", "plate_a", "b1", "b2", "plate_b"};
   m.joints = {{"a_z", "base", "a1", Vec3::Zero(), Vec3::Zero(), Vec3::UnitZ(), true},
@@ -288,8 +285,8 @@ Mechanism platesPlanar() {
 /// foot behind the ankle. Left: the rod on a universal at the crank (two revolutes) and a ball at
 /// the foot (spherical loop); right: a ball at the crank (three revolutes) and a universal at the
 /// foot (universal loop, axis x across the rod, axis2 the foot's y). Two actuators, two DoF.
-Mechanism ankle2Rsu() {
-  Mechanism m;
+LoopMechanism ankle2Rsu() {
+  LoopMechanism m;
   m.name = "ankle_2rsu";
   m.links = {"shank", "ankle_cross", "foot", "crank_l", "rod_l_x", "rod_l", "crank_r", "rod_r_x", "rod_r_y", "rod_r"};
   m.joints = {{"ankle_pitch", "shank", "ankle_cross", Vec3::Zero(), Vec3::Zero(), Vec3::UnitY(), false},
@@ -309,12 +306,12 @@ Mechanism ankle2Rsu() {
   return m;
 }
 
-std::vector<Mechanism> allMechanisms() {
+std::vector<LoopMechanism> allMechanisms() {
   return {rusrSpherical(), rsurUniversal(), sliderCrankPrismatic(), legPlanar(), strutPrismatic(), platesPlanar(),
           ankle2Rsu()};
 }
 
-Model load(const Mechanism& m, LoopTreatment t = LoopTreatment::Embed) {
+Model load(const LoopMechanism& m, LoopTreatment t = LoopTreatment::Embed) {
   return loadUrdfString(urdfOf(m), m.name + ".urdf", LoadOptions{t});
 }
 
@@ -335,7 +332,7 @@ TEST(LoopTypes, EachMechanismLoadsWithTheExpectedRowsAndDegreesOfFreedom) {
                                                      {"leg_on_floor", {3}}, {"strut", {5}}, {"plates", {3}},
                                                      {"ankle_2rsu", {3, 4}}};
   const std::map<std::string, int> dof{{"ankle_2rsu", 2}, {"plates", 3}};
-  for (const Mechanism& m : allMechanisms()) {
+  for (const LoopMechanism& m : allMechanisms()) {
     SCOPED_TRACE(m.name);
     const Model model = load(m);
     ASSERT_EQ(model.loops().size(), m.loops.size());
@@ -348,7 +345,7 @@ TEST(LoopTypes, EachMechanismLoadsWithTheExpectedRowsAndDegreesOfFreedom) {
 
 TEST(LoopTypes, RowsAreTheDerivativeOfTheTestsOwnResidualAndTheBiasIsRight) {
   double worstRows = 0.0, worstAcc = 0.0;
-  for (const Mechanism& m : allMechanisms()) {
+  for (const LoopMechanism& m : allMechanisms()) {
     SCOPED_TRACE(m.name);
     const Model model = load(m);
     const std::vector<int> idx = spanIndexOf(m, model);
@@ -393,7 +390,7 @@ TEST(LoopTypes, RowsAreTheDerivativeOfTheTestsOwnResidualAndTheBiasIsRight) {
 
 TEST(LoopTypes, ForwardDynamicsAgreesWithProjectionLagrangeAndKeptLoops) {
   double worstBaseline = 0.0, worstKept = 0.0;
-  for (const Mechanism& m : allMechanisms()) {
+  for (const LoopMechanism& m : allMechanisms()) {
     SCOPED_TRACE(m.name);
     const Model model = load(m);
     const Model kept = load(m, LoopTreatment::Constrain);
@@ -424,7 +421,7 @@ TEST(LoopTypes, ForwardDynamicsAgreesWithProjectionLagrangeAndKeptLoops) {
 }
 
 TEST(LoopTypes, Rk4ConservesEnergyAndKeepsTheLoopClosed) {
-  for (const Mechanism& m : allMechanisms()) {
+  for (const LoopMechanism& m : allMechanisms()) {
     SCOPED_TRACE(m.name);
     Model model = load(m);
     // the unactuated ankle falls onto a toggle (a rod folding) within 0.1 s under gravity: it
@@ -464,7 +461,7 @@ TEST(LoopTypes, ProximalUnreducedRowsTakeBallsAndUniversalsAndRefuseTheRest) {
   // along axis × axis2 — the proximal solve must then reach C-ABA's q̈ on the spatial mechanisms;
   // prismatic and planar loops have no unreduced form and are refused naming the loop
   double worst = 0.0;
-  for (const Mechanism& m : allMechanisms()) {
+  for (const LoopMechanism& m : allMechanisms()) {
     SCOPED_TRACE(m.name);
     const Model model = load(m);
     const bool refused = std::any_of(m.loops.begin(), m.loops.end(),
@@ -497,7 +494,7 @@ TEST(LoopTypes, ProximalUnreducedRowsTakeBallsAndUniversalsAndRefuseTheRest) {
 
 TEST(LoopTypes, BadInputIsAModelErrorNamingFileLineAndLoop) {
   using testsupport::modelErrorOf;
-  Mechanism u = rsurUniversal();
+  LoopMechanism u = rsurUniversal();
   u.loops[0].hasAxis2 = false;  // a universal without <axis2>
   std::string msg = modelErrorOf([&] { load(u); });
   EXPECT_NE(msg.find("rsur.urdf:"), std::string::npos) << msg;
@@ -517,7 +514,7 @@ TEST(LoopTypes, BadInputIsAModelErrorNamingFileLineAndLoop) {
   EXPECT_NE(msg.find("loop 'closure'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("zero"), std::string::npos) << msg;
 
-  for (Mechanism m : {sliderCrankPrismatic(), legPlanar()}) {  // zero axis
+  for (LoopMechanism m : {sliderCrankPrismatic(), legPlanar()}) {  // zero axis
     m.loops[0].axis = Vec3::Zero();
     msg = modelErrorOf([&] { load(m); });
     EXPECT_NE(msg.find(m.name + ".urdf:"), std::string::npos) << msg;
@@ -538,7 +535,7 @@ TEST(LoopTypes, BadInputIsAModelErrorNamingFileLineAndLoop) {
 
 TEST(LoopTypes, SavedModelsKeepTheLoopTypeAndAxis2) {
   // built from a ModelBuilder, so the archive holds the LoopSpecs (a loaded file travels as text)
-  for (const Mechanism& m : {rsurUniversal(), ankle2Rsu(), strutPrismatic()}) {
+  for (const LoopMechanism& m : {rsurUniversal(), ankle2Rsu(), strutPrismatic()}) {
     SCOPED_TRACE(m.name);
     const Model model = parseUrdfString(urdfOf(m), m.name + ".urdf").build();
     ASSERT_TRUE(model.source() && model.source()->urdf.empty() && model.source()->builder);

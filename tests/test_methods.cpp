@@ -16,14 +16,13 @@
 #include "grbda/methods.hpp"
 #include "support/allocation_counter.hpp"
 #include "support/compare.hpp"
+#include "support/model_files.hpp"
 #include "support/random_model.hpp"
 
 using namespace grbda;
 using namespace grbda::testsupport;
 
 namespace {
-
-std::string modelFile(const std::string& name) { return std::string(GRBDA_SOURCE_DIR) + "/models/" + name; }
 
 Model loadWith(const std::string& file, LoopTreatment loops) {
   LoadOptions options;
@@ -34,12 +33,12 @@ Model loadWith(const std::string& file, LoopTreatment loops) {
 constexpr double kCompliance = 1e-3;  // soft rows on the contacts [m s⁻² N⁻¹]
 const char* kFeet[] = {"FR_foot", "HL_foot"};
 
-struct State {
+struct MethodState {
   VecX q, v, tau;
 };
 
-State randomState(Rng& rng, const Model& m) {
-  State s;
+MethodState randomState(Rng& rng, const Model& m) {
+  MethodState s;
   s.q = integrate(m, m.neutralConfiguration(), randomVector(rng, m.nv(), -0.3, 0.3), 1.0);
   s.v = randomVector(rng, m.nv());
   s.tau = randomVector(rng, m.nv(), -5.0, 5.0);
@@ -47,7 +46,7 @@ State randomState(Rng& rng, const Model& m) {
 }
 
 /// H⁻¹ (τ − C) from the CRBA's H and the RNEA's C (not the articulated-body pass).
-VecX denseForwardDynamics(const Model& m, const State& s) {
+VecX denseForwardDynamics(const Model& m, const MethodState& s) {
   Data d(m);
   const MatX H = massMatrix(m, d, s.q);
   const VecX C = biasForces(m, d, s.q, s.v);
@@ -55,7 +54,7 @@ VecX denseForwardDynamics(const Model& m, const State& s) {
 }
 
 /// The same for the approximate model of `method` (its own H with armature and C).
-VecX denseApproximate(const Model& m, MethodId method, const State& s) {
+VecX denseApproximate(const Model& m, MethodId method, const MethodState& s) {
   const ApproximateModel approx = makeApproximateModel(
       m, method == MethodId::Approximate ? RotorApproximation::Diagonal : RotorApproximation::None);
   Data d(approx.tree);
@@ -70,7 +69,7 @@ struct Kkt {
 
 /// Point contacts at the feet's origins: J the linear rows of the world-aligned frame Jacobian,
 /// J̇v the classical acceleration bias; R = 0 hard, R > 0 soft (λ = R⁻¹ (−J̇v − J q̈)).
-Kkt denseContactKkt(const Model& m, const State& s, double R) {
+Kkt denseContactKkt(const Model& m, const MethodState& s, double R) {
   Data d(m);
   const MatX H = massMatrix(m, d, s.q);
   const VecX C = biasForces(m, d, s.q, s.v);
@@ -221,7 +220,7 @@ TEST(MethodSolver, EveryEntryMatchesTheDenseReferenceWithContacts) {
     }
     ++ran;
     for (int trial = 0; trial < 3; ++trial) {
-      const State s = randomState(rng, m);
+      const MethodState s = randomState(rng, m);
       const VecX qdd = solver->compute(s.q, s.v, s.tau);
       if (info->solvesRows) {
         const Kkt ref = denseContactKkt(m, s, info->needsCompliance ? kCompliance : 0.0);
@@ -265,7 +264,7 @@ TEST(MethodSolver, EveryEntryMatchesTheEmbeddedLoopDynamics) {
     ++ran;
     if (rows) EXPECT_EQ(solver->constraints()->numRows(), solver->lambda().size());
     for (int trial = 0; trial < 3; ++trial) {
-      const State s = randomState(rng, embedded);
+      const MethodState s = randomState(rng, embedded);
       const VecX ref = info->approximate ? denseApproximate(embedded, info->id, s) : denseForwardDynamics(embedded, s);
       VecX qdd;
       if (rows) {
@@ -308,7 +307,7 @@ TEST(MethodSolver, CfaEntriesMatchOnChains) {
         EXPECT_TRUE(id == MethodId::CfaParallel && m.hasConstraints()) << methodInfo(id).name << " refused " << m.name();
         continue;
       }
-      const State s = randomState(rng, m);
+      const MethodState s = randomState(rng, m);
       EXPECT_LT(relErr(solver->compute(s.q, s.v, s.tau), denseForwardDynamics(m, s)), 1e-8)
           << methodInfo(id).name << " on " << m.name();
     }
@@ -328,7 +327,7 @@ TEST(MethodSolver, ComputeAllocatesNothing) {
     std::unique_ptr<Solver> solver =
         info->solvesRows ? std::make_unique<Solver>(m, *info, feetContacts(m, info->needsCompliance))
                          : std::make_unique<Solver>(m, *info);
-    const State s = randomState(rng, m), s2 = randomState(rng, m);
+    const MethodState s = randomState(rng, m), s2 = randomState(rng, m);
     solver->compute(s.q, s.v, s.tau);  // a first call, then the measured one at another state
     long count = 0;
     {

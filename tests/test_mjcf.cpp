@@ -14,7 +14,6 @@ using namespace grbda::testsupport;
 
 namespace {
 
-const auto num = exactNumber;
 
 }  // namespace
 
@@ -117,7 +116,7 @@ TEST(Mjcf, FourBarMassMatrixHasTheParallelogramClosedForm) {
 TEST(Mjcf, OrientationAttributesMatchUrdfRpy) {
   setLogLevel(LogLevel::Error);
   const double t = 0.6;
-  const std::string c = num(std::cos(t / 2)), s = num(std::sin(t / 2));
+  const std::string c = exactNumber(std::cos(t / 2)), s = exactNumber(std::sin(t / 2));
   const auto mjcf = [&](const std::string& orientation, const std::string& compiler) {
     return "<mujoco><compiler " + compiler + "/><worldbody>\n<body name=\"a\" pos=\"0.1 0.2 0.3\" " + orientation +
            ">\n<joint name=\"j1\" axis=\"1 0 0\"/>\n<inertial pos=\"0.1 0.05 -0.2\" mass=\"1\" diaginertia=\"0.01 0.02 0.025\"/>\n"
@@ -135,17 +134,17 @@ TEST(Mjcf, OrientationAttributesMatchUrdfRpy) {
            "<joint name=\"j2\" type=\"continuous\"><parent link=\"a\"/><child link=\"b\"/>"
            "<origin xyz=\"0.2 0 -0.4\"/><axis xyz=\"0 1 0\"/></joint></robot>";
   };
-  const std::string yaw = "0 0 " + num(t);
+  const std::string yaw = "0 0 " + exactNumber(t);
   const std::string r = "angle=\"radian\"";
   struct Case {
     std::string orientation, compiler, rpy;
   };
   const std::vector<Case> cases = {
       {"quat=\"" + c + " 0 0 " + s + "\"", r, yaw},                                  // w x y z
-      {"axisangle=\"0 0 2 " + num(t) + "\"", r, yaw},                                // axis need not be unit
-      {"axisangle=\"0 0 1 " + num(t * 180 / kPi) + "\"", "", yaw},                    // degrees by default
-      {"xyaxes=\"" + num(std::cos(t)) + " " + num(std::sin(t)) + " 0 " + num(-std::sin(t)) + " " + num(std::cos(t)) + " 0\"", r, yaw},
-      {"zaxis=\"1 0 0\"", r, "0 " + num(kPi / 2) + " 0"},                           // shortest arc z -> x
+      {"axisangle=\"0 0 2 " + exactNumber(t) + "\"", r, yaw},                                // axis need not be unit
+      {"axisangle=\"0 0 1 " + exactNumber(t * 180 / kPi) + "\"", "", yaw},                    // degrees by default
+      {"xyaxes=\"" + exactNumber(std::cos(t)) + " " + exactNumber(std::sin(t)) + " 0 " + exactNumber(-std::sin(t)) + " " + exactNumber(std::cos(t)) + " 0\"", r, yaw},
+      {"zaxis=\"1 0 0\"", r, "0 " + exactNumber(kPi / 2) + " 0"},                           // shortest arc z -> x
       {"euler=\"0.3 -0.2 0.5\"", r + " eulerseq=\"XYZ\"", "0.3 -0.2 0.5"},           // fixed axes = URDF rpy
       {"euler=\"0.5 -0.2 0.3\"", r + " eulerseq=\"zyx\"", "0.3 -0.2 0.5"},           // rotating z, y, x = URDF rpy
       {"euler=\"0.3 -0.2 0.5\"", r + " eulerseq=\"xyz\"", ""},                        // default: rotating x, y, z
@@ -159,8 +158,8 @@ TEST(Mjcf, OrientationAttributesMatchUrdfRpy) {
       // written as the quaternion Eigen gives for it
       const Eigen::Quaterniond qe(Eigen::AngleAxisd(0.3, Vec3::UnitX()) * Eigen::AngleAxisd(-0.2, Vec3::UnitY()) *
                                   Eigen::AngleAxisd(0.5, Vec3::UnitZ()));
-      const Model b = loadMjcfString(mjcf("quat=\"" + num(qe.w()) + " " + num(qe.x()) + " " + num(qe.y()) + " " +
-                                              num(qe.z()) + "\"", r),
+      const Model b = loadMjcfString(mjcf("quat=\"" + exactNumber(qe.w()) + " " + exactNumber(qe.x()) + " " + exactNumber(qe.y()) + " " +
+                                              exactNumber(qe.z()) + "\"", r),
                                      "probe.xml");
       EXPECT_LT(compareModels(a, b, rng, 5).mass, 1e-13);
       continue;
@@ -178,10 +177,10 @@ TEST(Mjcf, DegreesAndRadiansGiveTheSameModel) {
   const auto text = [](bool degrees) {
     const double k = degrees ? 180.0 / kPi : 1.0;
     return std::string("<mujoco><compiler angle=\"") + (degrees ? "degree" : "radian") + "\"/><worldbody>"
-           "<body name=\"a\" euler=\"" + num(0.3 * k) + " " + num(0.1 * k) + " " + num(-0.2 * k) + "\" pos=\"0 0 1\">"
-           "<joint name=\"j1\" axis=\"0 1 0\" range=\"" + num(-0.5 * k) + " " + num(1.0 * k) + "\" ref=\"" + num(0.1 * k) + "\"/>"
+           "<body name=\"a\" euler=\"" + exactNumber(0.3 * k) + " " + exactNumber(0.1 * k) + " " + exactNumber(-0.2 * k) + "\" pos=\"0 0 1\">"
+           "<joint name=\"j1\" axis=\"0 1 0\" range=\"" + exactNumber(-0.5 * k) + " " + exactNumber(1.0 * k) + "\" ref=\"" + exactNumber(0.1 * k) + "\"/>"
            "<inertial pos=\"0.1 0 0\" mass=\"1\" diaginertia=\"0.01 0.02 0.025\"/>"
-           "<body name=\"b\" axisangle=\"1 1 0 " + num(0.8 * k) + "\" pos=\"0.3 0 0\"><joint name=\"j2\" axis=\"1 0 0\"/>"
+           "<body name=\"b\" axisangle=\"1 1 0 " + exactNumber(0.8 * k) + "\" pos=\"0.3 0 0\"><joint name=\"j2\" axis=\"1 0 0\"/>"
            "<joint name=\"j3\" type=\"slide\" axis=\"0 0 1\" range=\"-0.1 0.2\"/>"
            "<inertial pos=\"0 0 -0.2\" mass=\"0.5\" diaginertia=\"0.003 0.004 0.005\"/></body></body></worldbody></mujoco>";
   };

@@ -9,6 +9,7 @@
 
 #include "mjcf_support.hpp"
 #include "support/model_error.hpp"
+#include "support/text_lines.hpp"
 
 using namespace grbda;
 using namespace grbda::testsupport;
@@ -27,12 +28,6 @@ const LinkSpec& linkOf(const ModelBuilder& b, const std::string& name) {
   for (const LinkSpec& l : b.links())
     if (l.name == name) return l;
   throw std::runtime_error("no link " + name);
-}
-
-int lineOf(const std::string& text, const std::string& needle) {
-  const size_t pos = text.find(needle);
-  if (pos == std::string::npos) return 0;
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(pos), '\n'));
 }
 
 /// Mass, centre and inertia about it of a density field on a box [lo, hi]³, by the midpoint rule.

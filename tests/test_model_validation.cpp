@@ -12,8 +12,10 @@
 
 #include "grbda/grbda.hpp"
 #include "support/model_error.hpp"
+#include "support/text_lines.hpp"
 
 using namespace grbda;
+using grbda::testsupport::lineOf;
 using grbda::testsupport::modelErrorOf;
 
 namespace {
@@ -31,13 +33,6 @@ std::string joint(const std::string& name, const std::string& parent, const std:
 }
 
 std::string robot(const std::string& body) { return "<robot name=\"r\">\n  <link name=\"world\"/>\n" + body + "</robot>\n"; }
-
-int lineOf(const std::string& text, const std::string& needle) {
-  const size_t pos = text.find(needle);
-  if (pos == std::string::npos) return 0;
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(pos), '\n'));
-}
-
 
 void expectMentions(const std::string& what, const std::vector<std::string>& fragments) {
   for (const auto& f : fragments) EXPECT_NE(what.find(f), std::string::npos) << "'" << f << "' not in: " << what;

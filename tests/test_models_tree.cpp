@@ -17,13 +17,14 @@
 #include <sstream>
 
 #include "grbda/grbda.hpp"
+#include "support/model_files.hpp"
 
 using namespace grbda;
+using grbda::testsupport::modelsPath;
 namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kModels = fs::path(GRBDA_SOURCE_DIR) / "models";
 const fs::path kReference = fs::path(GRBDA_SOURCE_DIR) / ".." / "shared" / "reference-models";
 
 std::string readText(const fs::path& p) {
@@ -35,7 +36,7 @@ std::string readText(const fs::path& p) {
 
 std::vector<fs::path> modelFiles() {
   std::vector<fs::path> out;
-  for (const fs::path& dir : {kModels, kModels / "generated"})
+  for (const fs::path& dir : {modelsPath(), modelsPath() / "generated"})
     for (const auto& e : fs::directory_iterator(dir))
       if (e.path().extension() == ".urdf") out.push_back(e.path());
   std::sort(out.begin(), out.end());
@@ -222,7 +223,7 @@ TEST(ModelFiles, RecordedClosedConfigurationsCloseEveryLoop) {
 TEST(ModelFiles, LoopCheckDetectsAnOpenLoop) {
   QuietLog quiet;
   // six_bar is not closed at q = 0 (tip of branch A at (0.6, 0), of branch B at (0.9, 0)).
-  const fs::path f = kModels / "six_bar.urdf";
+  const fs::path f = modelsPath() / "six_bar.urdf";
   const Model model = loadUrdf(f.string());
   EXPECT_NEAR(worstLoopGap(model, loops(readText(f)), model.neutralSpanningConfiguration()), 0.3, 1e-12);
 }
@@ -316,7 +317,7 @@ TEST(ModelFiles, TreeDynamicsMatchTheReferenceFiles) {
   std::mt19937 rng(20240611);
   for (const auto& pair : kPairs) {
     SCOPED_TRACE(pair.ours);
-    const Model ours = loadUrdf((kModels / pair.ours).string());
+    const Model ours = loadUrdf((modelsPath() / pair.ours).string());
     Model ref;
     ASSERT_NO_THROW(ref = loadUrdf((kReference / pair.reference).string()));
     ASSERT_EQ(ours.nqSpanning(), ref.nqSpanning());

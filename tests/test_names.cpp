@@ -16,6 +16,7 @@
 #include "cli/mini_json.hpp"
 #include "support/cli_runner.hpp"
 #include "support/compare.hpp"
+#include "support/model_files.hpp"
 #include "support/random_model.hpp"
 
 using namespace grbda;
@@ -23,13 +24,11 @@ using namespace grbda::testsupport;
 
 namespace {
 
-std::string modelFile(const std::string& name) { return std::string(GRBDA_SOURCE_DIR) + "/models/" + name; }
-
-struct State {
+struct NamedState {
   VecX q, v, w;  // w: an acceleration or a torque
 };
 
-State randomState(Rng& rng, const Model& m) {
+NamedState randomState(Rng& rng, const Model& m) {
   return {integrate(m, m.neutralConfiguration(), randomVector(rng, m.nv(), -0.3, 0.3), 1.0), randomVector(rng, m.nv()),
           randomVector(rng, m.nv(), -5.0, 5.0)};
 }
@@ -47,7 +46,7 @@ TEST(Names, OldProjectionNamesGiveTheProjectionMethodsAnswers) {
   Rng rng(2661);
   const Model m = loadUrdf(modelFile("mini_cheetah.urdf"));  // rotors: G is not the identity
   Data a(m), b(m);
-  const State s = randomState(rng, m);
+  const NamedState s = randomState(rng, m);
   EXPECT_EQ(projectedInverseDynamics(m, a, s.q, s.v, s.w), projectionInverseDynamics(m, b, s.q, s.v, s.w));
   EXPECT_EQ(projectedMassMatrix(m, a, s.q), projectionMassMatrix(m, b, s.q));
   EXPECT_EQ(projectedBiasForces(m, a, s.q, s.v), projectionBiasForces(m, b, s.q, s.v));
@@ -64,7 +63,7 @@ TEST(Names, OldOsimNamesGiveTheNewNamesAnswers) {
   const ConstraintModel cm = feet(m);
   Data a(m), b(m);
   ConstraintData ca(m, cm), cb(m, cm);
-  const State s = randomState(rng, m);
+  const NamedState s = randomState(rng, m);
   EXPECT_EQ(MatX(pvInverseOsim(m, a, cm, ca, s.q)), MatX(pvInverseOperationalSpaceInertia(m, b, cm, cb, s.q)));
   EXPECT_EQ(MatX(pvOsim(m, a, cm, ca, s.q)), MatX(pvOperationalSpaceInertia(m, b, cm, cb, s.q)));
   const MatX dense = denseInverseOsim(m, a, cm, ca, s.q);
@@ -76,7 +75,7 @@ TEST(Names, OldOsimNamesGiveTheNewNamesAnswers) {
 TEST(Names, OldProximalNamesKeepTheirMeaning) {
   Rng rng(2663);
   const Model m = loadUrdf(modelFile("mini_cheetah.urdf"));
-  const State s = randomState(rng, m);
+  const NamedState s = randomState(rng, m);
   // the sparse KKT solver under its old and new function names
   Data a(m), b(m);
   ProximalData pa(m), pb(m);
@@ -100,7 +99,7 @@ TEST(Names, TheMethodProximalIsProximalSparseWithoutRowsAndProximalDelassusWithT
   Solver oldFree(m, "proximal"), sparse(m, "proximal-sparse");
   Solver oldRows(m, "proximal", cm), delassus(m, "proximal-delassus", cm), kkt(m, "kkt", cm);
   for (int trial = 0; trial < 3; ++trial) {
-    const State s = randomState(rng, m);
+    const NamedState s = randomState(rng, m);
     EXPECT_EQ(VecX(oldFree.compute(s.q, s.v, s.w)), VecX(sparse.compute(s.q, s.v, s.w)));
     const VecX qdd = delassus.compute(s.q, s.v, s.w);
     EXPECT_EQ(VecX(oldRows.compute(s.q, s.v, s.w)), qdd);

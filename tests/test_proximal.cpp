@@ -44,7 +44,7 @@ unsigned seedOf(const std::string& name) {
 }
 
 /// Configurations away from toggles: URDF models get small random joint angles.
-VecX configuration(Rng& rng, const Model& m) {
+VecX smallAngleConfiguration(Rng& rng, const Model& m) {
   if (m.hasConstraints() && m.sourceFile().empty()) return randomIndependentConfiguration(rng, m);
   VecX q = randomIndependentConfiguration(rng, m);
   for (const auto& cl : m.clusters())
@@ -132,7 +132,7 @@ TEST(Proximal, ConvergesToClusterAbaOnEveryConstrainedModel) {
       s.maxIterations = 50;
       s.tolerance = 1e-10;
       for (int sample = 0; sample < 4; ++sample) {
-        const VecX q = configuration(rng, model);
+        const VecX q = smallAngleConfiguration(rng, model);
         const VecX v = randomVector(rng, model.nv()), tau = randomVector(rng, model.nv());
         const VecX aba = forwardDynamics(model, data, q, v, tau);
         const ProximalResult& r = proximalSparseForwardDynamics(model, data, pd, q, v, tau, s);
@@ -164,7 +164,7 @@ TEST(Proximal, OneIterationIsTheDampedKktStep) {
   for (auto& [name, model] : constrainedAndShippedModels(rng)) {
     SCOPED_TRACE(name);
     Data data(model);
-    const VecX q = configuration(rng, model);
+    const VecX q = smallAngleConfiguration(rng, model);
     const VecX v = randomVector(rng, model.nv()), tau = randomVector(rng, model.nv());
     const TreeSystem t = treeSystem(model, data, q, v, tau);
     for (double mu : {1e-6, 1e-2, 1.0}) {
@@ -196,7 +196,7 @@ TEST(Proximal, MoreIterationsReduceTheResidual) {
     Rng stateRng(seedOf(name));  // each model's state does not depend on which other models exist
     Data data(model);
     ProximalData pd(model);
-    const VecX q = configuration(stateRng, model);
+    const VecX q = smallAngleConfiguration(stateRng, model);
     const VecX v = randomVector(stateRng, model.nv()), tau = randomVector(stateRng, model.nv());
     const VecX aba = forwardDynamics(model, data, q, v, tau);
     ProjectionMatrices cm;
@@ -282,7 +282,7 @@ TEST(Proximal, ZeroRegularisationWithIndependentRowsIsExactInOneIteration) {
   for (auto& [name, model] : constrainedAndShippedModels(rng)) {
     SCOPED_TRACE(name);
     Data data(model);
-    const VecX q = configuration(rng, model);
+    const VecX q = smallAngleConfiguration(rng, model);
     const VecX v = randomVector(rng, model.nv()), tau = randomVector(rng, model.nv());
     ProximalSettings s;
     s.mu = 0.0;
@@ -339,7 +339,7 @@ TEST(Proximal, NoHeapAllocationOnAPreparedWorkspace) {
       ProximalData pd(model, rows);
       ProximalSettings s;
       s.rows = rows;
-      const VecX q = configuration(rng, model);
+      const VecX q = smallAngleConfiguration(rng, model);
       const VecX v = randomVector(rng, model.nv()), tau = randomVector(rng, model.nv());
       proximalSparseForwardDynamics(model, data, pd, q, v, tau, s);  // warm-up (first loop closure)
       long count = 0;
@@ -394,7 +394,7 @@ TEST(Proximal, WorkspaceBuiltForOtherRowsIsRebuiltOnceAndAgreesWithAFreshOne) {
   ModelBuilder b = crankRockerBuilder(rng, false);
   const Model model = b.build();
   Data data(model);
-  const VecX q = configuration(rng, model);
+  const VecX q = smallAngleConfiguration(rng, model);
   const VecX v = randomVector(rng, model.nv()), tau = randomVector(rng, model.nv());
   ProximalData reused(model, ProximalConstraintRows::Cluster);
   const int clusterRows = reused.numRows;

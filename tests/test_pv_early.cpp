@@ -10,6 +10,7 @@
 #include "cluster_support/constrained_models.hpp"
 #include "grbda/grbda.hpp"
 #include "support/compare.hpp"
+#include "support/model_files.hpp"
 #include "support/random_model.hpp"
 #include "constraints/constraint_workspace.hpp"
 
@@ -17,8 +18,6 @@ using namespace grbda;
 using namespace grbda::testsupport;
 
 namespace {
-
-std::string modelFile(const std::string& name) { return std::string(GRBDA_SOURCE_DIR) + "/models/" + name; }
 
 struct Solution {
   VecX qdd, lambda;

@@ -12,8 +12,10 @@
 #include <Eigen/Eigenvalues>
 
 #include "cluster_support/constrained_models.hpp"
+#include "cluster_support/constraint_problems.hpp"
 #include "grbda/grbda.hpp"
 #include "support/compare.hpp"
+#include "support/model_files.hpp"
 #include "support/osim_reference.hpp"
 #include "support/random_cluster_program.hpp"
 #include "support/random_model.hpp"
@@ -22,8 +24,6 @@ using namespace grbda;
 using namespace grbda::testsupport;
 
 namespace {
-
-std::string modelFile(const std::string& name) { return std::string(GRBDA_SOURCE_DIR) + "/models/" + name; }
 
 /// The end-effectors as custom rows in C-EFPA's layout: a_P = ^P X_link a_link (link axes, at the
 /// point, angular rows first), or its linear rows.
@@ -116,16 +116,6 @@ std::vector<FloatingProblem> floatingProblems() {
       {"jvrc1 2F+2H welds", "jvrc1_humanoid.urdf",
        {{K::Weld, "right-foot"}, {K::Weld, "left-foot"}, {K::Weld, "right-hand"}, {K::Weld, "left-hand"}}},
   };
-}
-
-ConstraintModel makeConstraints(const Model& m, const std::vector<std::pair<ConstraintKind, std::string>>& list,
-                                const Vec3& offset) {
-  ConstraintModel cm(m);
-  for (const auto& [kind, link] : list) {
-    if (kind == ConstraintKind::Weld) cm.addWeld(link, offset);
-    else cm.addPointContact(link, offset);
-  }
-  return cm;
 }
 
 /// Mini Cheetah with bent legs (straight legs make each foot's L_b block singular).

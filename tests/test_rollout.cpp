@@ -12,24 +12,17 @@
 #include "grbda/grbda.hpp"
 #include "grbda/sim/rollout.hpp"
 #include "grbda/sim/simulator.hpp"
+#include "support/cheetah_poses.hpp"
 
 namespace grbda {
+
+using testsupport::crouched;
+
 namespace {
 
 const Model& cheetah() {
   static const Model model = loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/mini_cheetah.urdf");
   return model;
-}
-
-VecX crouched(const Model& model, double height) {
-  VecX q = model.neutralConfiguration();
-  q[2] = height;
-  for (int i = 0; i < model.nq(); ++i) {
-    const std::string& name = model.positionNames()[static_cast<size_t>(i)];
-    if (name.find("abad_to_hip") != std::string::npos) q[i] = -1.0;
-    if (name.find("hip_to_knee") != std::string::npos) q[i] = 2.0;
-  }
-  return q;
 }
 
 /// N initial states: drops from different heights, with different sideways velocities.

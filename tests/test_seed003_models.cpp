@@ -5,15 +5,27 @@
 #include <gtest/gtest.h>
 
 #include "seed003_models.hpp"
+#include "support/model_files.hpp"
+#include "support/compare.hpp"
 
 using namespace grbda;
-using namespace grbda::seed003;
+using grbda::testsupport::relErr;
+using grbda::testsupport::modelsDir;
+using grbda::seed003::ladder;
+using grbda::seed003::buildModel;
+using grbda::seed003::constraintSet;
+using grbda::seed003::tableIICases;
+using grbda::seed003::solverColumns;
+using grbda::seed003::availableSolver;
+using grbda::seed003::makeProblem;
+using grbda::seed003::ConstraintSet;
+using grbda::seed003::TableCase;
+using grbda::seed003::SolverColumn;
 
 namespace {
 
-const std::string kModels = std::string(GRBDA_SOURCE_DIR) + "/models";
 
-VecX solve(const Problem& p, const ConstraintModel& constraints, ConstraintSolver solver, const VecX& v) {
+VecX solve(const seed003::Problem& p, const ConstraintModel& constraints, ConstraintSolver solver, const VecX& v) {
   Data data(*p.model);
   ConstraintData cd(*p.model, constraints);
   ConstraintSolverSettings settings;
@@ -21,7 +33,6 @@ VecX solve(const Problem& p, const ConstraintModel& constraints, ConstraintSolve
   return constrainedForwardDynamics(*p.model, data, constraints, cd, p.q[0], v, p.tau[0], settings);
 }
 
-double relative(const VecX& a, const VecX& b) { return (a - b).norm() / (1.0 + b.norm()); }
 
 }  // namespace
 
@@ -47,17 +58,17 @@ TEST(Seed003Models, EveryBenchmarkedSetIsFeasiblePvEqualsKkt) {
   for (const auto& c : cases) {
     SCOPED_TRACE(c.first + " " + c.second);
     const ConstraintSet set = constraintSet(c.first, c.second);
-    const Problem p = makeProblem(buildModel(c.first, kModels), set, 1);
+    const seed003::Problem p = makeProblem(buildModel(c.first, modelsDir()), set, 1);
     ASSERT_EQ(p.constraints->numRows(), set.rows());
     const VecX pv = solve(p, *p.constraints, ConstraintSolver::PV, p.v[0]);
     const VecX kkt = solve(p, *p.constraints, ConstraintSolver::KKT, p.v[0]);
-    EXPECT_LT(relative(pv, kkt), 1e-8);
+    EXPECT_LT(relErr(pv, kkt), 1e-8);
     // the solvers of the paper's table that this build has (pv-early, ltl, ... once merged)
     for (const SolverColumn& column : solverColumns()) {
       const std::optional<ConstraintSolver> solver = availableSolver(column.name);
       if (!solver || column.soft) continue;
       SCOPED_TRACE(column.name);
-      EXPECT_LT(relative(solve(p, *p.constraints, *solver, p.v[0]), kkt), 1e-8);
+      EXPECT_LT(relErr(solve(p, *p.constraints, *solver, p.v[0]), kkt), 1e-8);
     }
     const VecX soft = solve(p, *p.constraints, ConstraintSolver::PVSoft, p.v[0]);
     EXPECT_TRUE(soft.allFinite());
@@ -65,10 +76,10 @@ TEST(Seed003Models, EveryBenchmarkedSetIsFeasiblePvEqualsKkt) {
 }
 
 TEST(Seed003Models, ChainWeldEqualsSpatialRowsAtRest) {
-  const Problem p = makeProblem(buildModel("chain:9"), constraintSet("chain:9", "K6"), 1);
+  const seed003::Problem p = makeProblem(buildModel("chain:9"), constraintSet("chain:9", "K6"), 1);
   ConstraintModel weld(*p.model);
   weld.addWeld("link_9");
   const VecX rest = VecX::Zero(p.model->nv());
-  EXPECT_LT(relative(solve(p, *p.constraints, ConstraintSolver::PV, rest), solve(p, weld, ConstraintSolver::PV, rest)),
+  EXPECT_LT(relErr(solve(p, *p.constraints, ConstraintSolver::PV, rest), solve(p, weld, ConstraintSolver::PV, rest)),
             1e-10);
 }

@@ -15,11 +15,12 @@
 #include "grbda/sim/serialize.hpp"
 #include "grbda/sim/simulator.hpp"
 #include "support/allocation_counter.hpp"
+#include "support/gravity.hpp"
 
 namespace grbda {
 namespace {
 
-constexpr double kG = 9.81;
+using testsupport::kG;
 constexpr double kPlateMass = 1.0, kSliderMass = 0.1, kBallMass = 0.5;
 constexpr double kPlateHalfHeight = 0.025, kBallRadius = 0.05;
 

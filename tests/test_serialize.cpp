@@ -15,8 +15,12 @@
 #include "grbda/sim/serialize.hpp"
 #include "grbda/sim/simulator.hpp"
 #include "sim/simulator_access.hpp"
+#include "support/cheetah_poses.hpp"
 
 namespace grbda {
+
+using testsupport::crouched;
+
 namespace {
 
 std::string modelPath(const std::string& name) { return std::string(GRBDA_SOURCE_DIR) + "/models/" + name; }
@@ -199,17 +203,6 @@ TEST(ModelSerialization, BytesThatAreNotAModelAreAnInputError) {
 }
 
 // ---- the simulator ----
-
-VecX crouched(const Model& model, double height) {
-  VecX q = model.neutralConfiguration();
-  q[2] = height;
-  for (int i = 0; i < model.nq(); ++i) {
-    const std::string& name = model.positionNames()[static_cast<size_t>(i)];
-    if (name.find("abad_to_hip") != std::string::npos) q[i] = -1.0;
-    if (name.find("hip_to_knee") != std::string::npos) q[i] = 2.0;
-  }
-  return q;
-}
 
 /// `sim` after `more` steps and a restored copy after the same steps agree bit for bit.
 void expectSameContinuation(Simulator& sim, int more) {

@@ -12,6 +12,7 @@
 #include "sim_scenarios.hpp"
 #include "support/allocation_counter.hpp"
 #include "support/floating_body.hpp"
+#include "support/gravity.hpp"
 
 namespace grbda {
 namespace {
@@ -19,7 +20,7 @@ namespace {
 using testsupport::boxInertia;
 using testsupport::floatingBody;
 
-constexpr double kG = 9.81;
+using testsupport::kG;
 
 
 

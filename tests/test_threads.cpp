@@ -11,7 +11,7 @@ using namespace grbda::testsupport;
 
 namespace {
 
-struct State {
+struct ThreadState {
   VecX q, v, x;
 };
 
@@ -20,10 +20,10 @@ struct Answers {
   std::vector<MatX> H;
 };
 
-Answers solve(const Model& model, const std::vector<State>& states) {
+Answers solve(const Model& model, const std::vector<ThreadState>& states) {
   Data data(model);  // this thread's own workspace
   Answers out;
-  for (const State& s : states) {
+  for (const ThreadState& s : states) {
     out.qdd.push_back(forwardDynamics(model, data, s.q, s.v, s.x));
     out.tau.push_back(inverseDynamics(model, data, s.q, s.v, s.x));
     out.H.push_back(massMatrix(model, data, s.q));
@@ -33,7 +33,7 @@ Answers solve(const Model& model, const std::vector<State>& states) {
 
 void expectSharedModelGivesSingleThreadedAnswers(const Model& model, Rng& rng) {
   constexpr int kThreads = 4, kStates = 200;
-  std::vector<std::vector<State>> work(kThreads);
+  std::vector<std::vector<ThreadState>> work(kThreads);
   for (auto& list : work)
     for (int s = 0; s < kStates; ++s)
       list.push_back({randomConfiguration(rng, model), randomVector(rng, model.nv()), randomVector(rng, model.nv())});

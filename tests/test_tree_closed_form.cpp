@@ -5,13 +5,14 @@
 #include <iostream>
 
 #include "support/random_model.hpp"
+#include "support/gravity.hpp"
 
 using namespace grbda;
 using namespace grbda::testsupport;
 
 namespace {
 
-constexpr double kG = 9.81;
+using testsupport::kG;
 
 LinkSpec makeLink(const std::string& name, double mass, const Vec3& com, const Mat3& inertia) {
   LinkSpec l;

@@ -22,8 +22,13 @@
 #include "grbda/grbda.hpp"
 #include "grbda/mjcf/mjcf.hpp"
 #include "support/model_error.hpp"
+#include "support/exact_text.hpp"
+#include "support/compare.hpp"
 
 using namespace grbda;
+using grbda::testsupport::maxAbs;
+using grbda::testsupport::exactNumber;
+using grbda::testsupport::exactVec3;
 
 namespace {
 
@@ -43,14 +48,8 @@ Pose trans(const Vec3& p) { return {Mat3::Identity(), p}; }
 Pose turn(const Vec3& axis, double angle) { return {rot(axis, angle), Vec3::Zero()}; }
 Pose origin(const Vec3& xyz, const Vec3& r) { return {rpy(r), xyz}; }
 
-std::string num(double x) {
-  char b[40];
-  std::snprintf(b, sizeof b, "%.17g", x);
-  return b;
-}
-std::string vec(const Vec3& v) { return num(v.x()) + " " + num(v.y()) + " " + num(v.z()); }
 
-struct Body {
+struct ChainBody {
   std::string link;
   double m;
   Vec3 c;  ///< centre of mass, link frame
@@ -63,27 +62,27 @@ Mat3 inertia(double xx, double yy, double zz, double xy, double xz, double yz) {
   return I;
 }
 
-std::string linkXml(const Body& b) {
+std::string linkXml(const ChainBody& b) {
   const Mat3& I = b.I;
-  return "<link name=\"" + b.link + "\"><inertial><origin xyz=\"" + vec(b.c) + "\"/><mass value=\"" + num(b.m) +
-         "\"/><inertia ixx=\"" + num(I(0, 0)) + "\" ixy=\"" + num(I(0, 1)) + "\" ixz=\"" + num(I(0, 2)) + "\" iyy=\"" +
-         num(I(1, 1)) + "\" iyz=\"" + num(I(1, 2)) + "\" izz=\"" + num(I(2, 2)) + "\"/></inertial></link>\n";
+  return "<link name=\"" + b.link + "\"><inertial><origin xyz=\"" + exactVec3(b.c) + "\"/><mass value=\"" + exactNumber(b.m) +
+         "\"/><inertia ixx=\"" + exactNumber(I(0, 0)) + "\" ixy=\"" + exactNumber(I(0, 1)) + "\" ixz=\"" + exactNumber(I(0, 2)) + "\" iyy=\"" +
+         exactNumber(I(1, 1)) + "\" iyz=\"" + exactNumber(I(1, 2)) + "\" izz=\"" + exactNumber(I(2, 2)) + "\"/></inertial></link>\n";
 }
 
-std::string originXml(const Vec3& xyz, const Vec3& r) { return "<origin xyz=\"" + vec(xyz) + "\" rpy=\"" + vec(r) + "\"/>"; }
+std::string originXml(const Vec3& xyz, const Vec3& r) { return "<origin xyz=\"" + exactVec3(xyz) + "\" rpy=\"" + exactVec3(r) + "\"/>"; }
 
 /// A robot for the test: its URDF, the test's coordinate order, its massive bodies and the world
 /// pose of each body as the test computes it.
 struct Mechanism {
   std::string urdf;
   std::vector<std::string> coordinates;
-  std::vector<Body> bodies;
+  std::vector<ChainBody> bodies;
   std::function<std::vector<Pose>(const VecX&)> fk;
 };
 
-const Body kL0{"l0", 1.3, Vec3(0.1, 0.02, -0.05), inertia(0.02, 0.03, 0.025, 0.001, 0.0, 0.0)};
-const Body kL1{"l1", 0.9, Vec3(0.03, -0.04, 0.12), inertia(0.011, 0.014, 0.009, 0.0, 0.002, 0.0)};
-const Body kL2{"l2", 0.5, Vec3(0.2, 0.0, 0.01), inertia(0.003, 0.008, 0.007, 0.0, 0.0, 0.0005)};
+const ChainBody kL0{"l0", 1.3, Vec3(0.1, 0.02, -0.05), inertia(0.02, 0.03, 0.025, 0.001, 0.0, 0.0)};
+const ChainBody kL1{"l1", 0.9, Vec3(0.03, -0.04, 0.12), inertia(0.011, 0.014, 0.009, 0.0, 0.002, 0.0)};
+const ChainBody kL2{"l2", 0.5, Vec3(0.2, 0.0, 0.01), inertia(0.003, 0.008, 0.007, 0.0, 0.0, 0.0005)};
 
 // base -j0 (continuous)- l0 -hip (universal)- l1 -j2 (continuous)- l2: the universal joint inside
 // a tree, with an origin, non-unit and non-orthogonal axes.
@@ -94,11 +93,11 @@ Mechanism universalChain(const std::string& extra = "") {
   Mechanism m;
   m.urdf = "<robot name=\"ujoint\">\n<link name=\"base\"/>\n" + linkXml(kL0) + linkXml(kL1) + linkXml(kL2) +
            "<joint name=\"j0\" type=\"continuous\"><parent link=\"base\"/><child link=\"l0\"/>" + originXml(o0, r0) +
-           "<axis xyz=\"" + vec(a0) + "\"/></joint>\n" +
+           "<axis xyz=\"" + exactVec3(a0) + "\"/></joint>\n" +
            "<joint name=\"hip\" type=\"universal\"><parent link=\"l0\"/><child link=\"l1\"/>" + originXml(ou, ru) +
            "<axis xyz=\"0 0.6 0.8\"/><axis2 xyz=\"1 0.2 -0.1\"/>" + extra + "</joint>\n" +
            "<joint name=\"j2\" type=\"continuous\"><parent link=\"l1\"/><child link=\"l2\"/>" + originXml(o2, Vec3::Zero()) +
-           "<axis xyz=\"" + vec(a3) + "\"/></joint>\n</robot>\n";
+           "<axis xyz=\"" + exactVec3(a3) + "\"/></joint>\n</robot>\n";
   m.coordinates = {"j0", "hip::1", "hip::2", "j2"};
   m.bodies = {kL0, kL1, kL2};
   m.fk = [=](const VecX& q) {
@@ -123,9 +122,9 @@ Mechanism planarChain(const Vec3& n = Vec3(0.2, -0.3, 0.9)) {
   Mechanism m;
   m.urdf = "<robot name=\"planar\">\n<link name=\"base\"/>\n" + linkXml(kL1) + linkXml(kL2) +
            "<joint name=\"slide\" type=\"planar\"><parent link=\"base\"/><child link=\"l1\"/>" + originXml(op, rp) +
-           "<axis xyz=\"" + vec(n) + "\"/></joint>\n" +
+           "<axis xyz=\"" + exactVec3(n) + "\"/></joint>\n" +
            "<joint name=\"j2\" type=\"continuous\"><parent link=\"l1\"/><child link=\"l2\"/>" + originXml(o2, Vec3::Zero()) +
-           "<axis xyz=\"" + vec(a3) + "\"/></joint>\n</robot>\n";
+           "<axis xyz=\"" + exactVec3(a3) + "\"/></joint>\n</robot>\n";
   m.coordinates = {"slide::1", "slide::2", "slide::3", "j2"};
   m.bodies = {kL1, kL2};
   m.fk = [=](const VecX& q) {
@@ -191,8 +190,6 @@ double referenceEnergy(const Mechanism& m, const VecX& q, const VecX& v) {
   for (size_t b = 0; b < m.bodies.size(); ++b) potential += m.bodies[b].m * 9.81 * (T[b] * trans(m.bodies[b].c)).p.z();
   return 0.5 * v.dot(referenceMassMatrix(m, q) * v) + potential;
 }
-
-double maxAbs(const MatX& x) { return x.cwiseAbs().maxCoeff(); }
 
 Model loadQuietly(const std::string& urdf, const std::string& name, std::string& log) {
   setLogLevel(LogLevel::Warn);
@@ -388,13 +385,13 @@ namespace {
 // bearing along d = Rz(β) x by a revolute loop. The joint frame is turned by β about z so that the
 // output shaft lies along d at q = 0 (the axes in that frame: Rz(−β) y and z).
 std::string cardanUrdf(double beta) {
-  const Body in{"in", 1.2, Vec3(-0.2, 0, 0), inertia(0.004, 0.02, 0.021, 0.0, 0.0, 0.001)};
-  const Body out{"out", 0.7, Vec3(0.25, 0, 0), inertia(0.006, 0.015, 0.014, 0.002, -0.001, 0.0)};
-  const std::string b = num(beta);
+  const ChainBody in{"in", 1.2, Vec3(-0.2, 0, 0), inertia(0.004, 0.02, 0.021, 0.0, 0.0, 0.001)};
+  const ChainBody out{"out", 0.7, Vec3(0.25, 0, 0), inertia(0.006, 0.015, 0.014, 0.002, -0.001, 0.0)};
+  const std::string b = exactNumber(beta);
   return "<robot name=\"cardan\">\n<link name=\"ground\"/>\n" + linkXml(in) + linkXml(out) +
          "<joint name=\"drive\" type=\"continuous\"><parent link=\"ground\"/><child link=\"in\"/><axis xyz=\"1 0 0\"/></joint>\n"
          "<joint name=\"cross\" type=\"universal\" independent=\"false\"><parent link=\"in\"/><child link=\"out\"/>"
-         "<origin rpy=\"0 0 " + b + "\"/><axis xyz=\"" + vec(Vec3(std::sin(beta), std::cos(beta), 0)) +
+         "<origin rpy=\"0 0 " + b + "\"/><axis xyz=\"" + exactVec3(Vec3(std::sin(beta), std::cos(beta), 0)) +
          "\"/><axis2 xyz=\"0 0 1\"/></joint>\n"
          "<loop name=\"bearing\" type=\"revolute\"><predecessor link=\"ground\"><origin rpy=\"0 0 " + b +
          "\"/></predecessor><successor link=\"out\"/><axis xyz=\"1 0 0\"/></loop>\n</robot>\n";
@@ -463,9 +460,9 @@ const char* kBallMjcf = R"(<mujoco model="ballchain">
 )";
 
 std::string ballUrdf() {
-  const Body l1{"l1", 1.1, Vec3(0.02, 0.1, 0.03), inertia(0.012, 0.009, 0.011, 0.001, 0, 0)};
-  const Body l2{"l2", 0.8, Vec3(0.03, -0.02, -0.3), inertia(0.021, 0.034, 0.015, 0, 0, 0)};  // COM − anchor
-  const Body l3{"l3", 0.4, Vec3(0.15, 0, -0.02), inertia(0.002, 0.006, 0.005, 0, 0, 0)};
+  const ChainBody l1{"l1", 1.1, Vec3(0.02, 0.1, 0.03), inertia(0.012, 0.009, 0.011, 0.001, 0, 0)};
+  const ChainBody l2{"l2", 0.8, Vec3(0.03, -0.02, -0.3), inertia(0.021, 0.034, 0.015, 0, 0, 0)};  // COM − anchor
+  const ChainBody l3{"l3", 0.4, Vec3(0.15, 0, -0.02), inertia(0.002, 0.006, 0.005, 0, 0, 0)};
   // l2's joint frame: the body frame (pos, euler = URDF rpy with eulerseq XYZ) moved by the anchor
   const Vec3 anchor = Vec3(0, 0.2, 0.05) + rpy(Vec3(0.3, -0.2, 0.1)) * Vec3(0, 0, 0.1);
   return "<robot name=\"ballchain\">\n<link name=\"world\"/>\n" + linkXml(l1) + linkXml(l2) + linkXml(l3) +

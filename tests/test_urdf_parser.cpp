@@ -20,8 +20,11 @@
 #include "support/random_model.hpp"
 #include "support/model_error.hpp"
 #include "support/exact_text.hpp"
+#include "support/text_lines.hpp"
 
 using namespace grbda;
+using grbda::testsupport::exactNumber;
+using grbda::testsupport::lineOf;
 using grbda::testsupport::modelErrorOf;
 namespace fs = std::filesystem;
 
@@ -38,13 +41,6 @@ std::string readText(const std::string& path) {
 }
 
 /// 1-based line of the first occurrence of `needle` in `text` (0 if absent).
-int lineOf(const std::string& text, const std::string& needle, size_t occurrence = 0) {
-  size_t pos = text.find(needle);
-  for (size_t k = 0; k < occurrence && pos != std::string::npos; ++k) pos = text.find(needle, pos + 1);
-  if (pos == std::string::npos) return 0;
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(pos), '\n'));
-}
-
 /// "FILE:LINE:" as it must appear in a ModelError message.
 std::string located(const std::string& file, int line) { return file + ":" + std::to_string(line) + ":"; }
 
@@ -79,11 +75,10 @@ void expectLocatedError(const std::string& text, const std::string& what, const 
   EXPECT_CONTAINS(msg, located("probe.urdf", line));
 }
 
-const auto num = grbda::testsupport::exactNumber;
 
 std::string inertiaAttributes(const Mat3& I) {
-  return "ixx=\"" + num(I(0, 0)) + "\" ixy=\"" + num(I(0, 1)) + "\" ixz=\"" + num(I(0, 2)) + "\" iyy=\"" +
-         num(I(1, 1)) + "\" iyz=\"" + num(I(1, 2)) + "\" izz=\"" + num(I(2, 2)) + "\"";
+  return "ixx=\"" + exactNumber(I(0, 0)) + "\" ixy=\"" + exactNumber(I(0, 1)) + "\" ixz=\"" + exactNumber(I(0, 2)) + "\" iyy=\"" +
+         exactNumber(I(1, 1)) + "\" iyz=\"" + exactNumber(I(1, 2)) + "\" izz=\"" + exactNumber(I(2, 2)) + "\"";
 }
 
 /// Spanning-tree mass matrix at spanning positions (the parser tests are about the tree).
@@ -379,8 +374,8 @@ TEST(UrdfParser, FixedJointMergeMatchesHandCombinedInertia) {
   // replace slider + tool + tool_mount by one link
   std::string handMade = std::regex_replace(
       text, std::regex("<link name=\"slider\">[\\s\\S]*?</link>"),
-      "<link name=\"slider\"><inertial><origin xyz=\"" + num(c.x()) + " " + num(c.y()) + " " + num(c.z()) +
-          "\"/><mass value=\"" + num(m) + "\"/><inertia " + inertiaAttributes(I) + "/></inertial></link>");
+      "<link name=\"slider\"><inertial><origin xyz=\"" + exactNumber(c.x()) + " " + exactNumber(c.y()) + " " + exactNumber(c.z()) +
+          "\"/><mass value=\"" + exactNumber(m) + "\"/><inertia " + inertiaAttributes(I) + "/></inertial></link>");
   handMade = std::regex_replace(handMade, std::regex("<link name=\"tool\">[\\s\\S]*?</link>"), "");
   handMade = std::regex_replace(handMade, std::regex("<joint name=\"tool_mount\"[\\s\\S]*?</joint>"), "");
   ASSERT_EQ(handMade.find("tool_mount"), std::string::npos);
@@ -420,7 +415,7 @@ TEST(UrdfParser, InertialRpyIsHonoured) {
                      massiveLink("c", "0.5") + joint("jc", "b", "c", "    <origin xyz=\"0.2 0.1 0\"/>\n    <axis xyz=\"1 0 0\"/>\n"));
   };
   const std::string com = "0.1 0.02 -0.03";
-  const Model rotated = loadUrdfString(arm("<origin xyz=\"" + com + "\" rpy=\"" + num(r) + " " + num(p) + " " + num(y) +
+  const Model rotated = loadUrdfString(arm("<origin xyz=\"" + com + "\" rpy=\"" + exactNumber(r) + " " + exactNumber(p) + " " + exactNumber(y) +
                                            "\"/><mass value=\"2\"/><inertia " + inertiaAttributes(Iprincipal) + "/>"));
   const Model byHand =
       loadUrdfString(arm("<origin xyz=\"" + com + "\"/><mass value=\"2\"/><inertia " + inertiaAttributes(Ilink) + "/>"));

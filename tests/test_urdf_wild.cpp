@@ -16,18 +16,15 @@
 #include "grbda/model_source.hpp"
 #include "support/model_error.hpp"
 #include "support/temp_dir.hpp"
+#include "support/text_lines.hpp"
+#include "support/compare.hpp"
 
 using namespace grbda;
+using grbda::testsupport::maxAbs;
+using grbda::testsupport::lineOf;
 using grbda::testsupport::modelErrorOf;
 
 namespace {
-
-int lineOf(const std::string& text, const std::string& needle) {
-  const size_t pos = text.find(needle);
-  EXPECT_NE(pos, std::string::npos) << needle;
-  if (pos == std::string::npos) return 0;
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(pos), '\n'));
-}
 
 int occurrences(const std::string& text, const std::string& needle) {
   int n = 0;
@@ -65,7 +62,7 @@ std::string massive(const std::string& name) {
 }
 std::string bare(const std::string& name) { return "  <link name=\"" + name + "\"/>\n"; }
 
-std::string joint(const std::string& name, const std::string& type, const std::string& parent,
+std::string jointXml(const std::string& name, const std::string& type, const std::string& parent,
                   const std::string& child, const std::string& inner = "  <axis xyz=\"0 0 1\"/>\n") {
   std::string limit = type == "revolute" || type == "prismatic" ? "    <limit effort=\"10\" velocity=\"10\"/>\n" : "";
   return "  <joint name=\"" + name + "\" type=\"" + type + "\">\n    <parent link=\"" + parent +
@@ -89,18 +86,16 @@ std::string withMassiveRoot(std::string text) {
   return text.replace(text.find(bareWorld), bareWorld.size(), massive("world"));
 }
 
-double maxAbs(const MatX& a) { return a.size() ? a.cwiseAbs().maxCoeff() : 0.0; }
-
-struct State {
+struct WildState {
   VecX q, v, tau;
 };
 
-std::vector<State> randomStates(const Model& m, int count) {
+std::vector<WildState> randomStates(const Model& m, int count) {
   std::mt19937 rng(25);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<State> out;
+  std::vector<WildState> out;
   for (int k = 0; k < count; ++k) {
-    State s{m.neutralConfiguration(), VecX(m.nv()), VecX(m.nv())};
+    WildState s{m.neutralConfiguration(), VecX(m.nv()), VecX(m.nv())};
     for (int i = 0; i < m.nq(); ++i) s.q[i] += u(rng);
     if (m.isFloatingBase()) s.q.segment<4>(3) = Eigen::Vector4d(0.9, 0.1, -0.3, 0.2).normalized();
     for (int i = 0; i < m.nv(); ++i) s.v[i] = u(rng), s.tau[i] = 3.0 * u(rng);
@@ -115,7 +110,7 @@ std::pair<double, double> dynamicsDifference(const Model& a, const Model& b) {
   EXPECT_EQ(a.velocityNames(), b.velocityNames());
   Data da(a), db(b);
   double dH = 0.0, dqdd = 0.0;
-  for (const State& s : randomStates(a, 6)) {
+  for (const WildState& s : randomStates(a, 6)) {
     dH = std::max(dH, maxAbs(massMatrix(a, da, s.q) - massMatrix(b, db, s.q)));
     const VecX qa = forwardDynamics(a, da, s.q, s.v, s.tau);
     dqdd = std::max(dqdd, maxAbs(qa - forwardDynamics(b, db, s.q, s.v, s.tau)));
@@ -134,10 +129,10 @@ std::string reducedGripper(bool withMimics) {
   const std::string mimic1 = withMimics ? "    <mimic joint=\"finger\" multiplier=\"-1\" offset=\"0.1\"/>\n" : "";
   const std::string mimic2 = withMimics ? "    <mimic joint=\"grip_a\" multiplier=\"2\"/>\n" : "";
   return robot(massive("palm") + massive("f") + massive("ga") + massive("gb") +
-               joint("wrist", "revolute", "world", "palm") +
-               joint("finger", "continuous", "palm", "f", "  <origin xyz=\"0.2 0 0\"/><axis xyz=\"0 1 0\"/>\n") +
-               joint("grip_a", "fixed", "palm", "ga", "  <origin xyz=\"0.1 0.05 0\"/>\n" + mimic1) +
-               joint("grip_b", "fixed", "palm", "gb", "  <origin xyz=\"0.1 -0.05 0\"/>\n" + mimic2));
+               jointXml("wrist", "revolute", "world", "palm") +
+               jointXml("finger", "continuous", "palm", "f", "  <origin xyz=\"0.2 0 0\"/><axis xyz=\"0 1 0\"/>\n") +
+               jointXml("grip_a", "fixed", "palm", "ga", "  <origin xyz=\"0.1 0.05 0\"/>\n" + mimic1) +
+               jointXml("grip_b", "fixed", "palm", "gb", "  <origin xyz=\"0.1 -0.05 0\"/>\n" + mimic2));
 }
 }  // namespace
 
@@ -174,9 +169,9 @@ TEST(UrdfWildMimic, OtherMimicRefusalsStay) {
                  {"probe.urdf:" + std::to_string(lineOf(text, "<mimic joint=\"fingr\"")) + ":", "joint 'grip_a'",
                   "unknown joint 'fingr'"});
   // a moving joint that mimics a fixed one is still refused (it has nothing to follow)
-  const std::string moving = robot(massive("palm") + massive("f") + massive("g") + joint("wrist", "revolute", "world", "palm") +
-                                   joint("fixed_one", "fixed", "palm", "f") +
-                                   joint("follower", "continuous", "palm", "g",
+  const std::string moving = robot(massive("palm") + massive("f") + massive("g") + jointXml("wrist", "revolute", "world", "palm") +
+                                   jointXml("fixed_one", "fixed", "palm", "f") +
+                                   jointXml("follower", "continuous", "palm", "g",
                                          "  <axis xyz=\"0 1 0\"/>\n    <mimic joint=\"fixed_one\"/>\n"));
   expectMentions(modelErrorOf([&] { loadUrdfString(moving, "probe.urdf"); }),
                  {"probe.urdf:" + std::to_string(lineOf(moving, "<mimic joint=\"fixed_one\"")) + ":",
@@ -192,8 +187,8 @@ TEST(UrdfWildMimic, OtherMimicRefusalsStay) {
 
 TEST(UrdfWildMassless, MasslessLeafMakesMSingularAndIsNamed) {
   // a sensor link on a continuous joint with no <inertial>: its row of ℳ is zero
-  const std::string text = robot(massive("arm") + bare("sensor") + joint("shoulder", "continuous", "world", "arm") +
-                                 joint("spin", "continuous", "arm", "sensor",
+  const std::string text = robot(massive("arm") + bare("sensor") + jointXml("shoulder", "continuous", "world", "arm") +
+                                 jointXml("spin", "continuous", "arm", "sensor",
                                        "  <origin xyz=\"0.3 0 0\"/><axis xyz=\"1 0 0\"/>\n"));
   std::string log;
   const Model m = loadLogged(text, log);
@@ -217,15 +212,15 @@ TEST(UrdfWildMassless, MasslessLeafMakesMSingularAndIsNamed) {
 TEST(UrdfWildMassless, MasslessIntermediateLinkWithMassiveChildIsFine) {
   // a massless link between two joints with different axes (a URDF "universal joint"): the child's
   // mass moves with both joints, so ℳ is positive definite and nothing is said
-  const std::string text = robot(bare("cross") + massive("foot") + joint("pitch", "continuous", "world", "cross",
+  const std::string text = robot(bare("cross") + massive("foot") + jointXml("pitch", "continuous", "world", "cross",
                                                                           "  <axis xyz=\"0 1 0\"/>\n") +
-                                 joint("roll", "continuous", "cross", "foot",
+                                 jointXml("roll", "continuous", "cross", "foot",
                                        "  <origin xyz=\"0 0 -0.05\"/><axis xyz=\"1 0 0\"/>\n"));
   std::string log;
   const Model m = loadLogged(text, log);
   EXPECT_EQ(log.find("singular"), std::string::npos) << log;
   Data d(m);
-  for (const State& s : randomStates(m, 4)) {
+  for (const WildState& s : randomStates(m, 4)) {
     const Eigen::LLT<MatX> llt(massMatrix(m, d, s.q));
     EXPECT_EQ(llt.info(), Eigen::Success);
     EXPECT_TRUE(forwardDynamics(m, d, s.q, s.v, s.tau).allFinite());
@@ -235,8 +230,8 @@ TEST(UrdfWildMassless, MasslessIntermediateLinkWithMassiveChildIsFine) {
 TEST(UrdfWildMassless, MasslessLinkWhoseChildTurnsAboutTheSameAxisIsNamedWithIt) {
   // the child spins about the massless link's own axis through the same point: q̇ = (1, −1)
   // moves nothing, although the child is massive
-  const std::string text = robot(bare("hub") + massive("wheel") + joint("j1", "continuous", "world", "hub") +
-                                 joint("j2", "continuous", "hub", "wheel", "  <axis xyz=\"0 0 -1\"/>\n"));
+  const std::string text = robot(bare("hub") + massive("wheel") + jointXml("j1", "continuous", "world", "hub") +
+                                 jointXml("j2", "continuous", "hub", "wheel", "  <axis xyz=\"0 0 -1\"/>\n"));
   std::string log;
   const Model m = loadLogged(text, log);
   EXPECT_EQ(occurrences(log, "the mass matrix is singular"), 1) << log;
@@ -251,8 +246,8 @@ TEST(UrdfWildMassless, SingularOnlyAtTheNeutralPoseIsNotReported) {
   const std::string pointMass = "  <link name=\"bob\">" +
                                 inertial(1.0, "0 0 0.3", "ixx=\"0\" iyy=\"0\" izz=\"0\" ixy=\"0\" ixz=\"0\" iyz=\"0\"") +
                                 "</link>\n";
-  const std::string text = robot(bare("hub") + pointMass + joint("j1", "continuous", "world", "hub") +
-                                 joint("j2", "continuous", "hub", "bob", "  <axis xyz=\"1 0 0\"/>\n"));
+  const std::string text = robot(bare("hub") + pointMass + jointXml("j1", "continuous", "world", "hub") +
+                                 jointXml("j2", "continuous", "hub", "bob", "  <axis xyz=\"1 0 0\"/>\n"));
   std::string log;
   const Model m = loadLogged(text, log);
   EXPECT_EQ(log.find("singular"), std::string::npos) << log;
@@ -275,9 +270,9 @@ const std::string kArmLinks =
     "</link>\n";
 
 const std::string kArmJoints =
-    joint("j1", "revolute", "world", "l1", "  <origin xyz=\"0 0 0.1\"/><axis xyz=\"0 0 1\"/>\n") +
-    joint("j2", "continuous", "l1", "l2", "  <origin xyz=\"0.05 0.1 0.4\" rpy=\"0.3 -0.2 0.1\"/><axis xyz=\"0 1 0\"/>\n") +
-    joint("j3", "prismatic", "l2", "l3", "  <origin xyz=\"0.3 0 0\"/><axis xyz=\"1 0 0\"/>\n");
+    jointXml("j1", "revolute", "world", "l1", "  <origin xyz=\"0 0 0.1\"/><axis xyz=\"0 0 1\"/>\n") +
+    jointXml("j2", "continuous", "l1", "l2", "  <origin xyz=\"0.05 0.1 0.4\" rpy=\"0.3 -0.2 0.1\"/><axis xyz=\"0 1 0\"/>\n") +
+    jointXml("j3", "prismatic", "l2", "l3", "  <origin xyz=\"0.3 0 0\"/><axis xyz=\"1 0 0\"/>\n");
 
 /// The three transmission spellings: Drake's (gear_ratio wins over mechanicalReduction),
 /// ros_control's (mechanicalReduction in the actuator, with a rotor mass), the old pr2 one
@@ -373,8 +368,8 @@ TEST(UrdfWildTransmission, PlanarArmMassMatrixMatchesTheClosedForm) {
       "  <link name=\"a\">" + inertial(m1, "0.25 0 0", "ixx=\"0.01\" iyy=\"0.05\" izz=\"0.05\" ixy=\"0\" ixz=\"0\" iyz=\"0\"") +
       "</link>\n  <link name=\"b\">" +
       inertial(m2, "0.2 0 0", "ixx=\"0.01\" iyy=\"0.03\" izz=\"0.03\" ixy=\"0\" ixz=\"0\" iyz=\"0\"") + "</link>\n" +
-      joint("shoulder", "continuous", "world", "a") +
-      joint("elbow", "continuous", "a", "b", "  <origin xyz=\"0.5 0 0\"/><axis xyz=\"0 0 1\"/>\n") +
+      jointXml("shoulder", "continuous", "world", "a") +
+      jointXml("elbow", "continuous", "a", "b", "  <origin xyz=\"0.5 0 0\"/><axis xyz=\"0 0 1\"/>\n") +
       "  <transmission name=\"ts\"><joint name=\"shoulder\"/><actuator name=\"ms\">"
       "<drake:rotor_inertia value=\"3e-4\"/><drake:gear_ratio value=\"8\"/></actuator></transmission>\n"
       "  <transmission name=\"te\"><joint name=\"elbow\"/><actuator name=\"me\"><mechanicalReduction>5"
@@ -392,7 +387,7 @@ TEST(UrdfWildTransmission, PlanarArmMassMatrixMatchesTheClosedForm) {
   // a single joint: the effective inertia about it is I_link + N² I_rotor
   const Model one = loadUrdfString(robot("  <link name=\"a\">" + inertial(m1, "0.25 0 0", "ixx=\"0.01\" iyy=\"0.05\" "
                                                                             "izz=\"0.05\" ixy=\"0\" ixz=\"0\" iyz=\"0\"") +
-                                         "</link>\n" + joint("shoulder", "continuous", "world", "a") +
+                                         "</link>\n" + jointXml("shoulder", "continuous", "world", "a") +
                                          "  <transmission name=\"ts\"><joint name=\"shoulder\"/><actuator name=\"ms\">"
                                          "<drake:rotor_inertia value=\"3e-4\"/><drake:gear_ratio value=\"8\"/></actuator>"
                                          "</transmission>\n"),
@@ -442,7 +437,7 @@ TEST(UrdfWildTransmission, ReflectedInertiaIsTheArmatureApproximationOfTheExactR
   EXPECT_LT(maxAbs(approx.armature - reflected), 1e-15);
   Data da(approx.tree), dt(tree), de(exact);
   double gap = 0.0;
-  for (const State& s : randomStates(exact, 4)) {
+  for (const WildState& s : randomStates(exact, 4)) {
     const MatX H = massMatrix(tree, dt, s.q) + MatX(reflected.asDiagonal());
     EXPECT_LT(maxAbs(approximateMassMatrix(approx, da, s.q) - H), 1e-12);
     gap = std::max(gap, maxAbs(massMatrix(exact, de, s.q) - H));  // what the approximation drops
@@ -501,8 +496,8 @@ TEST(UrdfWildTransmission, BadValuesAreModelErrorsWithFileAndLine) {
 }
 
 TEST(UrdfWildTransmission, RotorOnAFixedJointIsIgnoredWithAWarning) {
-  const std::string text = robot(massive("a") + massive("b") + joint("ja", "continuous", "world", "a") +
-                                 joint("weld", "fixed", "a", "b", "  <origin xyz=\"0.2 0 0\"/>\n") +
+  const std::string text = robot(massive("a") + massive("b") + jointXml("ja", "continuous", "world", "a") +
+                                 jointXml("weld", "fixed", "a", "b", "  <origin xyz=\"0.2 0 0\"/>\n") +
                                  "  <transmission name=\"tw\"><joint name=\"weld\"/><actuator name=\"m\">"
                                  "<drake:rotor_inertia value=\"1e-4\"/></actuator></transmission>\n");
   std::string log;
@@ -532,7 +527,7 @@ TEST(UrdfWildTransmission, SplitFilesGetOneRotorPerJoint) {
 TEST(UrdfWildMassless, FreeFlyerOnAMasslessRootLinkIsReported) {
   // Pinocchio's FreeFlyer on a file whose root link is a bare "world": the floating world can spin
   // about the shoulder axis while the shoulder turns back, and nothing with mass moves
-  const std::string text = robot(massive("arm") + joint("shoulder", "continuous", "world", "arm"));
+  const std::string text = robot(massive("arm") + jointXml("shoulder", "continuous", "world", "arm"));
   LoadOptions floating;
   floating.floatingBase = true;
   std::string log;

@@ -15,12 +15,6 @@ namespace {
 double bodyMass(const Body& b) { return b.inertia(5, 5); }
 Vec3 bodyMoment(const Body& b) { return Vec3(b.inertia(2, 4), b.inertia(0, 5), b.inertia(1, 3)); }
 
-void checkMass(const Model& model, double mass, const char* algorithm) {
-  if (!(mass > 0.0))
-    throw NumericalError(std::string(algorithm) + ": model '" + model.name() +
-                         "' has no mass (total mass " + std::to_string(mass) + "), its centre of mass is undefined");
-}
-
 /// Per body its mass and world first moment m p, summed over spanning subtrees (children have
 /// higher indices: one backward sweep), then divided into CoMs.
 void subtreeComs(const Model& model, Data& data, const char* algorithm) {
@@ -45,7 +39,7 @@ void subtreeComs(const Model& model, Data& data, const char* algorithm) {
       moment += cd.subtreeCom[i];
     }
   }
-  checkMass(model, mass, algorithm);
+  detail::checkTotalMass(model, mass, algorithm);
   cd.mass = mass;
   cd.com = moment / mass;
   for (int i = 0; i < n; ++i) {  // a massless subtree: its root's origin stands in for its CoM
@@ -135,7 +129,7 @@ const Mat3X& centerOfMassJacobian(const Model& model, Data& data, const VecRef& 
       }
     }
   }
-  checkMass(model, totalMass, "centerOfMassJacobian");
+  detail::checkTotalMass(model, totalMass, "centerOfMassJacobian");
   cd.mass = totalMass;
   cd.com = totalMoment / totalMass;
   cd.Jcom *= 1.0 / totalMass;

@@ -9,6 +9,7 @@
 
 #include "grbda/errors.hpp"
 #include "grbda/spatial/cross.hpp"
+#include "math_constants.hpp"
 
 namespace grbda::detail {
 
@@ -144,7 +145,7 @@ LoopClosureConstraint::LoopClosureConstraint(std::vector<ChainJoint> predecessor
     const double c = (P.R * axis_).dot(S.R * axis2.normalized());
     if (std::abs(c) > kPerpendicularTolerance) {
       char angle[32];
-      std::snprintf(angle, sizeof angle, "%.6g", std::acos(std::clamp(c, -1.0, 1.0)) * 180.0 / 3.14159265358979323846);
+      std::snprintf(angle, sizeof angle, "%.6g", std::acos(std::clamp(c, -1.0, 1.0)) * 180.0 / detail::kPi);
       throw ModelError(std::string("universal loop: <axis> and <axis2> are not perpendicular in the file's pose (") +
                        angle + " deg apart; SDFormat's universal joint needs 90)");
     }

@@ -46,6 +46,13 @@ inline void checkExternalForces(const Model& m, const ExternalForces* fext, cons
                        "' is not finite");
 }
 
+/// A centre of mass needs a positive total mass (bodies welded to the world do not count).
+inline void checkTotalMass(const Model& m, double mass, const char* algorithm) {
+  if (!(mass > 0.0))
+    throw NumericalError(std::string(algorithm) + ": model '" + m.name() + "' has no mass (total mass " +
+                         std::to_string(mass) + "), its centre of mass is undefined");
+}
+
 /// Every entry of a result must be finite; otherwise the state was singular for this model.
 inline void checkResult(const VecRef& x, const char* what, const char* algorithm) {
   if (!x.allFinite())

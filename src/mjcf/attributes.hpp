@@ -4,6 +4,7 @@
 // the line where the bad text is.
 #include <tinyxml2.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,9 @@
 #include "urdf/xml_values.hpp"
 
 namespace grbda::mjcf_detail {
+
+/// Whether e is a <tag> element.
+inline bool is(const tinyxml2::XMLElement& e, const char* tag) { return std::strcmp(e.Name(), tag) == 0; }
 
 struct Attributes {
   const urdf_detail::ElementContext& at;

@@ -22,8 +22,6 @@ namespace {
 
 using tinyxml2::XMLElement;
 
-bool is(const XMLElement& e, const char* tag) { return std::strcmp(e.Name(), tag) == 0; }
-
 struct JointDesc {
   const XMLElement* e;
   const Defaults::Class* cls;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "grbda/spatial/transform.hpp"
+#include "math_constants.hpp"
 #include "urdf/xml_values.hpp"
 
 namespace grbda::mjcf_detail {
@@ -18,7 +19,7 @@ struct Compiler {
   bool autolimits = true;        ///< limited="auto" means "limited when a range is given"
   int inertiaGroupLow = 0, inertiaGroupHigh = 5;  ///< `inertiagrouprange`
   double totalMass = -1.0;       ///< `settotalmass` (≤ 0: not set)
-  double angleScale() const { return degrees ? 3.14159265358979323846 / 180.0 : 1.0; }
+  double angleScale() const { return degrees ? detail::kPi / 180.0 : 1.0; }
 };
 
 /// A child frame in a parent frame: x_parent = R x_child + p.

@@ -2,10 +2,10 @@
 
 #include <cmath>
 
+#include "math_constants.hpp"
+
 namespace grbda::mjcf_detail {
-namespace {
-constexpr double kPi = 3.14159265358979323846;
-}
+using detail::kPi;
 
 bool hasVolume(GeomType type) {
   return type == GeomType::Sphere || type == GeomType::Capsule || type == GeomType::Cylinder ||

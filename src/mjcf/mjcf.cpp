@@ -31,8 +31,6 @@ namespace {
 
 using tinyxml2::XMLElement;
 
-bool is(const XMLElement& e, const char* tag) { return std::strcmp(e.Name(), tag) == 0; }
-
 void warnIgnored(const Reader& r, const XMLElement& e, const char* attr, const char* why) {
   if (e.Attribute(attr))
     detail::log().warn("{}:{}: <compiler {}> is ignored ({})", r.file, e.GetLineNum(), attr, why);

@@ -6,11 +6,13 @@
 
 #include <string>
 
+#include "math_constants.hpp"
+
 namespace grbda::robots {
 
-namespace {
+using detail::kPi;
 
-constexpr double kPi = 3.14159265358979323846;
+namespace {
 
 struct Inertial {
   double mass;

@@ -5,12 +5,13 @@
 
 #include "grbda/autodiff.hpp"
 #include "grbda/robots/tello.hpp"
+#include "math_constants.hpp"
 
 namespace grbda::robots {
 
-namespace {
+using detail::kPi;
 
-constexpr double kPi = 3.14159265358979323846;
+namespace {
 
 /// Hip: rotors 1 and 2 (at y = ±0.04 on the hip clamp) drive gimbal (roll) and thigh (pitch).
 /// Each row involves only its own rotor; row 2 is row 1 with q_g -> -q_g.

@@ -39,6 +39,13 @@ class ArchiveReader {
   ArchiveReader(const std::string& bytes, std::string what) : bytes_(bytes), what_(std::move(what)) {}
   std::uint64_t u64() { std::uint64_t x; raw(&x, sizeof x); return x; }
   int i32() { int x; raw(&x, sizeof x); return x; }
+  /// An enum value written as an int, checked against its range [0, count).
+  template <class E>
+  E enumValue(int count, const char* what) {
+    const int v = i32();
+    if (v < 0 || v >= count) fail(std::string("bad ") + what + " " + std::to_string(v));
+    return static_cast<E>(v);
+  }
   double f64() { double x; raw(&x, sizeof x); return x; }
   bool flag() { char c; raw(&c, 1); return c != '\0'; }
   std::string str() { const size_t n = size(1); std::string s = bytes_.substr(pos_, n); pos_ += n; return s; }

@@ -8,8 +8,8 @@
 namespace grbda {
 namespace {
 
-const char* const kMagic = "grbda-model";
-constexpr int kVersion = 2;  // 2: LoadOptions::transmissions (a version-1 archive ignored transmissions)
+const char* const kModelMagic = "grbda-model";
+constexpr int kModelVersion = 2;  // 2: LoadOptions::transmissions (a version-1 archive ignored transmissions)
 
 using detail::ArchiveReader;
 using detail::ArchiveWriter;
@@ -84,21 +84,13 @@ void writeBuilder(ArchiveWriter& w, const ModelBuilder& b) {
   }
 }
 
-/// An enum value written as an int, checked against its range.
-template <class E>
-E readEnum(ArchiveReader& r, int count, const char* what) {
-  const int v = r.i32();
-  if (v < 0 || v >= count) r.fail(std::string("bad ") + what + " " + std::to_string(v));
-  return static_cast<E>(v);
-}
-
 ModelBuilder readBuilder(ArchiveReader& r) {
   const std::string name = r.str(), sourceFile = r.str();
   ModelBuilder b(name, sourceFile);
   b.setGravity(r.vec3());
   b.setSpecialisedJoints(r.flag());
   b.setStrictInertias(r.flag());
-  b.setLoopTreatment(readEnum<LoopTreatment>(r, 3, "loop treatment"));
+  b.setLoopTreatment(r.enumValue<LoopTreatment>(3, "loop treatment"));
   for (size_t n = r.size(1), i = 0; i < n; ++i) {
     LinkSpec l;
     l.name = r.str(); l.mass = r.f64(); l.com = r.vec3(); l.inertia = r.mat3(); l.where = readWhere(r);
@@ -106,7 +98,7 @@ ModelBuilder readBuilder(ArchiveReader& r) {
   }
   for (size_t n = r.size(1), i = 0; i < n; ++i) {
     JointSpec j;
-    j.name = r.str(); j.kind = readEnum<JointKind>(r, 7, "joint kind"); j.parent = r.str(); j.child = r.str();
+    j.name = r.str(); j.kind = r.enumValue<JointKind>(7, "joint kind"); j.parent = r.str(); j.child = r.str();
     j.origin = r.transform(); j.axis = r.vec3();
     if (j.kind == JointKind::Screw) j.pitch = r.f64();
     j.independent = r.flag(); j.independentGiven = r.flag();
@@ -115,7 +107,7 @@ ModelBuilder readBuilder(ArchiveReader& r) {
   }
   for (size_t n = r.size(1), i = 0; i < n; ++i) {
     LoopSpec l;
-    l.name = r.str(); l.type = readEnum<LoopKind>(r, 7, "loop kind"); l.predecessor = r.str(); l.successor = r.str();
+    l.name = r.str(); l.type = r.enumValue<LoopKind>(7, "loop kind"); l.predecessor = r.str(); l.successor = r.str();
     l.predecessorOrigin = r.transform(); l.successorOrigin = r.transform(); l.axis = r.vec3();
     if (l.type == LoopKind::Universal) l.axis2 = r.vec3();
     l.where = readWhere(r);
@@ -133,7 +125,7 @@ ModelBuilder readBuilder(ArchiveReader& r) {
   }
   for (size_t n = r.size(1), i = 0; i < n; ++i) {
     CollisionSpec c;
-    c.link = r.str(); c.shape.type = readEnum<ShapeType>(r, 5, "shape type"); c.shape.radius = r.f64();
+    c.link = r.str(); c.shape.type = r.enumValue<ShapeType>(5, "shape type"); c.shape.radius = r.f64();
     c.shape.length = r.f64(); c.shape.halfExtents = r.vec3(); c.origin = r.transform(); c.sourceFile = r.str();
     c.sourceLine = r.i32();
     if (c.shape.type == ShapeType::Mesh) c.shape.hull = readHull(r);
@@ -150,8 +142,8 @@ std::string serializeModel(const Model& model) {
   if (!source || (source->urdf.empty() && !source->builder))
     throw ModelError("cannot serialise model '" + model.name() + "': it has no source (an empty Model)");
   ArchiveWriter w;
-  w.str(kMagic);
-  w.i32(kVersion);
+  w.str(kModelMagic);
+  w.i32(kModelVersion);
   w.vec3(model.gravity());  // Model::setGravity may have changed it after build()
   w.flag(!source->urdf.empty());
   if (!source->urdf.empty()) {
@@ -168,20 +160,20 @@ std::string serializeModel(const Model& model) {
 
 Model deserializeModel(const std::string& bytes) {
   ArchiveReader r(bytes, "deserializeModel");
-  if (r.str() != kMagic) r.fail("it does not start with '" + std::string(kMagic) + "'");
+  if (r.str() != kModelMagic) r.fail("it does not start with '" + std::string(kModelMagic) + "'");
   const int version = r.i32();
-  if (version != kVersion && version != 1)
-    r.fail("version " + std::to_string(version) + ", this build reads versions 1 and " + std::to_string(kVersion));
+  if (version != kModelVersion && version != 1)
+    r.fail("version " + std::to_string(version) + ", this build reads versions 1 and " + std::to_string(kModelVersion));
   const Vec3 gravity = r.vec3();
   Model model;
   if (r.flag()) {
     std::vector<UrdfText> texts(r.size(1));
     for (UrdfText& t : texts) { t.name = r.str(); t.text = r.str(); }
     LoadOptions options;
-    options.loops = readEnum<LoopTreatment>(r, 3, "loop treatment");
+    options.loops = r.enumValue<LoopTreatment>(3, "loop treatment");
     options.floatingBase = r.flag();
     options.transmissions = version == 1 ? TransmissionTreatment::Ignore
-                                         : readEnum<TransmissionTreatment>(r, 2, "transmission treatment");
+                                         : r.enumValue<TransmissionTreatment>(2, "transmission treatment");
     model = detail::loadUrdfTexts(texts, options);
   } else {
     model = readBuilder(r).build();

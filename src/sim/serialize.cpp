@@ -8,19 +8,12 @@
 namespace grbda {
 namespace {
 
-const char* const kMagic = "grbda-simulator";
-constexpr int kVersion = 3;  // 2: the passive-energy watch's baseline; 3: self-collision (World, ContactPoint)
+const char* const kSimulatorMagic = "grbda-simulator";
+constexpr int kSimulatorVersion = 3;  // 2: the passive-energy watch's baseline; 3: self-collision (World, ContactPoint)
 
 using Access = detail::SimulatorAccess;
 using detail::ArchiveReader;
 using detail::ArchiveWriter;
-
-template <class E>
-E readEnum(ArchiveReader& r, int count, const char* what) {
-  const int v = r.i32();
-  if (v < 0 || v >= count) r.fail(std::string("bad ") + what + " " + std::to_string(v));
-  return static_cast<E>(v);
-}
 
 void writeWorld(ArchiveWriter& w, const World& world) {
   w.flag(world.hasGround); w.f64(world.groundHeight); w.vec3(world.groundNormal);
@@ -52,9 +45,9 @@ void writeOptions(ArchiveWriter& w, const SimulatorOptions& o) {
 
 SimulatorOptions readOptions(ArchiveReader& r) {
   SimulatorOptions o;
-  o.dt = r.f64(); o.integrator = readEnum<Integrator>(r, 2, "integrator");
+  o.dt = r.f64(); o.integrator = r.enumValue<Integrator>(2, "integrator");
   ContactSolverSettings& s = o.solver;
-  s.type = readEnum<ContactSolverType>(r, 3, "contact solver"); s.maxIterations = r.i32(); s.tolerance = r.f64();
+  s.type = r.enumValue<ContactSolverType>(3, "contact solver"); s.maxIterations = r.i32(); s.tolerance = r.f64();
   s.pyramidal = r.flag(); s.erp = r.f64(); s.timeConstant = r.f64(); s.dampingRatio = r.f64(); s.warmStart = r.flag();
   o.jointLimits = r.flag(); o.jointFriction = r.flag(); o.jointDamping = r.flag(); o.saturateEffort = r.flag();
   return o;
@@ -93,7 +86,7 @@ void readStep(ArchiveReader& r, StepResult& s) {  // into the simulator's (reser
     f.contact = readContact(r); f.normalForce = r.f64(); f.frictionForce = r.vec3(); f.slipVelocity = r.vec3(); f.sliding = r.flag();
   }
   s.joints.resize(r.size(1));
-  for (JointRowForce& j : s.joints) { j.body = r.i32(); j.kind = readEnum<JointRowKind>(r, 4, "joint row"); j.force = r.f64(); }
+  for (JointRowForce& j : s.joints) { j.body = r.i32(); j.kind = r.enumValue<JointRowKind>(4, "joint row"); j.force = r.f64(); }
   ContactSolveStats& st = s.solver;
   st.rows = r.i32(); st.iterations = r.i32(); st.converged = r.flag(); st.fellBack = r.flag();
   st.coneResidual = r.f64(); st.velocityResidual = r.f64(); st.complementarityResidual = r.f64();
@@ -112,8 +105,8 @@ void readSized(ArchiveReader& r, VecX& into, const char* what) {
 std::string serializeSimulator(const Simulator& sim) {
   Simulator& s = const_cast<Simulator&>(sim);  // Access hands out references; nothing is written
   ArchiveWriter w;
-  w.str(kMagic);
-  w.i32(kVersion);
+  w.str(kSimulatorMagic);
+  w.i32(kSimulatorVersion);
   w.str(serializeModel(sim.model()));
   writeWorld(w, sim.world());
   writeOptions(w, sim.options());
@@ -136,9 +129,9 @@ std::string serializeSimulator(const Simulator& sim) {
 
 Simulator deserializeSimulator(const std::string& bytes) {
   ArchiveReader r(bytes, "deserializeSimulator");
-  if (r.str() != kMagic) r.fail("it does not start with '" + std::string(kMagic) + "'");
-  if (const int v = r.i32(); v != kVersion)
-    r.fail("version " + std::to_string(v) + ", this build reads version " + std::to_string(kVersion));
+  if (r.str() != kSimulatorMagic) r.fail("it does not start with '" + std::string(kSimulatorMagic) + "'");
+  if (const int v = r.i32(); v != kSimulatorVersion)
+    r.fail("version " + std::to_string(v) + ", this build reads version " + std::to_string(kSimulatorVersion));
   const Model model = deserializeModel(r.str());
   const World world = readWorld(r);
   const SimulatorOptions options = readOptions(r);

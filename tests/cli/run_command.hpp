@@ -21,7 +21,7 @@ struct CommandResult {
   std::string out, err;
 };
 
-namespace detail {
+namespace run_detail {
 inline std::string slurpAndRemove(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream s;
@@ -39,13 +39,13 @@ inline std::string makeTempFile(int& fd) {
   if (fd < 0) throw std::runtime_error("mkstemp failed");
   return std::string(buf.data());
 }
-}  // namespace detail
+}  // namespace run_detail
 
 /// Runs `program` with `args` (no shell: arguments are passed verbatim).
 inline CommandResult runCommand(const std::string& program, const std::vector<std::string>& args) {
   int outFd = -1, errFd = -1;
-  const std::string outPath = detail::makeTempFile(outFd);
-  const std::string errPath = detail::makeTempFile(errFd);
+  const std::string outPath = run_detail::makeTempFile(outFd);
+  const std::string errPath = run_detail::makeTempFile(errFd);
   std::vector<std::string> all{program};
   all.insert(all.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -68,8 +68,8 @@ inline CommandResult runCommand(const std::string& program, const std::vector<st
     if (errno != EINTR) throw std::runtime_error("waitpid failed");
   CommandResult r;
   r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = detail::slurpAndRemove(outPath);
-  r.err = detail::slurpAndRemove(errPath);
+  r.out = run_detail::slurpAndRemove(outPath);
+  r.err = run_detail::slurpAndRemove(errPath);
   return r;
 }
 

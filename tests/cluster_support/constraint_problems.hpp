@@ -6,10 +6,9 @@
 #include <vector>
 
 #include "grbda/grbda.hpp"
+#include "support/model_files.hpp"
 
 namespace grbda::testsupport {
-
-inline std::string modelFile(const std::string& name) { return std::string(GRBDA_SOURCE_DIR) + "/models/" + name; }
 
 /// One problem: a model, its constraints, a state.
 struct Problem {

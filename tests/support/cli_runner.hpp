@@ -10,10 +10,17 @@
 #include "../cli/mini_json.hpp"
 #include "../cli/run_command.hpp"
 #include "grbda/spatial/types.hpp"
+#include "support/model_files.hpp"
 
 #ifdef GRBDA_CLI_PATH
 
 namespace grbda::testing {
+
+/// The models most command tests run, and the crouched Mini Cheetah's q as `--q` takes it (torso at
+/// 0.30 m, every leg at (abad, hip, knee) = (0, -1, 2) rad).
+inline const std::string kCheetah = testsupport::modelFile("mini_cheetah.urdf");
+inline const std::string kFourBar = testsupport::modelFile("four_bar.urdf");
+inline const std::string kCrouch = "0,0,0.30,1,0,0,0,0,-1,2,0,-1,2,0,-1,2,0,-1,2";
 
 /// Runs the built `grbda` with `args` (no shell).
 inline CommandResult runGrbda(const std::vector<std::string>& args) { return runCommand(GRBDA_CLI_PATH, args); }

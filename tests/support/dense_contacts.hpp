@@ -7,6 +7,7 @@
 #include "grbda/algorithms/impulse_dynamics.hpp"
 #include "grbda/algorithms/regressor.hpp"
 #include "grbda/grbda.hpp"
+#include "support/compare.hpp"
 
 namespace grbda::testsupport {
 
@@ -41,7 +42,6 @@ inline ExternalForces worldForces(const Model& model, const ConstraintModel& cm,
   return f;
 }
 
-inline double maxAbs(const VecX& x) { return x.size() ? x.cwiseAbs().maxCoeff() : 0.0; }
 inline double relDiff(const VecX& a, const VecX& b) { return maxAbs(a - b) / (1.0 + maxAbs(b)); }
 
 }  // namespace grbda::testsupport

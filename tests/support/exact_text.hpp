@@ -15,6 +15,11 @@ inline std::string exactNumber(double x) {
   return s.str();
 }
 
+/// "x y z" as URDF and MJCF attributes take a vector.
+inline std::string exactVec3(const Vec3& v) {
+  return exactNumber(v.x()) + " " + exactNumber(v.y()) + " " + exactNumber(v.z());
+}
+
 /// "x0,x1,…" as the command line's vector options take it.
 inline std::string exactList(const VecX& x) {
   std::string s;

@@ -2,8 +2,12 @@
 // Test support: finite differences on the configuration manifold for the derivative tests
 // (test_derivatives.cpp, test_constrained_derivatives.cpp).
 #include "grbda/algorithms/integration.hpp"
+#include "support/compare.hpp"
 
 namespace grbda::testsupport {
+
+/// The derivative tests' bound on maxRelErr (support/compare.hpp) against the stencil below.
+constexpr double kDerivativeTolerance = 1e-6;
 
 /// ∂f/∂q along tangent direction j (integrate moves q) by the fourth-order central stencil
 /// (f(−2h) − 8 f(−h) + 8 f(h) − f(2h)) / 12h: its h⁴ error keeps the check at 1e-6 where the plain

@@ -10,6 +10,7 @@
 #include "../cluster_support/every_cluster_type.hpp"
 #include "grbda/grbda.hpp"
 #include "grbda/robots/tello.hpp"
+#include "support/compare.hpp"
 
 namespace grbda::testsupport {
 
@@ -64,11 +65,6 @@ auto alongVelocity(const Model& model, const VecX& q, const VecX& v, double h, F
   d -= f(integrate(model, q, v, 2 * h));
   d /= 12 * h;
   return d;
-}
-
-/// max |a − b| / max(1, max |b|).
-inline double relErr(const MatX& a, const MatX& b) {
-  return (a - b).cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff());
 }
 
 }  // namespace grbda::testsupport

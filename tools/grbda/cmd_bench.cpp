@@ -21,9 +21,7 @@ namespace grbda::cli {
 
 namespace {
 using bench::Group;
-using bench::Method;
 using bench::RobotBench;
-using bench::State;
 
 struct Settings {
   int states = 1000;             ///< random states per robot (at most)
@@ -47,7 +45,7 @@ using Clock = std::chrono::steady_clock;
 double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
 /// Median µs per call; `statesUsed` says over how many states (the time budget may stop early).
-double medianMicroseconds(const Method& method, const std::vector<State>& states, const Settings& s,
+double medianMicroseconds(const bench::Method& method, const std::vector<bench::State>& states, const Settings& s,
                           int& statesUsed) {
   // Warm up (first-call buffer sizing, caches) and estimate the cost of one call.
   const int warm = std::min<int>(5, static_cast<int>(states.size()));
@@ -60,7 +58,7 @@ double medianMicroseconds(const Method& method, const std::vector<State>& states
   perCall.reserve(states.size());
   const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                            std::chrono::duration<double>(s.secondsPerMethod));
-  for (const State& state : states) {
+  for (const bench::State& state : states) {
     const auto t0 = Clock::now();
     for (int b = 0; b < batch; ++b) method.run(state);
     const auto t1 = Clock::now();
@@ -146,7 +144,7 @@ void printText(std::ostream& out, const std::vector<RobotResult>& results) {
   for (Group g : {Group::InverseDynamics, Group::ForwardDynamics, Group::Osim, Group::MassMatrix}) {
     relative.push_back({std::string(groupTitle(g)) + ":"});
     absolute.push_back({std::string(groupTitle(g)) + ":"});
-    const Method* reference = nullptr;
+    const bench::Method* reference = nullptr;
     for (const auto& m : methods)
       if (m.group == g && m.isReference) reference = &m;
     for (const auto& m : methods) {
@@ -251,7 +249,7 @@ int runBench(const ParsedArgs& args, std::ostream& out) {
   }
   std::mt19937 rng(20240607u);
   for (auto& r : results) {
-    const std::vector<State> states = bench::randomStates(r.robot->model(), settings.states, rng);
+    const std::vector<bench::State> states = bench::randomStates(r.robot->model(), settings.states, rng);
     r.states = static_cast<int>(states.size());
     for (const auto& m : r.robot->methods()) {
       int used = 0;
