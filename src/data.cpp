@@ -3,6 +3,7 @@
 #include "cluster/cluster_joint.hpp"
 #include "data_workspace.hpp"
 #include "grbda/errors.hpp"
+#include "spatial/rigid_params.hpp"
 
 namespace grbda::detail {
 
@@ -38,6 +39,34 @@ void sizeClusterData(const Model& model, const Cluster& cl, ClusterData& cd) {
 }  // namespace grbda::detail
 
 namespace grbda {
+
+namespace {
+
+/// The world-axes centroidal pass needs every cluster's S constant (c_i = v_i × S_i ẏ) and every
+/// body hanging from the cluster's output body (v_i = ^iX_out v_out + S_i ẏ): then world velocities
+/// and inertias add along the tree without transforms. Sized here for those models only.
+void sizeCentroidalWorldPass(const Model& model, CentroidalScratch& cs) {
+  const auto n = static_cast<size_t>(model.numBodies());
+  cs.bodyParams.resize(n);
+  for (size_t i = 0; i < n; ++i) cs.bodyParams[i] = detail::rigidParams(model.body(static_cast<int>(i)).inertia);
+  cs.worldAxes = true;
+  int columns = 0;
+  cs.worldSColumn.assign(n, 0);
+  for (const Cluster& cl : model.clusters()) {
+    if (!cl.joint->constantSubspace()) cs.worldAxes = false;
+    for (int r = 0; r < cl.numBodies; ++r) {
+      if (model.body(cl.firstBody + r).parent != cl.output) cs.worldAxes = false;
+      cs.worldSColumn[static_cast<size_t>(cl.firstBody + r)] = columns;
+      columns += cl.nv;
+    }
+  }
+  if (!cs.worldAxes) return;
+  cs.worldVelocity.assign(n, Vec6::Zero());
+  cs.worldBias.assign(n, Vec6::Zero());
+  cs.worldS = Mat6X::Zero(6, columns);
+}
+
+}  // namespace
 
 void Data::setGravity(const Vec3& g) {
   if (!g.allFinite()) throw InputError("Data::setGravity: gravity is not finite");
@@ -109,6 +138,7 @@ void Data::sizeWholeBodyData(const Model& model) {
   cs.aBias.assign(n, Vec6::Zero());
   cs.massMoment.assign(n, Eigen::Vector4d::Zero());
   cs.compositeParams.assign(n, Eigen::Matrix<double, 10, 1>::Zero());
+  sizeCentroidalWorldPass(model, cs);
   coriolis.C = MatX::Zero(nv, nv);
   coriolis.g = VecX::Zero(nv);
   coriolis.staticTau = VecX::Zero(nv);

@@ -91,11 +91,19 @@ struct ArticulatedPassStamp {
 struct CentroidalScratch {
   std::vector<Vec6> aBias;                  ///< body accelerations at q̈ = 0, no gravity (body axes)
   std::vector<Eigen::Vector4d> massMoment;  ///< composite [mass; first moment m c] (cluster tree, body axes; centerOfMassJacobian)
-  /// composite inertias as ten parameters [m; h; Ī_xx Ī_yy Ī_zz Ī_xy Ī_xz Ī_yz] (cluster tree,
-  /// body axes; centroidal calls)
+  /// composite inertias as ten parameters [m; h; Ī_xx Ī_yy Ī_zz Ī_xy Ī_xz Ī_yz] over the cluster
+  /// tree: body axes in ccrbaPass, world axes about the origin in the world-axes pass below
   std::vector<Eigen::Matrix<double, 10, 1>> compositeParams;
+  std::vector<Eigen::Matrix<double, 10, 1>> bodyParams;  ///< each body's inertia as ten parameters (body axes)
   Vec6 h0 = Vec6::Zero();  ///< momentum about the world origin
   Vec6 f0 = Vec6::Zero();  ///< its rate
+  // centroidalDynamics in world axes (algorithms/centroidal.cpp), for models whose every cluster
+  // has a constant S and hangs from its output body: world quantities add along the tree.
+  bool worldAxes = false;  ///< that pass applies to this model
+  std::vector<Vec6> worldVelocity;  ///< body velocities, world axes
+  std::vector<Vec6> worldBias;      ///< velocity products c_i, world axes
+  Mat6X worldS;                     ///< each body's columns of its cluster's S, world axes
+  std::vector<int> worldSColumn;    ///< body i's first column in worldS
 };
 
 /// The Coriolis-matrix pass (algorithms/coriolis.cpp, cluster_gdot.cpp, jacobian_time_variation.cpp).

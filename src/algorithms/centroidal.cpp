@@ -15,12 +15,6 @@ namespace {
 
 Vec3 firstMoment(const Mat6& I) { return Vec3(I(2, 4), I(0, 5), I(1, 3)); }
 
-void checkMass(const Model& model, double mass, const char* algorithm) {
-  if (!(mass > 0.0))
-    throw NumericalError(std::string(algorithm) + ": model '" + model.name() + "' has no mass (total mass " +
-                         std::to_string(mass) + "), its centre of mass is undefined");
-}
-
 /// [moment about the origin; force] -> [force; moment about p] (world axes).
 Vec6 aboutPoint(const Vec6& f0, const Vec3& p) {
   Vec6 out;
@@ -40,7 +34,7 @@ void massAndCom(const Model& model, Data& data, const char* algorithm) {
     h += I(5, 5) * X.r;
     m += I(5, 5);
   }
-  checkMass(model, m, algorithm);
+  detail::checkTotalMass(model, m, algorithm);
   data.centroidal.mass = m;
   data.centroidal.com = h / m;
 }
@@ -57,6 +51,17 @@ Mat6 centroidalInertia(const detail::RigidParams& p0, double M, const Vec3& p) {
   return Ig;
 }
 
+/// Mass, p_G, Ī_G from the composite about the world origin I0; A_0's columns moved to p_G.
+void finishAtCom(const Model& model, Data& data, const detail::RigidParams& I0, const char* algorithm) {
+  CentroidalData& cd = data.centroidal;
+  const double M = I0(0);
+  detail::checkTotalMass(model, M, algorithm);
+  cd.mass = M;
+  cd.com = I0.segment<3>(1) / M;
+  cd.Ig = centroidalInertia(I0, M, cd.com);
+  for (int c = 0; c < model.nv(); ++c) cd.Ag.col(c) = aboutPoint(cd.Ag.col(c), cd.com);
+}
+
 /// The CCRBA pass, backward over clusters, with inertias as ten parameters: composites Ic over
 /// the cluster tree (the workspace's compositeParams); A_0's columns of cluster k (about the world origin) =
 /// Σ_i ^iX_0ᵀ Ic_i S_k[i]; with `bias`, also f0 = Σ_i ^iX_0ᵀ (Ic_i c_i + v_i ×* I_i v_i) — the
@@ -66,7 +71,7 @@ void ccrbaPass(const Model& model, Data& data, bool bias) {
   DataWorkspace& ws = data.work();
   CentroidalData& cd = data.centroidal;
   std::vector<detail::RigidParams>& Ic = ws.centroidal.compositeParams;
-  for (int i = 0; i < model.numBodies(); ++i) Ic[static_cast<size_t>(i)] = detail::rigidParams(model.body(i).inertia);
+  for (int i = 0; i < model.numBodies(); ++i) Ic[static_cast<size_t>(i)] = ws.centroidal.bodyParams[static_cast<size_t>(i)];
   detail::RigidParams I0 = detail::RigidParams::Zero();
   Vec6 f0 = Vec6::Zero();
   for (int k = model.numClusters() - 1; k >= 0; --k) {
@@ -83,20 +88,84 @@ void ccrbaPass(const Model& model, Data& data, bool bias) {
       if (bias) {
         const Vec6& v = data.v[i];
         const Vec6 f = detail::rigidTimes(Ici, ws.c[i]) +
-                       crossForce(v, detail::rigidTimes(detail::rigidParams(model.body(static_cast<int>(i)).inertia), v));
+                       crossForce(v, detail::rigidTimes(ws.centroidal.bodyParams[i], v));
         f0 += Xa.applyTranspose(f);
       }
       if (cl.output >= 0) detail::addRigidTransformed(ws.Xout[i], Ici, Ic[static_cast<size_t>(cl.output)]);
       else detail::addRigidTransformed(Xa, Ici, I0);
     }
   }
-  const double M = I0(0);
-  checkMass(model, M, "centroidalMomentumMatrix");
-  cd.mass = M;
-  cd.com = I0.segment<3>(1) / M;
-  cd.Ig = centroidalInertia(I0, M, cd.com);
   ws.centroidal.f0 = f0;
-  for (int c = 0; c < model.nv(); ++c) cd.Ag.col(c) = aboutPoint(cd.Ag.col(c), cd.com);
+  finishAtCom(model, data, I0, bias ? "centroidalDynamics" : "centroidalMomentumMatrix");
+}
+
+/// Forward in world axes (positions only were computed): per body its S columns ^0S_i = ^iX_0⁻¹ S_i,
+/// velocity ^0v_i = ^0v_out + ^0S_i ẏ, velocity product ^0c_i = ^0v_i × ^0S_i ẏ (S constant) and
+/// inertia ^0I_i (the composites' start); h0 = Σ ^0I_i ^0v_i (the momentum about the origin) and f0
+/// gets the bodies' ^0v_i ×* ^0I_i ^0v_i. Valid when the workspace's worldAxes holds (data.cpp says
+/// when). Raw column maps: a few flops a column.
+void worldForward(const Model& model, Data& data, const VecRef& v, Vec6& h0, Vec6& f0) {
+  DataWorkspace& ws = data.work();
+  CentroidalScratch& cs = ws.centroidal;
+  double* worldS = cs.worldS.data();
+  h0.setZero();
+  f0.setZero();
+  for (int k = 0; k < model.numClusters(); ++k) {
+    const Cluster& cl = model.cluster(k);
+    const MatX& S = ws.clusters[static_cast<size_t>(k)].S;
+    const double* yd = v.data() + cl.vIndex;
+    for (int r = 0; r < cl.numBodies; ++r) {
+      const auto i = static_cast<size_t>(cl.firstBody + r);
+      const Transform& X = data.Xa[i];
+      double* s0 = worldS + 6 * cs.worldSColumn[i];
+      Vec6 vJ = Vec6::Zero();
+      for (int c = 0; c < cl.nv; ++c) {
+        Eigen::Map<Vec6> s(s0 + 6 * c);
+        s = X.applyInverse(Eigen::Map<const Vec6>(S.data() + c * S.rows() + 6 * r));
+        vJ += s * yd[c];
+      }
+      Vec6& vi = cs.worldVelocity[i];
+      vi = vJ;
+      if (cl.output >= 0) vi += cs.worldVelocity[static_cast<size_t>(cl.output)];
+      cs.worldBias[i] = crossMotion(vi, vJ);
+      detail::RigidParams& Ii = cs.compositeParams[i];
+      Ii.setZero();
+      detail::addRigidTransformed(X, cs.bodyParams[i], Ii);
+      const Vec6 hi = detail::rigidTimes(Ii, vi);
+      h0 += hi;
+      f0 += crossForce(vi, hi);
+    }
+  }
+}
+
+/// Backward in world axes: composites are sums (no transforms); A_0's columns Σ_i ^0Ic_i ^0S_i and
+/// f0 += Σ_i ^0Ic_i ^0c_i (ccrbaPass's bias, every term in world axes).
+void worldBackward(const Model& model, Data& data, Vec6& f0) {
+  DataWorkspace& ws = data.work();
+  CentroidalScratch& cs = ws.centroidal;
+  std::vector<detail::RigidParams>& Ic = cs.compositeParams;
+  const double* worldS = cs.worldS.data();
+  double* A = data.centroidal.Ag.data();
+  detail::RigidParams I0 = detail::RigidParams::Zero();
+  for (int k = model.numClusters() - 1; k >= 0; --k) {
+    const Cluster& cl = model.cluster(k);
+    for (int r = 0; r < cl.numBodies; ++r) {
+      const auto i = static_cast<size_t>(cl.firstBody + r);
+      const detail::RigidParams& Ici = Ic[i];
+      const double* s0 = worldS + 6 * cs.worldSColumn[i];
+      for (int c = 0; c < cl.nv; ++c) {
+        Eigen::Map<Vec6> column(A + 6 * (cl.vIndex + c));
+        const Vec6 f = detail::rigidTimes(Ici, Eigen::Map<const Vec6>(s0 + 6 * c));
+        if (r == 0) column = f;
+        else column += f;
+      }
+      f0 += detail::rigidTimes(Ici, cs.worldBias[i]);
+      if (cl.output >= 0) Ic[static_cast<size_t>(cl.output)] += Ici;
+      else I0 += Ici;
+    }
+  }
+  ws.centroidal.f0 = f0;
+  finishAtCom(model, data, I0, "centroidalDynamics");
 }
 
 }  // namespace
@@ -147,10 +216,19 @@ const Vec6& centroidalMomentumBias(const Model& model, Data& data, const VecRef&
 }
 
 void centroidalDynamics(const Model& model, Data& data, const VecRef& q, const VecRef& v) {
-  detail::prepareState(model, data, q, &v, "centroidalDynamics");
-  ccrbaPass(model, data, true);
+  if (data.work().centroidal.worldAxes) {  // positions only: the velocities add up in world axes
+    detail::prepareState(model, data, q, nullptr, "centroidalDynamics");
+    detail::checkVector(v, model.nv(), "v", "centroidalDynamics");
+    Vec6 h0, f0;
+    worldForward(model, data, v, h0, f0);
+    worldBackward(model, data, f0);
+    data.centroidal.hg = aboutPoint(h0, data.centroidal.com);
+  } else {
+    detail::prepareState(model, data, q, &v, "centroidalDynamics");
+    ccrbaPass(model, data, true);
+    data.centroidal.hg.noalias() = data.centroidal.Ag * v;
+  }
   CentroidalData& cd = data.centroidal;
-  cd.hg.noalias() = cd.Ag * v;
   cd.dhg = aboutPoint(data.work().centroidal.f0, cd.com);
 }
 

@@ -23,6 +23,9 @@ class ClusterJoint {
 
   /// Sizes the parts of the workspace that are constant (static G, constant S).
   virtual void initializeData(const Model& model, const Cluster& cluster, ClusterData& cd) const;
+  /// True when S (body coordinates) is the same at every configuration, so Ṡ = 0 and each body's
+  /// velocity product is c_i = v_i × S_i ẏ (passes in world axes rely on it: centroidal.cpp).
+  virtual bool constantSubspace() const { return false; }
 
   /// Spanning positions of the cluster from its independent positions `y`: γ(y) = G y for static
   /// constraints. Implicit constraints: Euler–Newton continuation (steps of at most
@@ -82,6 +85,7 @@ class RevoluteJoint final : public ClusterJoint {
   explicit RevoluteJoint(const Body& body);
   const char* typeName() const override { return screw_ ? "Screw" : prismatic_ ? "Prismatic" : "Revolute"; }
   void initializeData(const Model& model, const Cluster& cluster, ClusterData& cd) const override;
+  bool constantSubspace() const override { return true; }
   bool update(const Model& model, const Cluster& cluster, Data& data, const double* v) const override;
 
  private:
@@ -96,6 +100,7 @@ class FreeJoint final : public ClusterJoint {
   FreeJoint();
   const char* typeName() const override { return "Free"; }
   void initializeData(const Model& model, const Cluster& cluster, ClusterData& cd) const override;
+  bool constantSubspace() const override { return true; }
   bool completePositions(const Cluster& cluster, const double* y, double* qSpan, ClusterData& cd) const override;
   void independentPositions(const Cluster& cluster, const double* qSpan, double* y) const override;
   bool update(const Model& model, const Cluster& cluster, Data& data, const double* v) const override;
@@ -108,6 +113,7 @@ class SphericalJoint final : public ClusterJoint {
   SphericalJoint();
   const char* typeName() const override { return "Spherical"; }
   void initializeData(const Model& model, const Cluster& cluster, ClusterData& cd) const override;
+  bool constantSubspace() const override { return true; }
   bool completePositions(const Cluster& cluster, const double* y, double* qSpan, ClusterData& cd) const override;
   void independentPositions(const Cluster& cluster, const double* qSpan, double* y) const override;
   bool update(const Model& model, const Cluster& cluster, Data& data, const double* v) const override;

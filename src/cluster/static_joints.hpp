@@ -123,6 +123,8 @@ class StaticClusterJoint final : public ClusterJoint {
     if (constantS_) bodies_.writeSubspace(G_, cd);
   }
 
+  bool constantSubspace() const override { return constantS_; }
+
   bool update(const Model& model, const Cluster& cl, Data& data, const double* v) const override {
     ClusterData& cd = data.work().clusters[static_cast<size_t>(model.body(cl.firstBody).cluster)];
     bodies_.update(model, cl, data, cd, G_, nullptr, v, !constantS_);

@@ -23,6 +23,10 @@ const Mat6X& centroidalMomentumMatrix(const Model& model, Data& data, const VecR
 /// \note this overwrites data.centroidal's dhg, hg, com, mass, its scratch, and the cluster kinematics.
 const Vec6& centroidalMomentumBias(const Model& model, Data& data, const VecRef& q, const VecRef& v);
 /// A_G, h_G = A_G v, Ȧ_G v and Ig in one pass over the clusters (what `grbda centroidal` runs).
+/// When every cluster's motion subspace is constant in body axes and hangs from its output body
+/// (revolute, free and spherical joints, geared rotors: the Mini Cheetah), the pass runs in world
+/// axes from the positions alone: velocities, velocity products and composite inertias then add
+/// along the tree without a transform; other models take the body-axes pass of the calls above.
 /// \note this overwrites what the three calls above do.
 void centroidalDynamics(const Model& model, Data& data, const VecRef& q, const VecRef& v);
 
