@@ -11,6 +11,7 @@
 #include "grbda/grbda.hpp"
 #include "grbda/robots/tello.hpp"
 #include "support/compare.hpp"
+#include "support/model_files.hpp"
 
 namespace grbda::testsupport {
 
@@ -20,9 +21,7 @@ struct WbcCase {
   double lo = -0.4, hi = 0.4;  ///< range of the 1-DoF coordinates around the neutral configuration
 };
 
-inline Model bundledModel(const std::string& file) {
-  return loadUrdf(std::string(GRBDA_SOURCE_DIR) + "/models/" + file);
-}
+inline Model bundledModel(const std::string& file) { return loadUrdf(modelFile(file)); }
 
 /// Mini Cheetah with and without rotor bodies, a fixed-base rotor chain, the four-bar, Tello
 /// (differentials: exact Ġ), the floating base carrying every cluster type, and the floating

@@ -27,7 +27,8 @@ const Vec6& centroidalMomentumBias(const Model& model, Data& data, const VecRef&
 /// (revolute, free and spherical joints, geared rotors: the Mini Cheetah), the pass runs in world
 /// axes from the positions alone: velocities, velocity products and composite inertias then add
 /// along the tree without a transform; other models take the body-axes pass of the calls above.
-/// \note this overwrites what the three calls above do.
+/// \note this overwrites what the three calls above do. It leaves data.Xa at q; data.v is at (q, v)
+/// only on the body-axes pass (the world-axes pass, like the positions-only calls, leaves it as it was).
 void centroidalDynamics(const Model& model, Data& data, const VecRef& q, const VecRef& v);
 
 }  // namespace grbda
