@@ -1,8 +1,12 @@
 #include "grbda/data.hpp"
 
+#include <algorithm>
+#include <limits>
+
 #include "cluster/cluster_joint.hpp"
 #include "data_workspace.hpp"
 #include "grbda/errors.hpp"
+#include "grbda/spatial/cross.hpp"
 #include "spatial/rigid_params.hpp"
 
 namespace grbda::detail {
@@ -42,10 +46,79 @@ namespace grbda {
 
 namespace {
 
+/// Per body: 1 when some body hangs from it.
+std::vector<char> bodiesWithChildren(const Model& model) {
+  std::vector<char> hasChildren(static_cast<size_t>(model.numBodies()), 0);
+  for (int i = 0; i < model.numBodies(); ++i)
+    if (model.body(i).parent >= 0) hasChildren[static_cast<size_t>(model.body(i).parent)] = 1;
+  return hasChildren;
+}
+
+/// Leaves on revolute joints hanging from a body, whose centre of mass lies on their axis
+/// (h × axis = 0; massless ones too): their mass and first moment are constant in the parent's
+/// axes, [m; Xtree.Eᵀ h + m Xtree.r], and their own column of J_com is zero.
+void foldRotorsOnAxis(const Model& model, const std::vector<char>& hasChildren, CentroidalScratch& cs) {
+  const auto n = static_cast<size_t>(model.numBodies());
+  cs.comOnAxis.assign(n, 0);
+  cs.foldedMassMoment.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const Mat6& I = model.body(static_cast<int>(i)).inertia;
+    cs.foldedMassMoment[i] = Eigen::Vector4d(I(5, 5), I(2, 4), I(0, 5), I(1, 3));
+  }
+  for (int i = 0; i < model.numBodies(); ++i) {
+    const Body& b = model.body(i);
+    if (hasChildren[static_cast<size_t>(i)] || b.parent < 0 || b.joint.type != JointType::Revolute) continue;
+    const Eigen::Vector4d& mh = cs.foldedMassMoment[static_cast<size_t>(i)];
+    const Vec3 h = mh.tail<3>(), axis = b.joint.subspace().head<3>();
+    if (h.cross(axis).cwiseAbs().maxCoeff() > 64.0 * std::numeric_limits<double>::epsilon() * h.norm()) continue;
+    cs.comOnAxis[static_cast<size_t>(i)] = 1;
+    Eigen::Vector4d& to = cs.foldedMassMoment[static_cast<size_t>(b.parent)];
+    to(0) += mh(0);
+    to.tail<3>() += b.Xtree.E.transpose() * h + mh(0) * b.Xtree.r;
+  }
+}
+
+/// True when body i's own revolute rotation leaves its inertia unchanged: s ×* I − I s× = 0 for
+/// its joint's s = [axis; 0] (a body of revolution about its axis, centre of mass on it), to
+/// round-off of I.
+bool inertiaTurnsWithoutChange(const Body& b) {
+  const Vec6 s = b.joint.subspace();
+  double worst = 0.0;
+  for (int c = 0; c < 6; ++c) {
+    const Vec6 e = Vec6::Unit(c);
+    worst = std::max(worst, (crossForce(s, b.inertia * e) - b.inertia * crossMotion(s, e)).cwiseAbs().maxCoeff());
+  }
+  return worst <= 64.0 * std::numeric_limits<double>::epsilon() * b.inertia.cwiseAbs().maxCoeff();
+}
+
+/// Marks the symmetric rotors (of the rotors on their axis, foldRotorsOnAxis, those whose whole
+/// inertia turns without change) and folds each into its parent: its inertia there is
+/// Xtreeᵀ I Xtree whatever its angle, and its momentum per column I_r S_r (in the parent's axes) is
+/// constant too. Exact: the pass then needs neither the rotor's pose nor its velocity.
+void foldSymmetricRotors(const Model& model, const std::vector<ClusterData>& clusters, CentroidalScratch& cs) {
+  const auto n = static_cast<size_t>(model.numBodies());
+  cs.symmetricRotor.assign(n, 0);
+  cs.foldedParams = cs.bodyParams;
+  cs.rotorMomentum = Mat6X::Zero(6, cs.worldS.cols());
+  for (const Cluster& cl : model.clusters()) {
+    for (int r = 0; r < cl.numBodies; ++r) {
+      const int i = cl.firstBody + r;
+      const Body& b = model.body(i);
+      if (!cs.comOnAxis[static_cast<size_t>(i)] || !inertiaTurnsWithoutChange(b)) continue;
+      cs.symmetricRotor[static_cast<size_t>(i)] = 1;
+      detail::addRigidTransformed(b.Xtree, cs.bodyParams[static_cast<size_t>(i)], cs.foldedParams[static_cast<size_t>(b.parent)]);
+      const MatX& S = clusters[static_cast<size_t>(model.body(i).cluster)].S;
+      for (int c = 0; c < cl.nv; ++c)
+        cs.rotorMomentum.col(cs.worldSColumn[static_cast<size_t>(i)] + c) =
+            b.Xtree.applyTranspose(b.inertia * S.block<6, 1>(6 * r, c));
+    }
+  }
+}
+
 /// The world-axes centroidal pass needs every cluster's S constant (c_i = v_i × S_i ẏ) and every
 /// body hanging from the cluster's output body (v_i = ^iX_out v_out + S_i ẏ): then world velocities
 /// and inertias add along the tree without transforms. Sized here for those models only.
-void sizeCentroidalWorldPass(const Model& model, CentroidalScratch& cs) {
+void sizeCentroidalWorldPass(const Model& model, const std::vector<ClusterData>& clusters, CentroidalScratch& cs) {
   const auto n = static_cast<size_t>(model.numBodies());
   cs.bodyParams.resize(n);
   for (size_t i = 0; i < n; ++i) cs.bodyParams[i] = detail::rigidParams(model.body(static_cast<int>(i)).inertia);
@@ -63,7 +136,9 @@ void sizeCentroidalWorldPass(const Model& model, CentroidalScratch& cs) {
   if (!cs.worldAxes) return;
   cs.worldVelocity.assign(n, Vec6::Zero());
   cs.worldBias.assign(n, Vec6::Zero());
+  cs.worldMomentum.assign(n, Vec6::Zero());
   cs.worldS = Mat6X::Zero(6, columns);
+  foldSymmetricRotors(model, clusters, cs);
 }
 
 }  // namespace
@@ -138,7 +213,8 @@ void Data::sizeWholeBodyData(const Model& model) {
   cs.aBias.assign(n, Vec6::Zero());
   cs.massMoment.assign(n, Eigen::Vector4d::Zero());
   cs.compositeParams.assign(n, Eigen::Matrix<double, 10, 1>::Zero());
-  sizeCentroidalWorldPass(model, cs);
+  foldRotorsOnAxis(model, bodiesWithChildren(model), cs);
+  sizeCentroidalWorldPass(model, work().clusters, cs);
   coriolis.C = MatX::Zero(nv, nv);
   coriolis.g = VecX::Zero(nv);
   coriolis.staticTau = VecX::Zero(nv);

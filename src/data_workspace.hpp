@@ -91,6 +91,10 @@ struct ArticulatedPassStamp {
 struct CentroidalScratch {
   std::vector<Vec6> aBias;                  ///< body accelerations at q̈ = 0, no gravity (body axes)
   std::vector<Eigen::Vector4d> massMoment;  ///< composite [mass; first moment m c] (cluster tree, body axes; centerOfMassJacobian)
+  // Rotors with their centre of mass on their axis (leaves on revolute joints): their own turning
+  // moves no mass, so centerOfMassJacobian folds them into their parents (data.cpp).
+  std::vector<char> comOnAxis;                    ///< per body: folded into its parent for the CoM
+  std::vector<Eigen::Vector4d> foldedMassMoment;  ///< per body: [m; h] plus its folded rotors' (body axes)
   /// composite inertias as ten parameters [m; h; Ī_xx Ī_yy Ī_zz Ī_xy Ī_xz Ī_yz] over the cluster
   /// tree: body axes in ccrbaPass, world axes about the origin in the world-axes pass below
   std::vector<Eigen::Matrix<double, 10, 1>> compositeParams;
@@ -104,6 +108,15 @@ struct CentroidalScratch {
   std::vector<Vec6> worldBias;      ///< velocity products c_i, world axes
   Mat6X worldS;                     ///< each body's columns of its cluster's S, world axes
   std::vector<int> worldSColumn;    ///< body i's first column in worldS
+  // Symmetric rotors (a leaf on a revolute joint whose inertia its own rotation leaves unchanged):
+  // such a body's inertia is constant in its parent's axes, so the pass folds it into the parent
+  // and keeps of the rotor only its spin momentum (data.cpp, foldSymmetricRotors).
+  std::vector<char> symmetricRotor;  ///< per body: folded into its parent
+  /// per body, ten parameters in body axes: its inertia plus its folded rotors' (world-axes pass)
+  std::vector<Eigen::Matrix<double, 10, 1>> foldedParams;
+  /// per symmetric rotor, at its worldS columns: I_r S_r in its parent's axes (constant)
+  Mat6X rotorMomentum;
+  std::vector<Vec6> worldMomentum;  ///< per body: ^0I_i ^0v_i plus its folded rotors' spin momenta
 };
 
 /// The Coriolis-matrix pass (algorithms/coriolis.cpp, cluster_gdot.cpp, jacobian_time_variation.cpp).

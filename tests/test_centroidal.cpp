@@ -80,6 +80,31 @@ TEST(Centroidal, TheWorldAxesPassRunsOnTreesOfConstantSubspacesOnly) {
   }
 }
 
+TEST(Centroidal, OnlyRotorsOfRevolutionFoldIntoTheirParents) {
+  // The passes fold a rotor into its parent only when its own turning changes nothing they use
+  // (data.cpp): the CoM Jacobian needs its CoM on its axis, the world-axes centroidal pass its
+  // whole inertia unchanged. The Mini Cheetah's twelve rotors are such bodies; the lopsided
+  // variant's two edited rotors must take the general path (the numerical tests above and in
+  // test_com run on both models and compare with independent sums and finite differences).
+  const Model cheetah = bundledModel("mini_cheetah.urdf"), lopsided = lopsidedRotorCheetah();
+  const Data plain(cheetah), edited(lopsided);
+  const CentroidalScratch& cs = plain.work().centroidal;
+  const CentroidalScratch& ce = edited.work().centroidal;
+  int rotors = 0;
+  for (int i = 0; i < cheetah.numBodies(); ++i) {
+    SCOPED_TRACE(cheetah.body(i).name);
+    const auto b = static_cast<size_t>(i);
+    const bool rotor = cheetah.body(i).name.find("rotor") != std::string::npos;
+    rotors += rotor;
+    EXPECT_EQ(cs.symmetricRotor[b] != 0, rotor);
+    EXPECT_EQ(cs.comOnAxis[b] != 0, rotor);
+    const std::string& name = lopsided.body(i).name;
+    EXPECT_EQ(ce.symmetricRotor[b] != 0, rotor && name != "FR_hip_rotor" && name != "FR_knee_rotor");
+    EXPECT_EQ(ce.comOnAxis[b] != 0, rotor && name != "FR_hip_rotor");
+  }
+  EXPECT_EQ(rotors, 12);
+}
+
 TEST(Centroidal, RotorSpinIsPartOfTheAngularMomentum) {
   // A spinning rotor's momentum about its own axis (what an armature model drops): with the
   // rotors' spin removed (their bodies' inertia taken out of the dense sum) h_G changes by the

@@ -100,22 +100,38 @@ void ccrbaPass(const Model& model, Data& data, bool bias) {
 }
 
 /// Forward in world axes (positions only were computed): per body its S columns ^0S_i = ^iX_0⁻¹ S_i,
-/// velocity ^0v_i = ^0v_out + ^0S_i ẏ, velocity product ^0c_i = ^0v_i × ^0S_i ẏ (S constant) and
-/// inertia ^0I_i (the composites' start); h0 = Σ ^0I_i ^0v_i (the momentum about the origin) and f0
-/// gets the bodies' ^0v_i ×* ^0I_i ^0v_i. Valid when the workspace's worldAxes holds (data.cpp says
-/// when). Raw column maps: a few flops a column.
-void worldForward(const Model& model, Data& data, const VecRef& v, Vec6& h0, Vec6& f0) {
+/// velocity ^0v_i = ^0v_out + ^0S_i ẏ, velocity product ^0c_i = ^0v_i × ^0S_i ẏ (S constant),
+/// inertia ^0I_i (the composites' start) and momentum ^0I_i ^0v_i; h0 is their sum. A symmetric
+/// rotor (data.cpp) rides in its parent's inertia: it adds only its spin momentum ^0X_p (I_r S_r) ẏ,
+/// to its cluster's columns of A_0, to h0 and to its parent's momentum. Valid when the
+/// workspace's worldAxes holds. Raw column maps: a few flops a column.
+void worldForward(const Model& model, Data& data, const VecRef& v, Vec6& h0) {
   DataWorkspace& ws = data.work();
   CentroidalScratch& cs = ws.centroidal;
   double* worldS = cs.worldS.data();
+  const double* rotorMomentum = cs.rotorMomentum.data();
+  double* A = data.centroidal.Ag.data();
   h0.setZero();
-  f0.setZero();
   for (int k = 0; k < model.numClusters(); ++k) {
     const Cluster& cl = model.cluster(k);
     const MatX& S = ws.clusters[static_cast<size_t>(k)].S;
     const double* yd = v.data() + cl.vIndex;
+    data.centroidal.Ag.middleCols(cl.vIndex, cl.nv).setZero();
     for (int r = 0; r < cl.numBodies; ++r) {
       const auto i = static_cast<size_t>(cl.firstBody + r);
+      if (cs.symmetricRotor[i]) {
+        const auto p = static_cast<size_t>(cl.output);
+        const Transform& Xp = data.Xa[p];
+        Vec6 spin = Vec6::Zero();
+        for (int c = 0; c < cl.nv; ++c) {
+          const Vec6 column = Xp.applyTranspose(Eigen::Map<const Vec6>(rotorMomentum + 6 * (cs.worldSColumn[i] + c)));
+          Eigen::Map<Vec6>(A + 6 * (cl.vIndex + c)) += column;
+          spin += column * yd[c];
+        }
+        cs.worldMomentum[p] += spin;
+        h0 += spin;
+        continue;
+      }
       const Transform& X = data.Xa[i];
       double* s0 = worldS + 6 * cs.worldSColumn[i];
       Vec6 vJ = Vec6::Zero();
@@ -130,36 +146,34 @@ void worldForward(const Model& model, Data& data, const VecRef& v, Vec6& h0, Vec
       cs.worldBias[i] = crossMotion(vi, vJ);
       detail::RigidParams& Ii = cs.compositeParams[i];
       Ii.setZero();
-      detail::addRigidTransformed(X, cs.bodyParams[i], Ii);
-      const Vec6 hi = detail::rigidTimes(Ii, vi);
-      h0 += hi;
-      f0 += crossForce(vi, hi);
+      detail::addRigidTransformed(X, cs.foldedParams[i], Ii);
+      cs.worldMomentum[i] = detail::rigidTimes(Ii, vi);
+      h0 += cs.worldMomentum[i];
     }
   }
 }
 
-/// Backward in world axes: composites are sums (no transforms); A_0's columns Σ_i ^0Ic_i ^0S_i and
-/// f0 += Σ_i ^0Ic_i ^0c_i (ccrbaPass's bias, every term in world axes).
-void worldBackward(const Model& model, Data& data, Vec6& f0) {
+/// Backward in world axes: composites are sums (no transforms); A_0's columns += Σ_i ^0Ic_i ^0S_i
+/// and f0 = Σ_i (^0Ic_i ^0c_i + ^0v_i ×* ^0h_i) (ccrbaPass's bias, every term in world axes; a
+/// folded rotor's terms are its parent's, data.cpp says why).
+void worldBackward(const Model& model, Data& data) {
   DataWorkspace& ws = data.work();
   CentroidalScratch& cs = ws.centroidal;
   std::vector<detail::RigidParams>& Ic = cs.compositeParams;
   const double* worldS = cs.worldS.data();
   double* A = data.centroidal.Ag.data();
   detail::RigidParams I0 = detail::RigidParams::Zero();
+  Vec6 f0 = Vec6::Zero();
   for (int k = model.numClusters() - 1; k >= 0; --k) {
     const Cluster& cl = model.cluster(k);
     for (int r = 0; r < cl.numBodies; ++r) {
       const auto i = static_cast<size_t>(cl.firstBody + r);
+      if (cs.symmetricRotor[i]) continue;
       const detail::RigidParams& Ici = Ic[i];
       const double* s0 = worldS + 6 * cs.worldSColumn[i];
-      for (int c = 0; c < cl.nv; ++c) {
-        Eigen::Map<Vec6> column(A + 6 * (cl.vIndex + c));
-        const Vec6 f = detail::rigidTimes(Ici, Eigen::Map<const Vec6>(s0 + 6 * c));
-        if (r == 0) column = f;
-        else column += f;
-      }
-      f0 += detail::rigidTimes(Ici, cs.worldBias[i]);
+      for (int c = 0; c < cl.nv; ++c)
+        Eigen::Map<Vec6>(A + 6 * (cl.vIndex + c)) += detail::rigidTimes(Ici, Eigen::Map<const Vec6>(s0 + 6 * c));
+      f0 += detail::rigidTimes(Ici, cs.worldBias[i]) + crossForce(cs.worldVelocity[i], cs.worldMomentum[i]);
       if (cl.output >= 0) Ic[static_cast<size_t>(cl.output)] += Ici;
       else I0 += Ici;
     }
@@ -219,9 +233,9 @@ void centroidalDynamics(const Model& model, Data& data, const VecRef& q, const V
   if (data.work().centroidal.worldAxes) {  // positions only: the velocities add up in world axes
     detail::prepareState(model, data, q, nullptr, "centroidalDynamics");
     detail::checkVector(v, model.nv(), "v", "centroidalDynamics");
-    Vec6 h0, f0;
-    worldForward(model, data, v, h0, f0);
-    worldBackward(model, data, f0);
+    Vec6 h0;
+    worldForward(model, data, v, h0);
+    worldBackward(model, data);
     data.centroidal.hg = aboutPoint(h0, data.centroidal.com);
   } else {
     detail::prepareState(model, data, q, &v, "centroidalDynamics");

@@ -91,11 +91,9 @@ const Mat3X& centerOfMassJacobian(const Model& model, Data& data, const VecRef& 
   DataWorkspace& ws = data.work();
   detail::prepareState(model, data, q, nullptr, "centerOfMassJacobian");
   CentroidalData& cd = data.centroidal;
-  std::vector<Eigen::Vector4d>& mh = ws.centroidal.massMoment;  // composites [m; h], starting as the bodies
-  for (int i = 0; i < model.numBodies(); ++i) {
-    const Mat6& I = model.body(i).inertia;
-    mh[static_cast<size_t>(i)] = Eigen::Vector4d(I(5, 5), I(2, 4), I(0, 5), I(1, 3));
-  }
+  // composites [m; h], starting as the bodies with their rotors folded in (data.cpp)
+  std::vector<Eigen::Vector4d>& mh = ws.centroidal.massMoment;
+  mh = ws.centroidal.foldedMassMoment;
   // Backward over clusters, composites (mass m, first moment h) over the cluster tree as in the
   // cluster CRBA: column s = [ω; u] of S_k at body i moves i's composite, whose linear momentum
   // is m u + ω × h (body axes); J_c's column is its sum over the cluster's bodies, in world
@@ -110,6 +108,7 @@ const Mat3X& centerOfMassJacobian(const Model& model, Data& data, const VecRef& 
     const MatX& S = ws.clusters[static_cast<size_t>(k)].S;
     for (int r = 0; r < cl.numBodies; ++r) {
       const auto i = static_cast<size_t>(cl.firstBody + r);
+      if (ws.centroidal.comOnAxis[i]) continue;  // its turning moves no mass; its parent carries it
       const double m = mh[i](0);
       const Vec3 h = mh[i].tail<3>();
       const Mat3& E = data.Xa[i].E;

@@ -2,6 +2,8 @@
 // Test support for the whole-body-control quantities (test_com, test_centroidal, test_coriolis,
 // test_jacobian_time_variation): the models they sweep — rotors, belts, loops, differentials,
 // fixed and floating bases — and random states on them, and a directional finite difference.
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,13 +25,31 @@ struct WbcCase {
 
 inline Model bundledModel(const std::string& file) { return loadUrdf(modelFile(file)); }
 
-/// Mini Cheetah with and without rotor bodies, a fixed-base rotor chain, the four-bar, Tello
+/// Mini Cheetah with two rotors no longer bodies of revolution: FR_hip_rotor's centre of mass off
+/// its axis, FR_knee_rotor's inertia unequal across its axis (the passes fold only rotors that
+/// turn without changing their inertia or CoM; these two must take the general path).
+inline Model lopsidedRotorCheetah() {
+  std::ifstream in(modelFile("mini_cheetah.urdf"));
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string urdf = text.str();
+  const auto edit = [&](const std::string& link, const std::string& from, const std::string& to) {
+    const size_t at = urdf.find(from, urdf.find("<link name=\"" + link + "\""));
+    urdf.replace(at, from.size(), to);
+  };
+  edit("FR_hip_rotor", "<origin xyz=\"0 0 0\"/>", "<origin xyz=\"0.004 0 -0.003\"/>");
+  edit("FR_knee_rotor", "ixx=\"3.3e-05\"", "ixx=\"4.1e-05\"");
+  return loadUrdfString(urdf, "mini_cheetah_lopsided_rotors.urdf");
+}
+
+/// Mini Cheetah with and without rotor bodies (and with lopsided rotors), a fixed-base rotor chain, the four-bar, Tello
 /// (differentials: exact Ġ), the floating base carrying every cluster type, and the floating
 /// mechanisms of the cluster tests (loops, user constraints).
 inline std::vector<WbcCase> wbcCases(bool withMechanisms = true) {
   std::vector<WbcCase> cases;
   cases.push_back({"mini_cheetah", bundledModel("mini_cheetah.urdf")});
   cases.push_back({"mini_cheetah_approximate", bundledModel("mini_cheetah_approximate.urdf")});
+  cases.push_back({"mini_cheetah_lopsided_rotors", lopsidedRotorCheetah()});
   cases.push_back({"revolute_rotor_chain", bundledModel("revolute_rotor_chain.urdf")});
   cases.push_back({"four_bar", bundledModel("four_bar.urdf"), -0.2, 0.2});
   cases.push_back({"tello", robots::tello(), -0.2, 0.2});
