@@ -75,7 +75,8 @@ TEST(Centroidal, TheWorldAxesPassRunsOnTreesOfConstantSubspacesOnly) {
   for (const WbcCase& c : wbcCases(false)) {
     SCOPED_TRACE(c.name);
     const Data data(c.model);
-    const bool expected = c.name.rfind("mini_cheetah", 0) == 0 || c.name == "revolute_rotor_chain";
+    const bool expected =
+        c.name.rfind("mini_cheetah", 0) == 0 || c.name == "revolute_rotor_chain" || c.name == "revolution_rotor_chain";
     EXPECT_EQ(data.work().centroidal.worldAxes, expected);
   }
 }
@@ -103,6 +104,27 @@ TEST(Centroidal, OnlyRotorsOfRevolutionFoldIntoTheirParents) {
     EXPECT_EQ(ce.comOnAxis[b] != 0, rotor && name != "FR_hip_rotor");
   }
   EXPECT_EQ(rotors, 12);
+}
+
+TEST(Centroidal, RandomRotorsOfRevolutionFoldWhereverTheyHang) {
+  // Random axes, gear ratios of both signs, centres of mass on the axis but off the joint origin:
+  // on a chain both passes fold every rotor; in a belt-like cluster the CoM Jacobian also folds
+  // a rotor whose parent is a body of its own cluster (S_r = X S_parent + s G_r). The numerical
+  // tests run on both models (wbcCases).
+  const Model chain = revolutionRotorChain(), inside = revolutionRotorInsideCluster();
+  const Data chainData(chain), insideData(inside);
+  const CentroidalScratch& cs = chainData.work().centroidal;
+  ASSERT_TRUE(cs.worldAxes);
+  for (int i = 0; i < chain.numBodies(); ++i) {
+    const bool rotor = chain.body(i).name.rfind("rotor", 0) == 0;
+    EXPECT_EQ(cs.symmetricRotor[static_cast<size_t>(i)] != 0, rotor) << chain.body(i).name;
+    EXPECT_EQ(cs.comOnAxis[static_cast<size_t>(i)] != 0, rotor) << chain.body(i).name;
+  }
+  const CentroidalScratch& ci = insideData.work().centroidal;
+  for (int i = 0; i < inside.numBodies(); ++i)
+    EXPECT_EQ(ci.comOnAxis[static_cast<size_t>(i)] != 0, inside.body(i).name.rfind("rotor", 0) == 0) << inside.body(i).name;
+  const Body& rotorC = inside.body(inside.bodyIndex("rotorC"));
+  EXPECT_EQ(inside.body(rotorC.parent).cluster, rotorC.cluster);  // the case this model exists for
 }
 
 TEST(Centroidal, RotorSpinIsPartOfTheAngularMomentum) {

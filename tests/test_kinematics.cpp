@@ -5,6 +5,7 @@
 
 #include <iostream>
 #include <map>
+#include <stdexcept>
 
 #include "support/random_model.hpp"
 
@@ -40,6 +41,9 @@ std::map<std::string, Iso> referenceLinkPoses(const ModelBuilder& builder, const
           motion.linear() = freeJointQuaternion(b, q).normalized().toRotationMatrix();
           break;
         case JointKind::Fixed: break;
+        case JointKind::Screw:
+        case JointKind::Spherical:  // not in the models this reference is used on
+          throw std::invalid_argument("reference poses: no closed form here for joint " + j.name);
       }
     }
     pose[j.child] = pose.at(j.parent) * origin * motion;

@@ -102,7 +102,7 @@ void ccrbaPass(const Model& model, Data& data, bool bias) {
 /// Forward in world axes (positions only were computed): per body its S columns ^0S_i = ^iX_0⁻¹ S_i,
 /// velocity ^0v_i = ^0v_out + ^0S_i ẏ, velocity product ^0c_i = ^0v_i × ^0S_i ẏ (S constant),
 /// inertia ^0I_i (the composites' start) and momentum ^0I_i ^0v_i; h0 is their sum. A symmetric
-/// rotor (data.cpp) rides in its parent's inertia: it adds only its spin momentum ^0X_p (I_r S_r) ẏ,
+/// rotor (data.cpp) rides in its parent's inertia: it adds only its spin momentum ^pX_0ᵀ (I_r S_r) ẏ,
 /// to its cluster's columns of A_0, to h0 and to its parent's momentum. Valid when the
 /// workspace's worldAxes holds. Raw column maps: a few flops a column.
 void worldForward(const Model& model, Data& data, const VecRef& v, Vec6& h0) {
