@@ -1,6 +1,5 @@
 #include "grbda/data.hpp"
 
-#include <algorithm>
 #include <limits>
 
 #include "cluster/cluster_joint.hpp"
@@ -61,10 +60,8 @@ void foldRotorsOnAxis(const Model& model, const std::vector<char>& hasChildren, 
   const auto n = static_cast<size_t>(model.numBodies());
   cs.comOnAxis.assign(n, 0);
   cs.foldedMassMoment.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    const Mat6& I = model.body(static_cast<int>(i)).inertia;
-    cs.foldedMassMoment[i] = Eigen::Vector4d(I(5, 5), I(2, 4), I(0, 5), I(1, 3));
-  }
+  for (size_t i = 0; i < n; ++i)  // [m; h]: the first four of the ten parameters
+    cs.foldedMassMoment[i] = detail::rigidParams(model.body(static_cast<int>(i)).inertia).head<4>();
   for (int i = 0; i < model.numBodies(); ++i) {
     const Body& b = model.body(i);
     if (hasChildren[static_cast<size_t>(i)] || b.parent < 0 || b.joint.type != JointType::Revolute) continue;
@@ -83,12 +80,8 @@ void foldRotorsOnAxis(const Model& model, const std::vector<char>& hasChildren, 
 /// round-off of I.
 bool inertiaTurnsWithoutChange(const Body& b) {
   const Vec6 s = b.joint.subspace();
-  double worst = 0.0;
-  for (int c = 0; c < 6; ++c) {
-    const Vec6 e = Vec6::Unit(c);
-    worst = std::max(worst, (crossForce(s, b.inertia * e) - b.inertia * crossMotion(s, e)).cwiseAbs().maxCoeff());
-  }
-  return worst <= 64.0 * std::numeric_limits<double>::epsilon() * b.inertia.cwiseAbs().maxCoeff();
+  const Mat6 change = crfMatrix(s) * b.inertia - b.inertia * crmMatrix(s);
+  return change.cwiseAbs().maxCoeff() <= 64.0 * std::numeric_limits<double>::epsilon() * b.inertia.cwiseAbs().maxCoeff();
 }
 
 /// Marks the symmetric rotors (of the rotors on their axis, foldRotorsOnAxis, those whose whole

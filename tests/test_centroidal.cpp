@@ -127,6 +127,30 @@ TEST(Centroidal, RandomRotorsOfRevolutionFoldWhereverTheyHang) {
   EXPECT_EQ(inside.body(rotorC.parent).cluster, rotorC.cluster);  // the case this model exists for
 }
 
+TEST(Centroidal, FoldedPassesGiveTheSameBitsWhateverCameBefore) {
+  // The folded passes keep per-call state in the workspace (world momenta that rotors add into,
+  // composites started from the folded tables): a Data that ran other calls at other states first
+  // must give bit-for-bit what a fresh Data gives.
+  for (const Model& m : {bundledModel("mini_cheetah.urdf"), revolutionRotorChain()}) {
+    SCOPED_TRACE(m.name());
+    Rng rng(25);
+    const VecX q = m.neutralConfiguration() + randomVector(rng, m.nq(), -0.3, 0.3), v = randomVector(rng, m.nv());
+    const VecX q2 = m.neutralConfiguration() + randomVector(rng, m.nq(), -0.3, 0.3), v2 = randomVector(rng, m.nv());
+    Data fresh(m), used(m);
+    centroidalDynamics(m, used, q2, v2);
+    centerOfMassJacobian(m, used, q2);
+    centroidalMomentumMatrix(m, used, q2);
+    inverseDynamics(m, used, q2, v2, v);
+    const Mat3X J = centerOfMassJacobian(m, fresh, q);
+    EXPECT_TRUE((centerOfMassJacobian(m, used, q).array() == J.array()).all());
+    centroidalDynamics(m, fresh, q, v);
+    centroidalDynamics(m, used, q, v);
+    EXPECT_TRUE((used.centroidal.Ag.array() == fresh.centroidal.Ag.array()).all());
+    EXPECT_TRUE((used.centroidal.hg.array() == fresh.centroidal.hg.array()).all());
+    EXPECT_TRUE((used.centroidal.dhg.array() == fresh.centroidal.dhg.array()).all());
+  }
+}
+
 TEST(Centroidal, RotorSpinIsPartOfTheAngularMomentum) {
   // A spinning rotor's momentum about its own axis (what an armature model drops): with the
   // rotors' spin removed (their bodies' inertia taken out of the dense sum) h_G changes by the
