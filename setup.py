@@ -9,8 +9,12 @@ The wheel's grbda/ directory is a small install prefix of its own:
 
 GRBDA_CMAKE_BUILD_DIR=DIR reuses a configured and built CMake tree (relative to this directory):
 only `cmake --build` of the three targets (a no-op when up to date) and `cmake --install` of the
-runtime, tools and python components into a staging prefix. Without it a Release tree without
-tests or benchmarks is configured under build-py/. docs/packaging.md explains the choices.
+runtime, tools and python components into a staging prefix. When DIR was configured for another
+interpreter than the one running pip, only the extension is compiled, for this interpreter and
+against DIR's libgrbda (python/ built alone, under build-py/python-TAG/). Without the variable a
+Release tree without tests or benchmarks is configured under build-py/. pybind11 comes from the
+build environment when it has the Python package (`pybind11>=2.12` understands numpy 2), else from
+CMake's search (Debian's pybind11-dev). docs/packaging.md explains the choices.
 """
 import os
 import re
@@ -66,22 +70,37 @@ class CMakeBuild(build_ext):
             return build_dir
         build_dir = ROOT / BUILD_BASE / "cmake"
         run("cmake", "-S", ROOT, "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release",
-            "-DGRBDA_BUILD_TESTS=OFF", "-DGRBDA_BUILD_BENCH=OFF", "-DGRBDA_BUILD_PYTHON=ON",
-            f"-DPython3_EXECUTABLE={sys.executable}")
+            "-DGRBDA_BUILD_TESTS=OFF", "-DGRBDA_BUILD_BENCH=OFF", "-DGRBDA_BUILD_EXAMPLES=OFF",
+            "-DGRBDA_BUILD_PYTHON=ON", *interpreter_options())
         return build_dir
+
+    def extension_tree(self, build_dir):
+        """The tree whose `python` component holds an extension for this interpreter: build_dir
+        itself when it was configured for it, else python/ built alone against build_dir's library."""
+        if same_interpreter(cache_value(build_dir, "Python3_EXECUTABLE")):
+            if cache_value(build_dir, "GRBDA_BUILD_PYTHON") not in ("ON", "1", "TRUE", "YES"):
+                raise RuntimeError(f"{build_dir} was configured without the Python module "
+                                   "(GRBDA_BUILD_PYTHON=OFF; is pybind11-dev installed?)")
+            return build_dir, "grbda_python"
+        extension_dir = ROOT / BUILD_BASE / f"python-{sys.implementation.cache_tag}"
+        run("cmake", "-S", ROOT / "python", "-B", extension_dir, "-DCMAKE_BUILD_TYPE=Release",
+            f"-Dgrbda_DIR={build_dir}", *interpreter_options())
+        return extension_dir, None
 
     def build_extension(self, ext):
         build_dir = self.cmake_tree()
-        if cache_value(build_dir, "GRBDA_BUILD_PYTHON") not in ("ON", "1", "TRUE", "YES"):
-            raise RuntimeError(f"{build_dir} was configured without the Python module (GRBDA_BUILD_PYTHON=OFF; "
-                               "is pybind11-dev installed?)")
+        extension_dir, in_tree_target = self.extension_tree(build_dir)
         jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL", str(os.cpu_count() or 1))
-        run("cmake", "--build", build_dir, "-j", jobs, "--target", "grbda", "grbda_cli", "grbda_python")
+        run("cmake", "--build", build_dir, "-j", jobs, "--target", "grbda", "grbda_cli",
+            *([in_tree_target] if in_tree_target else []))
+        if extension_dir != build_dir:
+            run("cmake", "--build", extension_dir, "-j", jobs, "--target", "grbda_python")
 
         stage = Path(self.build_temp).resolve() / "stage"
         shutil.rmtree(stage, ignore_errors=True)
-        for component in ("runtime", "tools", "python"):
+        for component in ("runtime", "tools"):
             run("cmake", "--install", build_dir, "--prefix", stage, "--component", component)
+        run("cmake", "--install", extension_dir, "--prefix", stage, "--component", "python")
 
         extension = self.one(stage.rglob("_grbda*.so"))
         suffix = sysconfig.get_config_var("EXT_SUFFIX")
@@ -113,6 +132,24 @@ class CMakeBuild(build_ext):
         if len(found) != 1:
             raise RuntimeError(f"setup.py: expected one file in the staged install, found {found}")
         return found[0]
+
+
+def same_interpreter(executable):
+    """Whether a CMake tree's Python3_EXECUTABLE is the interpreter running this build (a venv's
+    python is a link to its base interpreter)."""
+    return bool(executable) and Path(executable).resolve() == Path(sys.executable).resolve()
+
+
+def interpreter_options():
+    """CMake options that build the extension for this interpreter, with the build environment's
+    pybind11 when it has one (else CMake finds a system pybind11)."""
+    options = [f"-DPython3_EXECUTABLE={sys.executable}"]
+    try:
+        import pybind11
+        options.append(f"-Dpybind11_DIR={pybind11.get_cmake_dir()}")
+    except ImportError:
+        pass
+    return options
 
 
 def set_runpath(path, runpath):

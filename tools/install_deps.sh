@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake g++ make                      # toolchain
+  cmake g++ make ninja-build ccache    # toolchain (Ninja: per-file compile times; ccache: CI reuses the objects)
   libeigen3-dev                       # linear algebra (public dependency)
   liburdfdom-dev libtinyxml2-dev      # URDF / URDF+ parsing
   libspdlog-dev                       # logging
@@ -14,7 +14,7 @@ packages=(
   libmujoco-dev                       # MuJoCo 2.2.2 beside grbda (bench_mujoco, bench/RESULTS.md; optional in CMake)
   valgrind gnuplot-nox                # instruction counts and plots for the benchmarks
   python3                             # tools/make_models.py (writes models/)
-  python3-dev pybind11-dev            # the Python bindings (python/)
+  python3-dev pybind11-dev python3-pybind11   # the Python bindings (python/); python3-pybind11 for the offline wheel build
   python3-numpy python3-pytest python3-matplotlib   # their tests and examples
   python3-dask python3-distributed    # examples/python/dask_sweep.py (rollouts on a Dask cluster)
   graphviz                            # `grbda info --dot` pictures (docs/) and their test

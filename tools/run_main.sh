@@ -12,7 +12,7 @@ if [ $# -gt 0 ]; then model_arg=$(realpath -m -- "$1"); fi
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 build=${GRBDA_BUILD_DIR:-build}
 bash tools/install_deps.sh
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release
+bash tools/configure_release.sh "$build"
 cmake --build "$build" -j2 --target grbda_cli
 grbda=$build/tools/grbda
 

@@ -8,12 +8,17 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 build=${GRBDA_BUILD_DIR:-build}
 
+stage() { echo; echo "== [run_tests.sh $SECONDS s] $*"; }
+stage "Debian packages (tools/install_deps.sh)"
 bash tools/install_deps.sh
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release
+stage "configure and build $build (Release)"
+bash tools/configure_release.sh "$build"
 cmake --build "$build" -j2
+python3 tools/slowest_compiles.py "$build" 20 || true
 
 # Keep going after failing tests so the package check still reports; fail at the end.
 status=0
+stage "ctest"
 # Per-test times are kept in $build/junit.xml (issue #26) and the slowest are printed.
 ctest --test-dir "$build" --output-on-failure --no-tests=error -j2 --output-junit junit.xml || status=$?
 python3 tools/slowest_tests.py "$build/junit.xml" || true
@@ -22,13 +27,13 @@ python3 tools/slowest_tests.py "$build/junit.xml" || true
 # built for, importing grbda from the build tree.
 python="$(cd "$build" && pwd)/python/python3"
 if [ -x "$python" ]; then
-  echo
-  echo "== Python bindings: pytest python/tests"
+  stage "Python bindings: pytest python/tests ($("$python" -c 'import sys; print(sys.executable)'))"
   GRBDA_BUILD_DIR="$build" "$python" -m pytest -q -p no:cacheprovider python/tests || status=$?
+  stage "pip install . for the python3 on PATH, in a fresh venv (tools/check_python_venv.sh)"
+  bash tools/check_python_venv.sh "$build" || status=$?
 fi
 
-echo
-echo "== install + downstream consumer (find_package(grbda))"
+stage "install + downstream consumer (find_package(grbda))"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/grbda-consumer.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
@@ -57,4 +62,5 @@ if [ -x "$python" ]; then
     models/double_pendulum.urdf
 fi
 
+stage "done (status $status)"
 exit "$status"

@@ -21,7 +21,7 @@ constexpr const char* kState =
 void bindCom(py::module_& m) {
   m.def(
       "com",
-      [](const Model& model, BoundData& d, ArrayLike q, ArrayLike v) {
+      [](const Model& model, BoundData& d, ArrayLike q, ArrayLike v) -> py::tuple {
         Data& data = d.of(model, "com");
         if (v.is_none()) return py::make_tuple(Vec3(centerOfMass(model, data, toVector(q, "q"))));
         centerOfMass(model, data, toVector(q, "q"), toVector(v, "v"));

@@ -1,13 +1,16 @@
 """Shared fixtures: the grbda package and command of the build tree, and the bundled models.
 
 The build directory is $GRBDA_BUILD_DIR (relative to the repository root) or build/. Its
-python/ folder goes first on sys.path, so the tests exercise the freshly built module.
+python/ folder goes first on sys.path, so the tests exercise the freshly built module, unless
+GRBDA_TEST_INSTALLED=1: then the tests import the grbda installed in the running environment
+(tools/check_python_venv.sh, after `pip install .`).
 """
 import json
 import os
 import pathlib
 import subprocess
 import sys
+import sysconfig
 
 import numpy as np
 import pytest
@@ -15,10 +18,15 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BUILD = ROOT / os.environ.get("GRBDA_BUILD_DIR", "build")
 MODELS = ROOT / "models"
-if (BUILD / "python" / "grbda").is_dir():
+INSTALLED = os.environ.get("GRBDA_TEST_INSTALLED") == "1"
+if (BUILD / "python" / "grbda").is_dir() and not INSTALLED:
     sys.path.insert(0, str(BUILD / "python"))
 
 import grbda  # noqa: E402
+
+if INSTALLED and not pathlib.Path(grbda.__file__).is_relative_to(sysconfig.get_paths()["platlib"]):
+    raise RuntimeError(f"GRBDA_TEST_INSTALLED=1, but grbda was not imported from this environment's "
+                       f"site-packages ({sysconfig.get_paths()['platlib']}): {grbda.__file__}")
 
 CLI = BUILD / "tools" / "grbda"
 
