@@ -4,6 +4,7 @@ The wheel's grbda/ directory is a small install prefix of its own:
     grbda/*.py                          the pure-Python part (python/grbda)
     grbda/_grbda.cpython-*.so           the extension, RUNPATH $ORIGIN/lib
     grbda/lib/libgrbda.so.0             the shared library
+    grbda/lib/libgrbda_backends.so.0    its readers and FCL queries, which it loads privately
     grbda/bin/grbda                     the command (RUNPATH $ORIGIN/../lib), run by the `grbda` script
     grbda/share/grbda/models/           the robot models (the command finds them beside itself)
 
@@ -115,10 +116,12 @@ class CMakeBuild(build_ext):
         target = Path(self.get_ext_fullpath(ext.name))
         shutil.copy2(extension, target)
         set_runpath(target, "$ORIGIN/lib")
-        # the soname file only (a wheel stores no symlinks); the extension and the command need no other
+        # the soname files only (a wheel stores no symlinks): libgrbda, and beside it the backend it
+        # opens from its own directory (loaders/backends.cpp)
         (package / "lib").mkdir()
-        library = self.one(p for p in stage.rglob("libgrbda.so.*") if p.name.count(".") == 2)
-        shutil.copy2(library.resolve(), package / "lib" / library.name)
+        for name in ("libgrbda.so.*", "libgrbda_backends.so.*"):
+            library = self.one(p for p in stage.rglob(name) if p.name.count(".") == 2)
+            shutil.copy2(library.resolve(), package / "lib" / library.name)
         (package / "bin").mkdir()
         shutil.copy2(stage / (cache_value(build_dir, "CMAKE_INSTALL_BINDIR") or "bin") / "grbda", package / "bin" / "grbda")
         # GNUInstallDirs leaves CMAKE_INSTALL_DATADIR empty in the cache (it defaults to DATAROOTDIR)

@@ -41,12 +41,13 @@ echo "built $(basename "$wheel") ($(du -k "$wheel" | cut -f1) kB)"
 "$python" - "$wheel" <<'EOF'
 import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
-need = ["grbda/__init__.py", "grbda/lib/libgrbda.so.0", "grbda/bin/grbda", "grbda/share/grbda/models/four_bar.urdf"]
+need = ["grbda/__init__.py", "grbda/lib/libgrbda.so.0", "grbda/lib/libgrbda_backends.so.0", "grbda/bin/grbda",
+        "grbda/share/grbda/models/four_bar.urdf"]
 missing = [n for n in need if n not in names] + ([] if any(n.startswith("grbda/_grbda.") for n in names) else ["grbda/_grbda.*.so"])
 scripts = [n for n in names if n.endswith("entry_points.txt")]
 if missing or not scripts:
     sys.exit("wheel lacks %s" % (missing or "entry_points.txt"))
-print("wheel carries the extension, lib/libgrbda.so.0, bin/grbda, %d models and the grbda script"
+print("wheel carries the extension, lib/libgrbda.so.0 and its backend, bin/grbda, %d models and the grbda script"
       % sum(n.startswith("grbda/share/grbda/models/") and n.endswith(".urdf") for n in names))
 EOF
 

@@ -23,3 +23,27 @@ GRBDA_CMAKE_BUILD_DIR="$build" "$venv/bin/python" -m pip install --quiet --disab
 GRBDA_TEST_INSTALLED=1 GRBDA_BUILD_DIR="$build" "$venv/bin/python" -m pytest -q -p no:cacheprovider \
   python/tests/test_dynamics.py python/tests/test_model.py python/tests/test_errors.py \
   python/tests/test_simulator.py python/tests/test_derivatives.py
+
+# grbda, Pinocchio and crocoddyl in one Python process (the peer environment, when installed): a
+# call in each, then a clean exit. Extension modules load their libraries privately, and libgrbda
+# loads its backend privately too (docs/packaging.md, "Private dependencies").
+peers=${GRBDA_PEERS_VENV:-.peers/venv}
+if [ -x "$peers/bin/python" ] && "$peers/bin/python" -c 'import pinocchio, crocoddyl' 2>/dev/null; then
+  site=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["platlib"])')
+  PYTHONPATH="$site" "$peers/bin/python" - models/double_pendulum.urdf <<'PY'
+import sys
+import grbda, pinocchio, crocoddyl
+import numpy as np
+model = grbda.load(sys.argv[1]); data = grbda.Data(model)
+pin_model = pinocchio.buildModelFromUrdf(sys.argv[1]); pin_data = pin_model.createData()
+q, v, tau = np.array([0.3, 0.5]), np.array([-0.5, -0.1]), np.array([0.7, 0.4])
+ours = grbda.forward_dynamics(model, data, q, v, tau)
+theirs = pinocchio.aba(pin_model, pin_data, q, v, tau)
+state = crocoddyl.StateMultibody(pin_model)
+assert np.allclose(ours, theirs, rtol=1e-10, atol=1e-12), (ours, theirs)
+print("grbda, Pinocchio %s and crocoddyl %s in one process: the same qdd (%s); state nx = %d"
+      % (pinocchio.__version__, crocoddyl.__version__, np.array2string(ours, precision=6), state.nx))
+PY
+else
+  echo "skipped: grbda beside Pinocchio and crocoddyl in Python (no peer environment at $peers; tools/install_peers.sh)"
+fi

@@ -17,8 +17,8 @@ fi
 rm -rf "$venv"
 "$python" -m venv "$venv"
 pip=("$venv/bin/python" -m pip install --quiet --disable-pip-version-check)
-"${pip[@]}" -r "${requirements[0]}"
-"${pip[@]}" --no-deps -r "${requirements[1]}"
+"${pip[@]}" -r "${requirements[0]}" 2>&1 | { grep -v "^WARNING: Location .* is ignored" || true; }
+"${pip[@]}" --no-deps -r "${requirements[1]}" 2>&1 | { grep -v "^WARNING: Location .* is ignored" || true; }
 cat "${requirements[@]}" > "$stamp"
 "$venv/bin/python" - <<'PY'
 import importlib.metadata as md

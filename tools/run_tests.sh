@@ -3,7 +3,8 @@
 # the test suite and the Python bindings' pytest suite (python/tests), then install grbda to a
 # temporary prefix, build and run an out-of-tree program against it (tests/consumer) and import
 # the installed Python package, proving the exported CMake package and the install layout work.
-# Usage: tools/run_tests.sh        (GRBDA_BUILD_DIR=dir picks another build directory)
+# Usage: tools/run_tests.sh        (GRBDA_BUILD_DIR=dir picks another build directory; GRBDA_PEERS=off
+#                                   runs without the peer environment of tools/install_peers.sh)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 build=${GRBDA_BUILD_DIR:-build}
@@ -11,6 +12,12 @@ build=${GRBDA_BUILD_DIR:-build}
 stage() { echo; echo "== [run_tests.sh $SECONDS s] $*"; }
 stage "Debian packages (tools/install_deps.sh)"
 bash tools/install_deps.sh
+# The peers from the package index (MuJoCo 4.0, Pinocchio 4.1, crocoddyl, example-robot-data 6, ...):
+# optional; without them (GRBDA_PEERS=off, or the index out of reach) their tests say they are skipped.
+if [ "${GRBDA_PEERS:-on}" != off ]; then
+  stage "peer environment (tools/install_peers.sh)"
+  bash tools/install_peers.sh || echo "run_tests.sh: no peer environment; the tests that need one are skipped"
+fi
 stage "configure and build $build (Release)"
 bash tools/configure_release.sh "$build"
 cmake --build "$build" -j2

@@ -1,40 +1,15 @@
-// Self-collision and general shape pairs through FCL (self_collision.hpp).
+// Self-collision and general shape pairs (self_collision.hpp): the pairs, the boxes that cull them
+// and the contacts are here; FCL's distance and penetration of two shapes come through the
+// backend table (src/backends/fcl_shapes.cpp, loaded privately by loaders/backends.cpp).
 #include "grbda/collision/self_collision.hpp"
-
-#include <fcl/fcl.h>
 
 #include <cmath>
 
 #include "grbda/errors.hpp"
+#include "loaders/backends.hpp"
 
 namespace grbda {
 namespace {
-
-using FclGeometry = std::shared_ptr<fcl::CollisionGeometryd>;
-
-FclGeometry fclShape(const CollisionShape& s) {
-  switch (s.type) {
-    case ShapeType::Sphere: return std::make_shared<fcl::Sphered>(s.radius);
-    case ShapeType::Box: return std::make_shared<fcl::Boxd>(2.0 * s.halfExtents);
-    case ShapeType::Cylinder: return std::make_shared<fcl::Cylinderd>(s.radius, s.length);
-    case ShapeType::Capsule: return std::make_shared<fcl::Capsuled>(s.radius, s.length);
-    case ShapeType::Mesh: {
-      if (!s.hull) throw InputError("a mesh collision shape has no convex hull");
-      auto vertices = std::make_shared<std::vector<fcl::Vector3d>>(s.hull->vertices.begin(), s.hull->vertices.end());
-      auto faces = std::make_shared<std::vector<int>>();  // FCL's layout: count, then the indices
-      for (const auto& f : s.hull->faces) faces->insert(faces->end(), {3, f[0], f[1], f[2]});
-      return std::make_shared<fcl::Convexd>(vertices, static_cast<int>(s.hull->faces.size()), faces);
-    }
-  }
-  throw InputError("unknown collision shape");
-}
-
-fcl::Transform3d fclPose(const ShapePose& p) {
-  fcl::Transform3d X = fcl::Transform3d::Identity();
-  X.linear() = p.rotation;
-  X.translation() = p.center;
-  return X;
-}
 
 /// Half sizes of a shape's world AABB about its centre (a mesh: its bounding sphere).
 Vec3 halfBox(const CollisionShape& s, const Mat3& R, double meshRadius) {
@@ -49,38 +24,6 @@ Vec3 halfBox(const CollisionShape& s, const Mat3& R, double meshRadius) {
     case ShapeType::Mesh: return Vec3::Constant(meshRadius);
   }
   return Vec3::Zero();
-}
-
-/// FCL's query on two placed objects, in ShapeDistance's convention.
-ShapeDistance query(const fcl::CollisionObjectd& a, const fcl::CollisionObjectd& b) {
-  ShapeDistance out;
-  fcl::DistanceRequestd request(true, false);  // nearest points; penetration from collide below
-  fcl::DistanceResultd result;
-  fcl::distance(&a, &b, request, result);
-  const Vec3 gap = result.nearest_points[0] - result.nearest_points[1];
-  if (result.min_distance > 0.0 && gap.norm() > 1e-12) {
-    out.distance = result.min_distance;
-    out.point1 = result.nearest_points[0];
-    out.point2 = result.nearest_points[1];
-    out.normal = gap / gap.norm();
-    return out;
-  }
-  fcl::CollisionRequestd cRequest(1, true);
-  fcl::CollisionResultd cResult;
-  fcl::collide(&a, &b, cRequest, cResult);
-  if (cResult.numContacts() == 0) {  // touching within FCL's tolerance: no depth, no direction of its own
-    out.distance = std::max(result.min_distance, 0.0);
-    out.point1 = result.nearest_points[0];
-    out.point2 = result.nearest_points[1];
-    const Vec3 centres = a.getTranslation() - b.getTranslation();
-    out.normal = centres.norm() > 0.0 ? Vec3(centres.normalized()) : Vec3(Vec3::UnitZ());
-    return out;
-  }
-  const fcl::Contactd& c = cResult.getContact(0);
-  out.distance = -c.penetration_depth;
-  out.point1 = out.point2 = c.pos;
-  out.normal = -c.normal;  // FCL's points from object 1 to object 2
-  return out;
 }
 
 bool adjacent(const Model& model, int a, int b) {
@@ -109,12 +52,15 @@ ShapePose geometryPose(const Data& data, const CollisionGeometry& g) {
 }
 
 ShapeDistance shapeDistance(const CollisionShape& a, const ShapePose& poseA, const CollisionShape& b, const ShapePose& poseB) {
-  const fcl::CollisionObjectd oa(fclShape(a), fclPose(poseA)), ob(fclShape(b), fclPose(poseB));
-  return query(oa, ob);
+  const detail::FclObjectPtr oa = detail::makeFclObject(a), ob = detail::makeFclObject(b);
+  const detail::BackendTable& fcl = detail::backends();
+  fcl.placeFclObject(oa.get(), poseA);
+  fcl.placeFclObject(ob.get(), poseB);
+  return fcl.fclQuery(*oa, *ob);
 }
 
 struct SelfCollision::Impl {
-  std::vector<std::unique_ptr<fcl::CollisionObjectd>> objects;  ///< per geometry (null: in no pair)
+  std::vector<detail::FclObjectPtr> objects;                    ///< per geometry (null: in no pair)
   std::vector<double> meshRadius;                               ///< per geometry: a mesh's bounding radius
   std::vector<ShapePose> poses;                                 ///< per geometry, this step
   std::vector<Vec3> lo, hi;                                     ///< per geometry: world AABB + margin
@@ -142,13 +88,13 @@ SelfCollision::SelfCollision(const Model& model) : impl_(std::make_unique<Impl>(
   for (int i = 0; i < n; ++i) {
     if (!s.used[static_cast<size_t>(i)]) continue;
     const CollisionShape& shape = g[static_cast<size_t>(i)].shape;
-    s.objects[static_cast<size_t>(i)] = std::make_unique<fcl::CollisionObjectd>(fclShape(shape));
+    s.objects[static_cast<size_t>(i)] = detail::makeFclObject(shape);
     if (shape.type == ShapeType::Mesh)
       for (const Vec3& v : shape.hull->vertices) s.meshRadius[static_cast<size_t>(i)] = std::max(s.meshRadius[static_cast<size_t>(i)], v.norm());
   }
 }
 
-SelfCollision::~SelfCollision() = default;
+SelfCollision::~SelfCollision() = default;  // the objects go back to the backend (FclObjectPtr)
 
 void SelfCollision::detect(const Model& model, const Data& data, const World& world, std::vector<ContactPoint>& contacts) {
   if (pairs_.empty()) return;
@@ -161,16 +107,17 @@ void SelfCollision::detect(const Model& model, const Data& data, const World& wo
     s.lo[i] = s.poses[i].center - h;
     s.hi[i] = s.poses[i].center + h;
   }
+  const detail::BackendTable& fcl = detail::backends();
   bool placed = false;
   for (const auto& [a, b] : pairs_) {
     const size_t ia = static_cast<size_t>(a), ib = static_cast<size_t>(b);
     if ((s.lo[ia].array() > s.hi[ib].array()).any() || (s.lo[ib].array() > s.hi[ia].array()).any()) continue;
     if (!placed) {  // FCL objects are posed only on a step that has a candidate
       for (size_t i = 0; i < g.size(); ++i)
-        if (s.used[i]) s.objects[i]->setTransform(fclPose(s.poses[i]));
+        if (s.used[i]) fcl.placeFclObject(s.objects[i].get(), s.poses[i]);
       placed = true;
     }
-    const ShapeDistance d = query(*s.objects[ia], *s.objects[ib]);
+    const ShapeDistance d = fcl.fclQuery(*s.objects[ia], *s.objects[ib]);
     if (d.distance > world.margin) continue;
     ContactPoint c;
     c.geometry = a;

@@ -1,3 +1,5 @@
+// The MJCF reader of libgrbda_backends.so (the public calls of grbda/mjcf/mjcf.hpp are in
+// loaders/mjcf_loader.cpp and reach it through the backend table).
 #include "grbda/mjcf/mjcf.hpp"
 
 #include <tinyxml2.h>
@@ -10,6 +12,7 @@
 #include "log.hpp"
 #include "mjcf/attributes.hpp"
 #include "mjcf/reader.hpp"
+#include "backends/backend_table.hpp"
 #include "urdf/urdf_file.hpp"
 
 // Design: one tinyxml2 pass (as for URDF: it gives every element's line for error messages and
@@ -151,37 +154,8 @@ MjcfDescription parse(const std::string& text, const std::string& source) {
 }  // namespace
 }  // namespace mjcf_detail
 
-MjcfDescription parseMjcfFile(const std::string& path) {
-  return mjcf_detail::parse(urdf_detail::readTextFile(path), path);
-}
-
-MjcfDescription parseMjcfString(const std::string& xml, const std::string& sourceName) {
-  return mjcf_detail::parse(xml, sourceName);
-}
-
-namespace {
-Model buildWith(ModelBuilder builder, const LoadOptions& options) {
-  builder.setLoopTreatment(options.loops);
-  if (options.floatingBase) builder.addFloatingBase();
-  return builder.build();
-}
-}  // namespace
-
-Model loadMjcf(const std::string& path, const LoadOptions& options) {
-  return buildWith(parseMjcfFile(path).builder, options);
-}
-
-Model loadMjcfString(const std::string& xml, const std::string& sourceName, const LoadOptions& options) {
-  return buildWith(parseMjcfString(xml, sourceName).builder, options);
-}
-
-bool isMjcfPath(const std::string& path) {
-  const size_t dot = path.find_last_of('.');
-  const size_t slash = path.find_last_of("/\\");
-  if (dot == std::string::npos || (slash != std::string::npos && slash > dot)) return false;
-  std::string ext = path.substr(dot + 1);
-  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return ext == "xml" || ext == "mjcf";
+MjcfDescription detail::parseMjcfText(const std::string& text, const std::string& source) {
+  return mjcf_detail::parse(text, source);
 }
 
 }  // namespace grbda

@@ -1,10 +1,8 @@
-#include "grbda/urdf/urdf.hpp"
-
+// The URDF / URDF+ reader of libgrbda_backends.so: texts to one ModelBuilder (the public calls of
+// grbda/urdf/urdf.hpp are in loaders/urdf_loader.cpp and reach this through the backend table).
+#include "backends/backend_table.hpp"
 #include "grbda/errors.hpp"
-#include "grbda/model_source.hpp"
-#include "serialize/model_source_access.hpp"
 #include "urdf/compound_joints.hpp"
-#include "urdf/mass_check.hpp"
 #include "urdf/merge.hpp"
 #include "urdf/transmission.hpp"
 #include "urdf/urdf_file.hpp"
@@ -76,65 +74,13 @@ ModelBuilder assemble(const std::vector<UrdfFile>& files, TransmissionTreatment 
   return builder;
 }
 
-std::vector<UrdfFile> readFiles(const std::vector<std::string>& paths) {
-  std::vector<UrdfFile> files;
-  files.reserve(paths.size());
-  for (const std::string& p : paths) files.push_back(urdf_detail::readUrdf(urdf_detail::readTextFile(p), p));
-  return files;
-}
-
 }  // namespace
 
-ModelBuilder parseUrdfFile(const std::string& path) { return parseUrdfFiles({path}); }
-
-ModelBuilder parseUrdfFiles(const std::vector<std::string>& paths) {
-  if (paths.empty()) throw ModelError("no URDF files given");
-  return assemble(readFiles(paths), TransmissionTreatment::ExactRotor);
-}
-
-ModelBuilder parseUrdfString(const std::string& xml, const std::string& sourceName) {
+ModelBuilder detail::assembleUrdfTexts(const std::vector<UrdfText>& texts, TransmissionTreatment transmissions) {
   std::vector<UrdfFile> files;
-  files.push_back(urdf_detail::readUrdf(xml, sourceName));
-  return assemble(files, TransmissionTreatment::ExactRotor);
-}
-
-namespace {
-Model buildWith(ModelBuilder builder, const LoadOptions& options) {
-  builder.setLoopTreatment(options.loops);
-  if (options.floatingBase) builder.addFloatingBase();
-  return builder.build();
-}
-
-/// Loads the files and keeps their text as the model's source (model_source.hpp): parsing the
-/// same text with the same options rebuilds the same model.
-Model loadFiles(const std::vector<UrdfFile>& files, const LoadOptions& options) {
-  Model model = buildWith(assemble(files, options.transmissions), options);
-  urdf_detail::warnSingularMassMatrix(model);
-  auto source = std::make_shared<ModelSource>();
-  for (const UrdfFile& f : files) source->urdf.push_back(UrdfText{f.source, f.text});
-  source->options = options;
-  detail::ModelSourceAccess::set(model, std::move(source));
-  return model;
-}
-}  // namespace
-
-Model loadUrdf(const std::string& path, const LoadOptions& options) { return loadUrdf(std::vector<std::string>{path}, options); }
-
-Model loadUrdf(const std::vector<std::string>& paths, const LoadOptions& options) {
-  if (paths.empty()) throw ModelError("no URDF files given");
-  return loadFiles(readFiles(paths), options);
-}
-
-Model loadUrdfString(const std::string& xml, const std::string& sourceName, const LoadOptions& options) {
-  std::vector<UrdfFile> files;
-  files.push_back(urdf_detail::readUrdf(xml, sourceName));
-  return loadFiles(files, options);
-}
-
-Model detail::loadUrdfTexts(const std::vector<UrdfText>& texts, const LoadOptions& options) {
-  std::vector<UrdfFile> files;
+  files.reserve(texts.size());
   for (const UrdfText& t : texts) files.push_back(urdf_detail::readUrdf(t.text, t.name));
-  return loadFiles(files, options);
+  return assemble(files, transmissions);
 }
 
 }  // namespace grbda

@@ -283,15 +283,6 @@ UrdfJoint readJoint(const std::string& file, const XMLElement& e) {
 
 }  // namespace
 
-std::string readTextFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ModelError("cannot open file", path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw ModelError("cannot read file", path);
-  return text.str();
-}
-
 UrdfFile readUrdf(std::string text, std::string source) {
   UrdfFile f;
   f.source = std::move(source);

@@ -42,8 +42,6 @@ struct UrdfFile {
   std::vector<UrdfJoint> joints;
 };
 
-/// Reads the whole file; ModelError "cannot open file" when it cannot.
-std::string readTextFile(const std::string& path);
 
 /// Parses XML text and reads its links and joints. Throws ModelError on any syntax problem.
 UrdfFile readUrdf(std::string text, std::string source);

@@ -1,4 +1,4 @@
-#include "urdf/mass_check.hpp"
+#include "loaders/mass_check.hpp"
 
 #include <Eigen/Eigenvalues>
 
