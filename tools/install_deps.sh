@@ -20,7 +20,7 @@ packages=(
   graphviz                            # `grbda info --dot` pictures (docs/) and their test
   libjs-three                         # three.js, inlined by `grbda view` into its pages
   chromium                            # the headless browser of the viewer's test (tests/viewer/)
-  clang-14 libfuzzer-14-dev           # the fuzzers (tools/run_fuzzers.sh, docs/reliability.md)
+  clang-14 libfuzzer-14-dev libclang-rt-14-dev   # the sanitizers and fuzzers (clang runtimes; docs/reliability.md)
   python3-setuptools python3-wheel python3-build python3-venv   # the wheel (pyproject.toml, offline)
   dpkg-dev file debootstrap           # the .deb packages (cpack, dpkg-shlibdeps) and their clean-root test
   doxygen                             # the API reference (docs/Doxyfile)
