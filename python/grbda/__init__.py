@@ -26,6 +26,7 @@ except ImportError as _error:  # another interpreter than the one it was built f
         "Run the interpreter it was built for (build/python/python3 in the build tree), or rebuild "
         "with -DPython3_EXECUTABLE=<this interpreter>."
     ) from _error
+from ._grbda import __version__  # noqa: F401  (CMake's project version)
 from ._grbda import robots, tree  # noqa: F401  (submodules)
 from ._grbda import InputError, is_mjcf_path, load_mjcf, load_urdf
 from .configuration import quaternion_to_rotation  # noqa: F401

@@ -3,6 +3,7 @@
 
 PYBIND11_MODULE(_grbda, m) {
   m.doc() = "grbda: recursive rigid-body dynamics for robots with kinematic loops (cluster algorithms)";
+  m.attr("__version__") = GRBDA_VERSION;  // CMake's project version, as `grbda --version` says
   grbda::python::bindErrors(m);
   grbda::python::bindModel(m);
   grbda::python::bindBuilder(m);
