@@ -198,7 +198,44 @@ TEST(MeshFiles, UnreadableUnsupportedOrTruncatedFilesAreInputErrorsNamingTheFile
   cut.resize(cut.size() - 10);
   EXPECT_NE(message(writeBinary(dir, "cut.stl", cut)).find("cut.stl"), std::string::npos);
   EXPECT_NE(message(dir.write("bad.obj", "v 1 2\n")).find("line 1"), std::string::npos);
-  EXPECT_THROW(loadMeshHull(dir.write("ok.obj", obj(Vec3::Constant(0.1))), Vec3(1, -1, 1)), InputError);
+  const std::string ok = dir.write("ok.obj", obj(Vec3::Constant(0.1)));
+  for (const Vec3& scale : {Vec3(1, 0, 1), Vec3(1, std::nan(""), 1), Vec3(1, 1, HUGE_VAL)}) {
+    try {
+      loadMeshHull(ok, scale);
+      ADD_FAILURE() << "scale " << scale.transpose() << " accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("scale must be finite and non-zero"), std::string::npos) << e.what();
+    }
+  }
+}
+
+/// Every hull vertex on or below every face's plane: the faces point outward.
+void expectOutwardFaces(const ConvexHull& hull) {
+  for (const auto& f : hull.faces) {
+    const Vec3 &a = hull.vertices[static_cast<size_t>(f[0])], &b = hull.vertices[static_cast<size_t>(f[1])],
+               &c = hull.vertices[static_cast<size_t>(f[2])];
+    const Vec3 n = (b - a).cross(c - a).normalized();
+    for (const Vec3& v : hull.vertices) EXPECT_LE(n.dot(v - a), 1e-12);
+  }
+}
+
+TEST(MeshFiles, ANegativeScaleMirrorsTheHullAndKeepsItsFacesOutward) {
+  testing::TempDir dir;
+  // a lopsided tetrahedron: its mirror image is not itself
+  const std::string tetra = dir.write("wedge.obj", "v 0.1 0.2 0.0\nv 0.5 0.3 0.1\nv 0.2 0.9 0.2\nv 0.3 0.4 0.7\nf 1 2 3\n");
+  const auto plain = loadMeshHull(tetra);
+  const auto mirrored = loadMeshHull(tetra, Vec3(1.0, -1.0, 1.0));
+  ASSERT_EQ(plain->vertices.size(), 4u);
+  ASSERT_EQ(mirrored->vertices.size(), 4u);
+  for (const Vec3& v : plain->vertices) {  // each vertex has its mirror image (y negated) in the other hull
+    double nearest = HUGE_VAL;
+    for (const Vec3& w : mirrored->vertices) nearest = std::min(nearest, (w - Vec3(v.x(), -v.y(), v.z())).norm());
+    EXPECT_LT(nearest, 1e-15) << v.transpose();
+  }
+  expectOutwardFaces(*plain);
+  expectOutwardFaces(*mirrored);
+  const auto thrice = loadMeshHull(tetra, Vec3(-1.0, -1.0, -1.0));  // a point reflection: also a mirror
+  expectOutwardFaces(*thrice);
 }
 
 // ---- a mesh cube's hull in the simulator: the same contacts and forces as the box ----
@@ -278,7 +315,21 @@ TEST(MeshInUrdf, AFoundMeshIsItsHullAndAMissingOneIsSkippedWithOneWarningNamingT
   for (size_t p = err.find("is skipped"); p != std::string::npos; p = err.find("is skipped", p + 1)) ++count;
   EXPECT_EQ(count, 1u) << err;
 
-  EXPECT_THROW(loadUrdf(dir.write("neg.urdf", urdfWithMesh("arm.stl", " scale=\"1 -1 1\""))), ModelError);
+  // a mirrored part (a negative scale component) is its mirrored hull; a zero one is a located error
+  const Model mirrored = loadUrdf(dir.write("mirrored.urdf", urdfWithMesh("arm.stl", " scale=\"1 -2 1\"")));
+  ASSERT_EQ(mirrored.collisionGeometries().size(), 1u);
+  const ConvexHull& hull = *mirrored.collisionGeometries()[0].shape.hull;
+  Vec3 hi = hull.vertices[0].cwiseAbs();
+  for (const Vec3& v : hull.vertices) hi = hi.cwiseMax(v.cwiseAbs());
+  EXPECT_LT((hi - Vec3(0.1, 0.2, 0.1)).norm(), 1e-7);
+  expectOutwardFaces(hull);
+  try {
+    loadUrdf(dir.write("flat.urdf", urdfWithMesh("arm.stl", " scale=\"1 0 1\"")));
+    ADD_FAILURE() << "a zero scale was accepted";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("<mesh> scale must be finite and non-zero"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("flat.urdf"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -71,7 +71,9 @@ void keywordLines(const std::string& path, const std::string& text, const char* 
 std::vector<Vec3> readMeshVertices(const std::string& path, const Vec3& scale) {
   const std::string ext = lowerExtension(path);
   if (ext != "stl" && ext != "obj") bad(path, "unsupported mesh format '." + ext + "' (grbda reads .stl and .obj)");
-  if (!scale.allFinite() || scale.minCoeff() <= 0.0) bad(path, "scale must be positive and finite");
+  // negative components mirror the mesh; its hull is recomputed from the mirrored points, so its
+  // faces stay outward
+  if (!scale.allFinite() || (scale.array() == 0.0).any()) bad(path, "scale must be finite and non-zero");
   std::ifstream file(path, std::ios::binary);
   if (!file) bad(path, "cannot open the file");
   const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());

@@ -84,7 +84,9 @@ bool readMeshCollision(const ElementContext& at, const XMLElement& mesh, Collisi
   const char* filename = mesh.Attribute("filename");
   if (!filename) fail(at, mesh, "<mesh> needs a filename");
   const Vec3 scale = vectorAttribute(at, mesh, "scale", Vec3::Ones());
-  if (!(scale.allFinite() && scale.minCoeff() > 0.0)) fail(at, mesh, "<mesh> scale must be positive and finite");
+  // A negative component mirrors the part (how URDFs make a right part from a left one); only a
+  // zero, NaN or infinite one describes no solid.
+  if (!(scale.allFinite() && (scale.array() != 0.0).all())) fail(at, mesh, "<mesh> scale must be finite and non-zero");
   const std::string path = findMesh(filename, at.file);
   try {
     if (path.empty()) throw InputError(std::string("file '") + filename + "' not found");

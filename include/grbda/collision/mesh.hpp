@@ -12,8 +12,9 @@
 namespace grbda {
 
 /// The vertices of the mesh file at `path` (STL binary or ASCII, OBJ `v` lines), each scaled per
-/// axis by `scale` (URDF `<mesh scale>`). InputError naming the file when it cannot be opened, its
-/// extension is not .stl or .obj, or it is truncated or has no vertex.
+/// axis by `scale` (URDF `<mesh scale>`; a negative component mirrors the part). InputError naming
+/// the file when a scale component is zero or not finite, it cannot be opened, its extension is not
+/// .stl or .obj, or it is truncated or has no vertex.
 std::vector<Vec3> readMeshVertices(const std::string& path, const Vec3& scale = Vec3::Ones());
 
 /// The convex hull of `points` (duplicates and interior points dropped; coplanar points on a face
