@@ -100,6 +100,33 @@ TEST(CliView, EveryBodyAndContactIsWhereForwardKinematicsPutsIt) {
   EXPECT_TRUE(footSegment);
 }
 
+TEST(CliView, AFixedBaseFileFloatsWithFloatingAsInEveryCommand) {
+  // --floating adds a free joint at the root: the page takes its 7 base coordinates, and the whole
+  // arm is drawn where forward kinematics of the floating model puts it (lifted by 1 m here).
+  grbda::LoadOptions options;
+  options.floatingBase = true;
+  const grbda::Model model = grbda::loadUrdf(kFourBar, options);
+  grbda::VecX q = model.neutralConfiguration();
+  q[2] = 1.0;
+  TempDir dir;
+  const Json s = view(dir, {kFourBar, "--floating", "--q", joinFull({q.data(), q.data() + q.size()})});
+  grbda::Data data(model);
+  grbda::forwardKinematics(model, data, q);
+  const std::vector<double> bodies = s["poses"][0]["bodies"].numbers();
+  ASSERT_EQ(bodies.size(), 7u * model.numBodies());
+  for (int i = 0; i < model.numBodies(); ++i)
+    for (int a = 0; a < 3; ++a) EXPECT_NEAR(bodies[7 * i + a], data.Xa[i].r[a], 1e-6) << model.body(i).name;
+  // the same arm as the fixed-base file's at its neutral pose, 1 m up (the floating model has the
+  // root link as an extra first body)
+  const grbda::Model fixed = grbda::loadUrdf(kFourBar);
+  ASSERT_EQ(model.numBodies(), fixed.numBodies() + 1);
+  grbda::Data fixedData(fixed);
+  grbda::forwardKinematics(fixed, fixedData, fixed.neutralConfiguration());
+  for (int i = 0; i < fixed.numBodies(); ++i)
+    EXPECT_LT((grbda::Vec3(bodies[7 * (i + 1)], bodies[7 * (i + 1) + 1], bodies[7 * (i + 1) + 2]) -
+               fixedData.Xa[i].r - grbda::Vec3(0, 0, 1)).norm(), 1e-6) << fixed.body(i).name;
+}
+
 TEST(CliView, AClosedLoopIsDrawnClosed) {
   // The four-bar's loop points, seen from both bodies it joins, coincide at any valid configuration.
   TempDir dir;

@@ -91,13 +91,13 @@ void bindWorld(py::module_& m) {
       .def_readwrite("margin", &World::margin, "distance [m] below which a contact row is active")
       .def(
           "add_box",
-          [](World& w, ArrayLike center, ArrayLike size, py::object rotation, double friction, double restitution) {
+          [](World& w, ArrayLike center, ArrayLike size, py::object rotation, py::object friction, py::object restitution) {
             StaticBox b;
             b.center = toVec3(center, "center");
             b.halfExtents = 0.5 * toVec3(size, "size");
             if (!rotation.is_none()) b.rotation = toMatrix(rotation, "rotation", 3, 3);
-            b.friction = friction;
-            b.restitution = restitution;
+            if (!friction.is_none()) b.friction = friction.cast<double>();  // None: the world's
+            if (!restitution.is_none()) b.restitution = restitution.cast<double>();
             w.boxes.push_back(b);
             try {
               w.validate();
@@ -106,10 +106,11 @@ void bindWorld(py::module_& m) {
               throw;
             }
           },
-          py::arg("center"), py::arg("size"), py::arg("rotation") = py::none(), py::arg("friction") = -1.0,
-          py::arg("restitution") = -1.0,
-          "Adds a static box (full sizes [m]; rotation: its axes as columns, world coordinates; friction and "
-          "restitution < 0 take the world's).")
+          py::arg("center"), py::arg("size"), py::arg("rotation") = py::none(), py::arg("friction") = py::none(),
+          py::arg("restitution") = py::none(),
+          "Adds a static box (full sizes [m]; rotation: its axes as columns, world coordinates; friction >= 0 and "
+          "restitution in [0, 1] of its own, or None (or -1, the C++ StaticBox::kWorlds) for the world's; any "
+          "other value raises InputError naming it).")
       .def_property_readonly("num_boxes", [](const World& w) { return w.boxes.size(); }, "number of static boxes");
 }
 

@@ -129,3 +129,13 @@ def test_recording_and_spanning_positions():
     knee, rotor = span[names.index("FR_hip_to_knee_j")], span[names.index("FR_hip_to_knee_rotor_j")]
     assert abs(knee) > 0.1
     assert rotor == pytest.approx(9.33 * knee, rel=1e-12)
+
+
+def test_a_box_takes_the_worlds_friction_by_none_and_refuses_other_negative_values():
+    world = grbda.World()
+    world.add_box([0.6, 0, 0.05], [0.2, 0.2, 0.1])  # friction and restitution: the world's
+    world.add_box([0.6, 0, 0.05], [0.2, 0.2, 0.1], friction=None, restitution=-1)  # -1: the C++ sentinel
+    world.add_box([0.6, 0, 0.05], [0.2, 0.2, 0.1], friction=0.3, restitution=0.1)
+    with pytest.raises(grbda.InputError, match=r"box 3's friction must be >= 0, or -1 .*got -2"):
+        world.add_box([0.6, 0, 0.05], [0.2, 0.2, 0.1], friction=-2)
+    assert world.num_boxes == 3

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "grbda/errors.hpp"
 
@@ -31,9 +32,13 @@ void World::validate() const {
       throw InputError("World: " + name + "'s rotation is not a rotation matrix");
     if (!(b.halfExtents.allFinite() && b.halfExtents.minCoeff() > 0.0))
       throw InputError("World: " + name + "'s half extents must be positive and finite");
-    if (b.friction >= 0.0 || b.restitution >= 0.0)
-      requireContactProperties(b.friction >= 0.0 ? b.friction : friction, b.restitution >= 0.0 ? b.restitution : restitution, name + "'s");
-    if (std::isnan(b.friction) || std::isnan(b.restitution)) throw InputError("World: " + name + "'s friction or restitution is NaN");
+    for (const auto& [value, what] : {std::pair{b.friction, "friction"}, std::pair{b.restitution, "restitution"}})
+      if (value < 0.0 && value != StaticBox::kWorlds)
+        throw InputError("World: " + name + "'s " + what + " must be >= 0, or -1 (StaticBox::kWorlds) for the world's (got " +
+                         str(value) + ")");
+    const bool ownFriction = b.friction != StaticBox::kWorlds, ownRestitution = b.restitution != StaticBox::kWorlds;
+    if (ownFriction || ownRestitution)
+      requireContactProperties(ownFriction ? b.friction : friction, ownRestitution ? b.restitution : restitution, name + "'s");
   }
 }
 

@@ -108,8 +108,8 @@ std::vector<OptionSpec> viewOptions() {
   options.push_back({"--html", "FILE", "the page to write (required)"});
   options.push_back({"--three-js", "FILE",
                      "three.min.js to inline (default: Debian's libjs-three, /usr/share/javascript/three/)"});
-  for (const OptionSpec& o : outputOptions())
-    if (o.name == "--log-level") options.push_back(o);
+  for (const OptionSpec& o : outputOptions())  // how the model is loaded, as every command takes it
+    if (o.name == "--log-level" || o.name == "--floating" || o.name == "--transmissions") options.push_back(o);
   return options;
 }
 

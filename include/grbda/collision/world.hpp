@@ -13,8 +13,10 @@ struct StaticBox {
   Vec3 center = Vec3::Zero();              ///< world [m]
   Mat3 rotation = Mat3::Identity();        ///< its axes as columns, world coordinates
   Vec3 halfExtents = Vec3::Constant(0.5);  ///< half sizes along its axes [m]
-  double friction = -1.0;     ///< μ of its contacts; < 0: the world's
-  double restitution = -1.0;  ///< e of its contacts; < 0: the world's
+  double friction = kWorlds;     ///< μ of its contacts (≥ 0), or kWorlds: the world's
+  double restitution = kWorlds;  ///< e of its contacts (in [0, 1]), or kWorlds: the world's
+  /// The one negative value a box's friction or restitution may take: "use the world's".
+  static constexpr double kWorlds = -1.0;
 };
 
 /// The simulated environment: ground, static boxes and contact properties.
