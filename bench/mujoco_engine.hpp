@@ -1,9 +1,10 @@
 #pragma once
-// MuJoCo 2.2.2 (C API) driven like grbda's Simulator in the side-by-side benchmark
-// (bench_mujoco.cpp): the Mini Cheetah written as MJCF by tools/make_mjcf.py, its state set from
-// grbda's coordinates, the joint PD on the link joints as motor controls, Σ normal force and gear
-// slip read back. Coordinates: grbda's floating base v = [ω; v] in the body frame; MuJoCo's free
-// joint qvel = [ṗ in world; ω in body], so ṗ = R v and p̈ = R (v̇ + ω × v).
+// MuJoCo's C API (2.2.2 from Debian, 4.0 from the package index) driven like grbda's Simulator in
+// the side-by-side benchmarks (bench_mujoco.cpp, peers/side_by_side.cpp): the Mini Cheetah written
+// as MJCF by tools/make_mjcf.py, its state set from grbda's coordinates, the joint PD on the link
+// joints as motor controls, Σ normal force and gear slip read back. Coordinates: grbda's floating
+// base v = [ω; v] in the body frame; MuJoCo's free joint qvel = [ṗ in world; ω in body], so
+// ṗ = R v and p̈ = R (v̇ + ω × v).
 #include <mujoco/mujoco.h>
 
 #include <cmath>
@@ -126,7 +127,11 @@ class MujocoCheetah {
     const int nv = m_->nv;
     MatX M(nv, nv);
     std::vector<mjtNum> dense(static_cast<size_t>(nv * nv));
+#if mjVERSION_HEADER >= 4000000  // MuJoCo 4 reads M from mjData
+    mj_fullM(m_, d_, dense.data());
+#else
     mj_fullM(m_, dense.data(), d_->qM);
+#endif
     for (int r = 0; r < nv; ++r)
       for (int c = 0; c < nv; ++c) M(r, c) = dense[static_cast<size_t>(r * nv + c)];
     VecX f(nv);
