@@ -18,7 +18,9 @@ How an entry is counted (one of two ways):
 Placeholders in "args": {repeat}, {models} (the repository's models/), {q}, {v}, {u} (a fixed
 state of the entry's "model": joint positions, velocities and inputs in [-0.5, 0.5] from a
 seeded generator, unit base quaternion, base at z = 0.3 m; the same on every machine).
-"program" is "grbda" (BUILD/tools/grbda) or a path relative to BUILD (bench/sim_step_count).
+"program" is "grbda" (BUILD/tools/grbda) or a path relative to BUILD (bench/sim_step_count). An
+entry with "optional" (the peers' counts, BUILD/peers-bench/side_by_side of bench/compare_peers.py)
+is skipped, saying so, when its program was not built.
 """
 import argparse
 import concurrent.futures
@@ -112,6 +114,13 @@ def main():
     states = {}
     for m in models:
         states[m] = fixed_state(*model_info(grbda, str(ROOT / "models" / m)))
+
+    def program_of(e):
+        return build / "tools" / "grbda" if e["program"] == "grbda" else build / e["program"]
+
+    for e in [e for e in entries if "optional" in e and not program_of(e).exists()]:
+        print(f"skipped: {e['name']}: no {program_of(e)} ({e['optional']})")
+        entries.remove(e)
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         counts = list(pool.map(lambda e: count(e, build, states), entries))

@@ -17,11 +17,16 @@ inline void checkData(const Model& m, const Data& data, const char* algorithm) {
                                                          "' (make one with Data(model) for each model)"));
 }
 
+/// Every entry finite: x·0 is 0 for a finite entry and NaN for inf or NaN, so the sum is finite
+/// exactly when every entry is. One vectorised reduction instead of Eigen's element-wise
+/// allFinite (a third of the instructions on an 18-vector; these run on every call).
+inline bool allFinite(const VecRef& x) { return std::isfinite((x.array() * 0.0).sum()); }
+
 inline void checkVector(const VecRef& x, Eigen::Index expected, const char* what, const char* algorithm) {
   if (x.size() != expected)
     throw InputError(std::string(algorithm) + ": " + what + " has " + std::to_string(x.size()) +
                      " entries, expected " + std::to_string(expected));
-  if (!x.allFinite()) {
+  if (!allFinite(x)) {
     Eigen::Index i = 0;
     while (i < x.size() && std::isfinite(x[i])) ++i;
     throw InputError(std::string(algorithm) + ": " + what + "[" + std::to_string(i) + "] is not finite");
@@ -55,7 +60,7 @@ inline void checkTotalMass(const Model& m, double mass, const char* algorithm) {
 
 /// Every entry of a result must be finite; otherwise the state was singular for this model.
 inline void checkResult(const VecRef& x, const char* what, const char* algorithm) {
-  if (!x.allFinite())
+  if (!allFinite(x))
     throw NumericalError(std::string(algorithm) + ": " + what + " is not finite (singular configuration or inertia)");
 }
 

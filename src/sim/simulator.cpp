@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "../kernels/checks.hpp"
 #include "../kernels/tangent_rate.hpp"
 #include "grbda/algorithms/dynamics.hpp"
 #include "grbda/algorithms/integration.hpp"
@@ -95,7 +96,9 @@ Simulator::Simulator(const Model& model, const World& world, const SimulatorOpti
   int jointRowCapacity = 0, maxClusterDof = 1;
   for (const Cluster& cl : model_.clusters()) {
     maxClusterDof = std::max(maxClusterDof, cl.nv);
-    if (isFreeCluster(model_, cl)) continue;
+    if (isFreeCluster(model_, cl)) continue;  // the base is not actuated
+    if (cl.nq == cl.nv)
+      for (int j = 0; j < cl.nv; ++j) pdCoordinates_.push_back(PdCoordinate{cl.qIndex + j, cl.vIndex + j});
     int column = 0;
     for (int i = cl.firstBody; i < cl.firstBody + cl.numBodies; ++i)
       if (model_.body(i).independent && isOneDof(model_.body(i)) && column < cl.nv)
@@ -107,7 +110,8 @@ Simulator::Simulator(const Model& model, const World& world, const SimulatorOpti
     const bool friction = options_.jointFriction && b.dynamics.friction > 0.0;
     const bool damping = options_.jointDamping && b.dynamics.damping > 0.0;
     if (!isOneDof(b) || !(limits || friction || damping)) continue;
-    jointPhysicsBodies_.push_back(i);
+    const Cluster& cl = model_.cluster(b.cluster);
+    jointPhysics_.push_back(JointPhysics{i, b.cluster, b.vIndex - cl.vSpanIndex, limits, friction, damping});
     jointRowCapacity += 2 * limits + friction + damping;
   }
   rowScratch_.setZero(maxClusterDof);
@@ -216,17 +220,12 @@ void Simulator::setPdTarget(const VecRef& qTarget, const VecRef& vTarget) {
 void Simulator::computeTorque() {
   tauApplied_ = tauHeld_;
   if (pdOn_)
-    for (const Cluster& cl : model_.clusters()) {
-      if (isFreeCluster(model_, cl) || cl.nq != cl.nv) continue;  // the base is not actuated
-      for (int j = 0; j < cl.nv; ++j) {
-        const int iq = cl.qIndex + j, iv = cl.vIndex + j;
-        tauApplied_[iv] += kp_[iv] * (qTarget_[iq] - q_[iq]) - kd_[iv] * (v_[iv] - vTarget_[iv]);
-      }
-    }
+    for (const PdCoordinate& c : pdCoordinates_)
+      tauApplied_[c.v] += kp_[c.v] * (qTarget_[c.q] - q_[c.q]) - kd_[c.v] * (v_[c.v] - vTarget_[c.v]);
   if (controller_) {
     scratchV_.setZero();
     controller_->compute(*this, scratchV_);
-    if (scratchV_.size() != model_.nv() || !scratchV_.allFinite())
+    if (scratchV_.size() != model_.nv() || !detail::allFinite(scratchV_))
       throw InputError("Simulator: the controller's tau at " + at(time_) + " has the wrong size or is not finite");
     tauApplied_ += scratchV_;
   }
@@ -259,7 +258,7 @@ const StepResult& Simulator::step() {
       result_.solver = ContactSolveStats();
       v_ = vFree_;
     }
-    if (!v_.allFinite())
+    if (!detail::allFinite(v_))
       throw NumericalError("Simulator: the run diverged at " + at(time_) + ": the velocities after the contact solve are not finite");
     integrate(model_, q_, v_, options_.dt, qNext_);
     report();
@@ -282,7 +281,7 @@ void Simulator::step(int n) {
 }
 
 void Simulator::checkFinite() const {
-  if (!q_.allFinite() || !v_.allFinite())
+  if (!detail::allFinite(q_) || !detail::allFinite(v_))
     throw NumericalError("Simulator: the run diverged at " + at(time_) + ": the state is not finite");
 }
 
@@ -324,7 +323,6 @@ void Simulator::gatherRows() {
   innovations_->clear();
   contactRow_.clear();
   jointRows_.clear();
-  detail::bodyVelocities(model_, data_, vFree_, bodyVelocity_);
   if (!model_.collisionGeometries().empty()) detectContacts(model_, data_, world_, contacts_);
   else contacts_.clear();
   if (selfCollision_) selfCollision_->detect(model_, data_, world_, contacts_);
@@ -333,6 +331,8 @@ void Simulator::gatherRows() {
 }
 
 void Simulator::addContactRows() {
+  if (contacts_.empty()) return;
+  detail::bodyVelocities(model_, data_, vFree_, bodyVelocity_);  // only the contact rows read them
   const double dt = options_.dt;
   for (const ContactPoint& c : contacts_) {
     const int row = problem_.addRows(RowSet::Cone, 3, c.friction);
@@ -369,14 +369,10 @@ void Simulator::addContactRows() {
 
 void Simulator::addJointRows() {
   const double dt = options_.dt;
-  for (int i : jointPhysicsBodies_) {
+  for (const JointPhysics& jp : jointPhysics_) {
+    const int i = jp.body, localRow = jp.localRow;
     const Body& b = model_.body(i);
-    const bool limits = options_.jointLimits && b.limits.hasPositionLimits;
-    const bool friction = options_.jointFriction && b.dynamics.friction > 0.0;
-    const bool damping = options_.jointDamping && b.dynamics.damping > 0.0;
-    if (!limits && !friction && !damping) continue;
-    const Cluster& cl = model_.cluster(b.cluster);
-    const int localRow = b.vIndex - cl.vSpanIndex;
+    const Cluster& cl = model_.cluster(jp.cluster);
     const double qs = data_.qSpan[b.qIndex], vs = data_.vSpan[b.vIndex];
     const auto add = [&](RowSet set, JointRowKind kind, double sign, double target, double bound, double R) {
       const int row = problem_.addRows(set, 1, 0.0, bound);
@@ -389,15 +385,15 @@ void Simulator::addJointRows() {
       problem_.R[row] = R;
       jointRows_.push_back(JointRow{i, b.cluster, localRow, kind, row});
     };
-    if (limits) {
+    if (jp.limits) {
       const double reach = world_.margin + std::abs(vs) * dt;  // rows for limits the step could reach
       const double lowerGap = qs - b.limits.lower, upperGap = b.limits.upper - qs;
       const auto targetFor = [&](double gap) { return gap > 0.0 ? -gap / dt : -options_.solver.erp * gap / dt; };
       if (lowerGap <= reach) add(RowSet::Unilateral, JointRowKind::LowerLimit, 1.0, targetFor(lowerGap), 0.0, 0.0);
       if (upperGap <= reach) add(RowSet::Unilateral, JointRowKind::UpperLimit, -1.0, targetFor(upperGap), 0.0, 0.0);
     }
-    if (friction) add(RowSet::Box, JointRowKind::Friction, 1.0, 0.0, b.dynamics.friction * dt, 0.0);
-    if (damping) add(RowSet::Free, JointRowKind::Damping, 1.0, 0.0, 0.0, 1.0 / (b.dynamics.damping * dt));
+    if (jp.friction) add(RowSet::Box, JointRowKind::Friction, 1.0, 0.0, b.dynamics.friction * dt, 0.0);
+    if (jp.damping) add(RowSet::Free, JointRowKind::Damping, 1.0, 0.0, 0.0, 1.0 / (b.dynamics.damping * dt));
   }
 }
 

@@ -190,8 +190,16 @@ class Simulator {
     int row = 0;
   };
   std::vector<JointRow> jointRows_;
-  std::vector<int> jointPhysicsBodies_;  ///< bodies whose joint has limits, friction or damping (options on)
+  struct JointPhysics {
+    int body, cluster, localRow;  ///< a 1-DoF body, its cluster, its row in the cluster's G
+    bool limits, friction, damping;  ///< which of its rows the model and the options ask for
+  };
+  std::vector<JointPhysics> jointPhysics_;  ///< bodies whose joint has limits, friction or damping (options on)
   std::vector<int> effortBody_;         ///< per independent velocity: the body whose effort bounds it (-1: none)
+  struct PdCoordinate {
+    int q, v;  ///< an actuated joint's position and velocity index
+  };
+  std::vector<PdCoordinate> pdCoordinates_;  ///< the coordinates the joint PD drives (not the base's)
   ContactProblem problem_;
   /// G and ℳ⁻¹Jᵀλ from the articulated pass (src/sim/row_innovations.hpp); a copy makes its own.
   std::shared_ptr<detail::RowInnovations> innovations_;
