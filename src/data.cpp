@@ -78,10 +78,11 @@ void foldRotorsOnAxis(const Model& model, const std::vector<char>& hasChildren, 
 /// True when body i's own revolute rotation leaves its inertia unchanged: s ×* I − I s× = 0 for
 /// its joint's s = [axis; 0] (a body of revolution about its axis, centre of mass on it), to
 /// round-off of I.
-bool inertiaTurnsWithoutChange(const Body& b) {
+bool inertiaTurnsWithoutChange(const Body& b, double epsilons = 64.0) {
   const Vec6 s = b.joint.subspace();
   const Mat6 change = crfMatrix(s) * b.inertia - b.inertia * crmMatrix(s);
-  return change.cwiseAbs().maxCoeff() <= 64.0 * std::numeric_limits<double>::epsilon() * b.inertia.cwiseAbs().maxCoeff();
+  return change.cwiseAbs().maxCoeff() <=
+         epsilons * std::numeric_limits<double>::epsilon() * b.inertia.cwiseAbs().maxCoeff();
 }
 
 /// Marks the symmetric rotors (of the rotors on their axis, foldRotorsOnAxis, those whose whole
@@ -132,6 +133,25 @@ void sizeCentroidalWorldPass(const Model& model, const std::vector<ClusterData>&
   cs.worldMomentum.assign(n, Vec6::Zero());
   cs.worldS = Mat6X::Zero(6, columns);
   foldSymmetricRotors(model, clusters, cs);
+}
+
+/// The articulated pass folds these bodies' inertia as a constant (DataWorkspace::inertiaInParent):
+/// leaves on a revolute joint, hanging from their cluster's output body, whose inertia turns
+/// without change to round-off (8 ε of its largest entry: the folded inertia then differs from
+/// the transformed one by round-off only, at any angle).
+void markRotorsThatTurnWithoutChange(const Model& model, Data::Workspace& w) {
+  const auto n = static_cast<size_t>(model.numBodies());
+  const std::vector<char> hasChildren = bodiesWithChildren(model);
+  w.turnsWithoutChange.assign(n, 0);
+  w.inertiaInParent.assign(n, Mat6::Zero());
+  for (int i = 0; i < model.numBodies(); ++i) {
+    const Body& b = model.body(i);
+    if (hasChildren[static_cast<size_t>(i)] || b.parent < 0 || b.joint.type != JointType::Revolute ||
+        b.parent != model.cluster(b.cluster).output || !inertiaTurnsWithoutChange(b, 8.0))
+      continue;
+    w.turnsWithoutChange[static_cast<size_t>(i)] = 1;
+    b.Xtree.addTransformedRigidInertia(b.inertia, w.inertiaInParent[static_cast<size_t>(i)]);
+  }
 }
 
 }  // namespace
@@ -186,6 +206,7 @@ void Data::sizeWorkspace(const Model& model) {
   w.treeAba.Dinv.assign(n, Mat6::Zero());
   w.treeAba.u.assign(n, Vec6::Zero());
   w.Ic.assign(n, Mat6::Zero());
+  markRotorsThatTurnWithoutChange(model, w);
   w.clusters.resize(static_cast<size_t>(model.numClusters()));
   for (int k = 0; k < model.numClusters(); ++k)
     detail::sizeClusterData(model, model.cluster(k), w.clusters[static_cast<size_t>(k)]);

@@ -147,6 +147,11 @@ struct Data::Workspace {
   // Articulated-body quantities (the articulated-cluster pass; tree::aba on the spanning tree)
   std::vector<Mat6> IA;        ///< articulated inertia, body coordinates
   std::vector<Vec6> pA;        ///< articulated bias force, body coordinates
+  /// Per body: a leaf of revolution hanging from its cluster's output body (a symmetric rotor):
+  /// its own rotation leaves its inertia unchanged, so folded onto the output body it is the
+  /// constant inertiaInParent whatever its angle (sizeWorkspace; 0 for every other body).
+  std::vector<char> turnsWithoutChange;
+  std::vector<Mat6> inertiaInParent;  ///< Xtreeᵀ I Xtree of those bodies (zero for the others)
   /// tree::aba's per-body terms (the spanning tree's, one joint a body; names as in the paper,
   /// kept apart from the cluster pass's U, D⁻¹, u in ClusterData)
   struct TreeAba {

@@ -50,8 +50,11 @@ inline bool needsGeneralFold(const Model& model, const ArticulatedPassInputs& in
 }
 
 /// Cluster k of the inward pass (eqs. 52-56): U, D, D⁻¹, u; fold onto the output body.
+/// `rigidLeaves`: no leaf terms changed a leaf's IA_i = I_i, so a rotor that turns without change
+/// folds as its constant inertia in the parent (DataWorkspace::inertiaInParent).
 template <int D, bool Bias>
-bool inwardStep(const Model& model, Data& data, const Cluster& cl, ClusterData& cd, const ArticulatedPassInputs& in) {
+bool inwardStep(const Model& model, Data& data, const Cluster& cl, ClusterData& cd, const ArticulatedPassInputs& in,
+                bool rigidLeaves) {
   DataWorkspace& ws = data.work();
   using S = Sizes<D>;
   const int d = cl.nv;
@@ -102,6 +105,7 @@ bool inwardStep(const Model& model, Data& data, const Cluster& cl, ClusterData& 
     else
       for (int c = 0; c < d; ++c) XU.col(c) += X.applyTranspose(Ur.col(c));
     if (needsGeneralFold(model, in, i)) X.addTransformedInertia(ws.IA[i], ws.IA[o]);
+    else if (rigidLeaves && ws.turnsWithoutChange[static_cast<size_t>(i)]) ws.IA[o] += ws.inertiaInParent[static_cast<size_t>(i)];
     else X.addTransformedRigidInertia(ws.IA[i], ws.IA[o]);
     if constexpr (Bias) {
       p += X.applyTranspose(ws.pA[i] + ws.IA[i] * ws.c[i]);
@@ -161,10 +165,12 @@ bool articulatedPass(const Model& model, Data& data, const ArticulatedPassInputs
     }
   }
   leafTerms(data);
+  constexpr bool rigidLeaves = std::is_same_v<std::decay_t<LeafTerms>, NoLeafTerms>;
   for (int k = model.numClusters() - 1; k >= 0; --k) {
     const Cluster& cl = model.cluster(k);
     ClusterData& cd = ws.clusters[static_cast<size_t>(k)];
-    const bool ok = withClusterDof(cl.nv, [&](auto D) { return pass::inwardStep<D, Bias>(model, data, cl, cd, in); });
+    const bool ok =
+        withClusterDof(cl.nv, [&](auto D) { return pass::inwardStep<D, Bias>(model, data, cl, cd, in, rigidLeaves); });
     if (!ok) {
       ws.articulated.failedCluster = k;
       return false;
