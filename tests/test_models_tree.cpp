@@ -18,8 +18,10 @@
 
 #include "grbda/grbda.hpp"
 #include "support/model_files.hpp"
+#include "support/total_mass.hpp"
 
 using namespace grbda;
+using testsupport::totalMass;
 using grbda::testsupport::modelsPath;
 namespace fs = std::filesystem;
 
@@ -93,11 +95,6 @@ bool familyCounts(const std::string& name, Counts& c) {
   return false;
 }
 
-double totalMass(const Model& model) {
-  double m = 0.0;
-  for (const Body& b : model.bodies()) m += b.inertia(5, 5);
-  return m;
-}
 
 std::string headerLine(const std::string& text, const std::string& key) {
   const auto at = text.find(key);

@@ -13,12 +13,14 @@
 #include "support/allocation_counter.hpp"
 #include "support/floating_body.hpp"
 #include "support/gravity.hpp"
+#include "support/total_mass.hpp"
 
 namespace grbda {
 namespace {
 
 using testsupport::boxInertia;
 using testsupport::floatingBody;
+using testsupport::totalMass;
 
 using testsupport::kG;
 
@@ -323,11 +325,6 @@ TEST(SimulatorContact, AdmmAndPgsAgreeOnOneStepAndCompliantTendsToHard) {
 /// The drop pose: torso at `height`, legs (abad, hip, knee) = (0, -1, 2) (bench's scenario).
 VecX crouch(const Model& model, double height) { return bench::crouchedCheetah(model, height); }
 
-double totalMass(const Model& model) {
-  double m = 0.0;
-  for (const Body& b : model.bodies()) m += b.inertia(5, 5);
-  return m;
-}
 
 /// The largest distance a foot's material point slid over `steps` steps: ∫ ‖slip velocity‖ dt
 /// (a sphere rolling as its leg turns moves its contact point without sliding).

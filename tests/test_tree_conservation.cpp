@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "support/random_model.hpp"
+#include "support/total_mass.hpp"
 
 using namespace grbda;
 using namespace grbda::testsupport;
@@ -43,11 +44,6 @@ Vec6 momentum(const Model& model, Data& data, const VecX& q, const VecX& v) {
   return worldMomentum(model, data);
 }
 
-double totalMass(const Model& model) {
-  double m = 0.0;
-  for (const Body& b : model.bodies()) m += inertiaMass(b.inertia);
-  return m;
-}
 
 constexpr double kStep = 2e-4;
 constexpr int kSteps = 2500;  // 0.5 s

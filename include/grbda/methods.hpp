@@ -80,6 +80,8 @@ struct SolverSettings {
   /// proximal, proximal-sparse, proximal-delassus: iterations and μ (the tolerance: proximal-sparse)
   ProximalSettings proximal;
   int threads = 1;            ///< cfa-parallel: threads of the pool (1..256)
+  /// methods with rows: when to measure the equation of motion at the answer (ConstraintData::dynamicsResidual)
+  DynamicsCheck checkDynamics = DynamicsCheck::Auto;
 };
 
 /// One forward-dynamics method of the table prepared on one model: its Data and every other

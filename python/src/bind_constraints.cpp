@@ -171,7 +171,8 @@ void bindConstraintData(py::module_& m) {
       "max |K a - k| over the rows at the returned qdd (k with the Baumgarte terms)");
   cls.def_property_readonly(
       "dynamics_residual", [](const BoundConstraintData& d) { return d.data.dynamicsResidual; },
-      "|H qdd + C - tau - J^T lambda|_inf at the returned qdd and lambda (N, N m)");
+      "|H qdd + C - tau - J^T lambda|_inf at the returned qdd and lambda (N, N m); -1 when not measured "
+      "(ConstraintSolverSettings.check_dynamics: by default only pv-early and proximal-delassus measure it)");
   cls.def_property_readonly(
       "rank", [](const BoundConstraintData& d) { return d.data.rank; },
       "numerical rank of J H^-1 J^T (pv, kkt; -1 when not measured, proximal)");
@@ -220,8 +221,10 @@ void bindSolvers(py::module_& m) {
 
   py::class_<ConstraintSolverSettings>(m, "ConstraintSolverSettings",
                                        "ConstraintSolverSettings(solver='pv', mu=1e-8, max_iterations=50, "
-                                       "tolerance=1e-12): which solver and the proximal iteration's parameters.")
-      .def(py::init([](py::object solver, double mu, int maxIterations, double tolerance) {
+                                       "tolerance=1e-12, check_dynamics='auto'): which solver, the proximal "
+                                       "iteration's parameters and when to measure the equation of motion.")
+      .def(py::init([](py::object solver, double mu, int maxIterations, double tolerance,
+                       const std::string& checkDynamics) {
              ConstraintSolverSettings s;
              if (py::isinstance<ConstraintSolverSettings>(solver))
                throw InputError("ConstraintSolverSettings: solver must be a name or a ConstraintSolver");
@@ -229,10 +232,11 @@ void bindSolvers(py::module_& m) {
              s.mu = mu;
              s.maxIterations = maxIterations;
              s.tolerance = tolerance;
+             s.checkDynamics = dynamicsCheckFromName(checkDynamics);
              return s;
            }),
            py::arg("solver") = "pv", py::arg("mu") = 1e-8, py::arg("max_iterations") = 50,
-           py::arg("tolerance") = 1e-12,
+           py::arg("tolerance") = 1e-12, py::arg("check_dynamics") = "auto",
            "solver: a ConstraintSolver or its name ('pv', 'pv-soft', 'kkt', 'proximal-delassus' (old name "
            "'proximal'), 'ltl', 'ltl-soft', 'pv-early'; InputError otherwise).")
       .def_readwrite("solver", &ConstraintSolverSettings::solver, "ConstraintSolver")
@@ -241,11 +245,17 @@ void bindSolvers(py::module_& m) {
       .def_readwrite("max_iterations", &ConstraintSolverSettings::maxIterations, "proximal: iteration cap (>= 1)")
       .def_readwrite("tolerance", &ConstraintSolverSettings::tolerance,
                      "proximal: stop when |J H^-1 J^T lambda - b|_inf <= tolerance (1 + |b|_inf)")
+      .def_property(
+          "check_dynamics", [](const ConstraintSolverSettings& s) { return std::string(dynamicsCheckName(s.checkDynamics)); },
+          [](ConstraintSolverSettings& s, const std::string& name) { s.checkDynamics = dynamicsCheckFromName(name); },
+          "when to measure the equation of motion at the answer (cdata.dynamics_residual): 'auto' (pv-early and "
+          "proximal-delassus), 'always' or 'never'; -1 when not measured")
       .def("__repr__", [](const ConstraintSolverSettings& s) {
         return "ConstraintSolverSettings(solver='" + std::string(constraintSolverName(s.solver)) +
                "', mu=" + py::repr(py::float_(s.mu)).cast<std::string>() +
                ", max_iterations=" + std::to_string(s.maxIterations) +
-               ", tolerance=" + py::repr(py::float_(s.tolerance)).cast<std::string>() + ")";
+               ", tolerance=" + py::repr(py::float_(s.tolerance)).cast<std::string>() + ", check_dynamics='" +
+               dynamicsCheckName(s.checkDynamics) + "')";
       });
 }
 

@@ -49,6 +49,28 @@ def test_four_feet_pv_kkt_proximal_agree_with_the_command(cheetah):
     assert cdata.lambda_.shape == (12,) and not cdata.lambda_.flags.writeable
 
 
+def test_the_equation_of_motion_is_measured_when_asked_in_python_and_by_the_command(cheetah):
+    model, data, q, v, tau = cheetah
+    constraints = four_feet(model)
+    cdata = grbda.ConstraintData(model, constraints)
+    solve = grbda.constrained_forward_dynamics
+    solve(model, data, constraints, cdata, q, v, tau)  # pv, check_dynamics='auto': not measured
+    assert cdata.dynamics_residual == -1.0 and cdata.residual == cdata.row_residual
+    asked = grbda.ConstraintSolverSettings("pv", check_dynamics="always")
+    assert asked.check_dynamics == "always" and "check_dynamics='always'" in repr(asked)
+    qdd = solve(model, data, constraints, cdata, q, v, tau, solver=asked)
+    assert 0.0 <= cdata.dynamics_residual < 1e-9
+    solve(model, data, constraints, cdata, q, v, tau, solver="pv-early")  # measured by default
+    assert 0.0 <= cdata.dynamics_residual < 1e-8
+    with pytest.raises(grbda.InputError, match="unknown dynamics check 'sometimes'"):
+        grbda.ConstraintSolverSettings("pv", check_dynamics="sometimes")
+    contacts = sum((["--contact", f] for f in FEET), [])
+    assert cli_fd(q, v, tau, *contacts)["dynamics_residual"] == -1.0
+    reference = cli_fd(q, v, tau, *contacts, "--check-dynamics")
+    assert 0.0 <= reference["dynamics_residual"] < 1e-9
+    assert np.allclose(qdd, reference["result"], rtol=1e-12, atol=1e-12)
+
+
 def test_forces_give_tau_back_through_inverse_dynamics(cheetah):
     # lambda is what the ground exerts on the feet: placed as external forces, inverse dynamics at
     # the constrained qdd must return the joint torques that produced it

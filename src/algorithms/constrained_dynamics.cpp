@@ -46,6 +46,21 @@ ConstraintSolver constraintSolverFromName(const std::string& name) {
   throw InputError("unknown constraint solver '" + name + "'; valid: " + valid);
 }
 
+const char* dynamicsCheckName(DynamicsCheck check) {
+  switch (check) {
+    case DynamicsCheck::Auto: return "auto";
+    case DynamicsCheck::Always: return "always";
+    case DynamicsCheck::Never: return "never";
+  }
+  return "?";
+}
+
+DynamicsCheck dynamicsCheckFromName(const std::string& name) {
+  for (DynamicsCheck c : {DynamicsCheck::Auto, DynamicsCheck::Always, DynamicsCheck::Never})
+    if (name == dynamicsCheckName(c)) return c;
+  throw InputError("unknown dynamics check '" + name + "'; valid: auto, always, never");
+}
+
 const VecX& constrainedForwardDynamics(const Model& model, Data& data, const ConstraintModel& constraints,
                                        ConstraintData& cd, const VecRef& q, const VecRef& v, const VecRef& tau,
                                        const ConstraintSolverSettings& settings, const ExternalForces& fext) {
@@ -87,7 +102,11 @@ const VecX& constrainedForwardDynamics(const Model& model, Data& data, const Con
       break;
   }
   cd.rowResidual = detail::constraintResidual(data, cd);
-  cd.dynamicsResidual = detail::dynamicsResidual(model, data, cd, tau, &fext);
+  const bool mayMissDynamics =
+      settings.solver == ConstraintSolver::PVEarly || settings.solver == ConstraintSolver::ProximalDelassus;
+  const bool check = settings.checkDynamics == DynamicsCheck::Always ||
+                     (settings.checkDynamics == DynamicsCheck::Auto && mayMissDynamics);
+  cd.dynamicsResidual = check ? detail::dynamicsResidual(model, data, cd, tau, &fext) : -1.0;
   cd.residual = std::max(cd.rowResidual, cd.dynamicsResidual);
   detail::checkResult(data.qdd, "qdd", alg);
   detail::checkResult(cd.lambda, "lambda", alg);

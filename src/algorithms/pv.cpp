@@ -97,6 +97,7 @@ void pvSoftForwardDynamics(const Model& model, Data& data, const ConstraintModel
   in.tau = &tau;
   in.fext = fext;
   in.generalInertia = &cd.work().softBody;
+  in.changedByLeafTerms = &cd.work().softLeafBody;
   if (!articulatedPass<true>(model, data, in, SoftLeafTerms{constraints, cd},
                              rowHook(model, data, cd, sys), false))
     throwArticulatedInertiaNotPositive(model, data, algorithm);

@@ -149,6 +149,7 @@ ConstraintData::Workspace::Workspace(const Model& model, const ConstraintModel& 
   k = VecX::Zero(m);
   kBiased = VecX::Zero(m);
   softBody.assign(static_cast<size_t>(model.numBodies()), 0);
+  softLeafBody.assign(static_cast<size_t>(model.numBodies()), 0);
   std::vector<int> bodies;
   for (const Constraint& c : constraints.constraints())  // each row's parts: the bodies its kind names
     for (int r = 0; r < c.numRows; ++r) {
@@ -192,9 +193,11 @@ ConstraintData::Workspace::Workspace(const Model& model, const ConstraintModel& 
         continue;
       }
       leafRows.push_back(r);
+      const auto body = static_cast<size_t>(parts[static_cast<size_t>(rowFirstPart[static_cast<size_t>(r)])].body);
+      softLeafBody[body] = 1;
       if (pointMass) continue;
       softRowTerms.push_back(r);
-      softBody[static_cast<size_t>(parts[static_cast<size_t>(rowFirstPart[static_cast<size_t>(r)])].body)] = 1;
+      softBody[body] = 1;
     }
   }
   analyse(model, *this, hard);

@@ -109,6 +109,7 @@ struct ConstraintData::Workspace {
   RowSystem hard, soft;
   ///@}
   std::vector<char> softBody;        ///< PV-soft: body carries rows of softRowTerms (its IA is not rigid)
+  std::vector<char> softLeafBody;    ///< PV-soft: its leaf terms (point masses or row terms) change the body's IA
   std::vector<int> leafRows;         ///< PV-soft: rows added as leaf terms (one body each)
   /// PV-soft: rows of one constraint on one body, one R, world axes, that sum to a point mass
   /// (plus a unit rotational inertia) at a point: K R⁻¹ Kᵀ in closed form (ConstraintType::softPointMass)

@@ -34,6 +34,9 @@ struct ArticulatedPassInputs {
   /// Per body: its IA is not a rigid-body inertia (soft rows added), so folding it needs the
   /// general transform. Bodies that support clusters always use it.
   const std::vector<char>* generalInertia = nullptr;
+  /// Per body: the leaf terms changed its IA (IA_i ≠ I_i before the folds). Without it, a pass
+  /// with leaf terms assumes they changed every body's.
+  const std::vector<char>* changedByLeafTerms = nullptr;
 };
 
 struct NoLeafTerms {
@@ -50,8 +53,8 @@ inline bool needsGeneralFold(const Model& model, const ArticulatedPassInputs& in
 }
 
 /// Cluster k of the inward pass (eqs. 52-56): U, D, D⁻¹, u; fold onto the output body.
-/// `rigidLeaves`: no leaf terms changed a leaf's IA_i = I_i, so a rotor that turns without change
-/// folds as its constant inertia in the parent (DataWorkspace::inertiaInParent).
+/// `rigidLeaves`: no leaf terms ran, so a rotor that turns without change folds as its constant
+/// inertia in the parent (DataWorkspace::inertiaInParent) unless in.changedByLeafTerms marks it.
 template <int D, bool Bias>
 bool inwardStep(const Model& model, Data& data, const Cluster& cl, ClusterData& cd, const ArticulatedPassInputs& in,
                 bool rigidLeaves) {
@@ -105,7 +108,9 @@ bool inwardStep(const Model& model, Data& data, const Cluster& cl, ClusterData& 
     else
       for (int c = 0; c < d; ++c) XU.col(c) += X.applyTranspose(Ur.col(c));
     if (needsGeneralFold(model, in, i)) X.addTransformedInertia(ws.IA[i], ws.IA[o]);
-    else if (rigidLeaves && ws.turnsWithoutChange[static_cast<size_t>(i)]) ws.IA[o] += ws.inertiaInParent[static_cast<size_t>(i)];
+    else if (ws.turnsWithoutChange[static_cast<size_t>(i)] &&
+             (rigidLeaves || (in.changedByLeafTerms && !(*in.changedByLeafTerms)[static_cast<size_t>(i)])))
+      ws.IA[o] += ws.inertiaInParent[static_cast<size_t>(i)];
     else X.addTransformedRigidInertia(ws.IA[i], ws.IA[o]);
     if constexpr (Bias) {
       p += X.applyTranspose(ws.pA[i] + ws.IA[i] * ws.c[i]);

@@ -89,6 +89,7 @@ void Solver::prepare(const ConstraintModel* constraints) {
   else if (constraints_) constraintData_ = std::make_unique<ConstraintData>(model_, *constraints_);
   else if (m.id == MethodId::Proximal || sparseRows) proximal_ = std::make_unique<ProximalData>(model_);
   constraintSettings_.solver = constraintSolverOf(m.id);
+  constraintSettings_.checkDynamics = settings_.checkDynamics;
   if (m.id == MethodId::Proximal || m.id == MethodId::ProximalDelassus) {  // the iteration on PV's Delassus matrix
     constraintSettings_.maxIterations = settings_.proximal.maxIterations;
     constraintSettings_.mu = std::max(settings_.proximal.mu, 1e-14);

@@ -43,6 +43,9 @@ std::vector<OptionSpec> dynamicsCommandOptions(const std::string& command) {
     options.push_back({"--prox-iters", "N", "proximal: maximum number of iterations (default 20, at least 1)"});
     options.push_back({"--prox-mu", "MU", "proximal: regularisation mu >= 0 (default 1e-8)"});
     for (const OptionSpec& o : constraintOptions()) options.push_back(o);
+    options.push_back({"--check-dynamics", "",
+                       "with rows: also measure the equation of motion at the answer (JSON \"dynamics_residual\"; "
+                       "by default only pv-early and proximal-delassus do, otherwise it is -1)"});
     options.push_back(loopsOption());
   }
   for (const auto& group : {dynamicsOptions(), outputOptions()}) options.insert(options.end(), group.begin(), group.end());

@@ -134,8 +134,9 @@ int threadsFromArgs(const ParsedArgs& args, Method method) {
   return static_cast<int>(n);
 }
 
-MethodRunner::MethodRunner(const Model& model, Method method, const ProximalSettings& proximal, int threads)
-    : model_(model), method_(method), solverSettings_{proximal, threads} {
+MethodRunner::MethodRunner(const Model& model, Method method, const ProximalSettings& proximal, int threads,
+                           DynamicsCheck checkDynamics)
+    : model_(model), method_(method), solverSettings_{proximal, threads, checkDynamics} {
   if (isApproximate(method)) {
     approx_ = std::make_unique<ApproximateModel>(makeApproximateModel(
         model, method == Method::Approximate ? RotorApproximation::Diagonal : RotorApproximation::None));

@@ -68,7 +68,8 @@ class MethodRunner {
  public:
   /// cfa and cfa-parallel: InputError naming why when the model is not a chain with short side
   /// branches; `threads` is the pool of cfa-parallel.
-  MethodRunner(const Model& model, Method method, const ProximalSettings& proximal = {}, int threads = 1);
+  MethodRunner(const Model& model, Method method, const ProximalSettings& proximal = {}, int threads = 1,
+               DynamicsCheck checkDynamics = DynamicsCheck::Auto);
 
   Method method() const { return method_; }
   const Model& model() const { return model_; }

@@ -15,7 +15,8 @@ DynamicsSetup::DynamicsSetup(const ParsedArgs& args, const std::string& command,
                                                     : LoopTreatment::Embed)),
       method(methodForModel(args, named, model)),
       given(configurationFromArgs(args, model)),
-      runner(model, method, proximalSettingsFromArgs(args, method), threadsFromArgs(args, method)),
+      runner(model, method, proximalSettingsFromArgs(args, method), threadsFromArgs(args, method),
+             args.has("--check-dynamics") ? DynamicsCheck::Always : DynamicsCheck::Auto),
       q(runner.methodConfiguration(modelPositions(model, given.q))) {}
 
 Report DynamicsSetup::report(const std::string& command, const std::string& quantity, const std::string& title,

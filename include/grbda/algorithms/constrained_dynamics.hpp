@@ -62,6 +62,20 @@ const char* constraintSolverName(ConstraintSolver solver);
 ConstraintSolver constraintSolverFromName(const std::string& name);
 
 /// Which solver constrainedForwardDynamics uses, and the proximal solver's settings.
+/// Whether constrainedForwardDynamics measures the equation of motion at its answer
+/// (ConstraintData::dynamicsResidual, ‖H q̈ + C − τ − Jᵀλ‖∞ by one Newton–Euler sweep: about a
+/// fifth of a C-ABA on the Mini Cheetah). A check to ask for, like MuJoCo's fwdinv flag: the
+/// direct solvers meet the equation of motion by construction, as C-ABA does.
+enum class DynamicsCheck {
+  Auto,    ///< the solvers whose answer can meet the rows but miss the dynamics: pv-early, proximal-delassus
+  Always,  ///< every solver
+  Never,   ///< none
+};
+/// "auto", "always", "never".
+const char* dynamicsCheckName(DynamicsCheck check);
+/// The check named `name`; InputError listing the valid names otherwise.
+DynamicsCheck dynamicsCheckFromName(const std::string& name);
+
 struct ConstraintSolverSettings {
   ConstraintSolver solver = ConstraintSolver::PV;  ///< the solver (PV by default)
   double mu = 1e-8;          ///< proximal: regularisation, relative to the largest diagonal of J H⁻¹ Jᵀ
@@ -71,6 +85,7 @@ struct ConstraintSolverSettings {
   /// are consistent: integration drift and Baumgarte stabilisation make exactly redundant rows
   /// (four corners of a flat foot) disagree slightly. λ is then the minimum-norm force.
   double consistencyTolerance = 1e-4;
+  DynamicsCheck checkDynamics = DynamicsCheck::Auto;  ///< when to measure cdata.dynamicsResidual
 };
 
 /// Constrained forward dynamics by `settings.solver`: q̈ in data.qdd (returned), λ in cdata.lambda.

@@ -70,10 +70,13 @@ class ConstraintData {
 
   // ---- results of the last constrainedForwardDynamics call ----
   VecX lambda;              ///< constraint forces, rows in the order of the ConstraintModel
-  /// max(rowResidual, dynamicsResidual): what the solution is off by, rows and equation of motion
+  /// max(rowResidual, dynamicsResidual): what the solution is off by, rows and (when measured)
+  /// equation of motion
   double residual = 0.0;
-  double rowResidual = 0.0;       ///< max_r |K_r a − k_r| at the returned q̈ (k with Baumgarte terms)
-  double dynamicsResidual = 0.0;  ///< ‖H q̈ + C − τ − Jᵀ λ − J_extᵀ f_ext‖∞ [N, N m], by one RNEA-like sweep
+  double rowResidual = 0.0;  ///< max_r |K_r a − k_r| at the returned q̈ (k with Baumgarte terms)
+  /// ‖H q̈ + C − τ − Jᵀ λ − J_extᵀ f_ext‖∞ [N, N m], by one RNEA-like sweep; −1: not measured
+  /// (ConstraintSolverSettings::checkDynamics: by default only for pv-early and proximal-delassus)
+  double dynamicsResidual = 0.0;
   int iterations = 0;       ///< proximal iterations (0 for the direct solvers)
   int rank = 0;             ///< numerical rank of J H⁻¹ Jᵀ (pv, kkt; -1: not measured, proximal converged)
   bool redundant = false;   ///< rank < rows: λ is the minimum-norm force of the consistent rows
