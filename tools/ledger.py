@@ -15,7 +15,8 @@ How an entry is counted (one of two ways):
     first (sizing) call and printing cancel;
   * "toggle": FUNCTION: only FUNCTION's instructions are collected (--toggle-collect), in one run
     that makes {repeat} = N calls inside it: count / N.
-Placeholders in "args": {repeat}, {models} (the repository's models/), {q}, {v}, {u} (a fixed
+Placeholders in "args": {repeat}, {milliseconds} ({repeat} ms in seconds: that many 1 ms steps of
+`grbda simulate --duration`), {models} (the repository's models/), {q}, {v}, {u} (a fixed
 state of the entry's "model": joint positions, velocities and inputs in [-0.5, 0.5] from a
 seeded generator, unit base quaternion, base at z = 0.3 m; the same on every machine).
 "program" is "grbda" (BUILD/tools/grbda) or a path relative to BUILD (bench/sim_step_count). An
@@ -61,7 +62,7 @@ def model_info(grbda, model):
 
 def command_line(entry, build, repeat, states):
     program = str(build / "tools" / "grbda") if entry["program"] == "grbda" else str(build / entry["program"])
-    values = {"repeat": str(repeat), "models": str(ROOT / "models")}
+    values = {"repeat": str(repeat), "models": str(ROOT / "models"), "milliseconds": f"{repeat / 1000:g}"}
     if "model" in entry:
         values.update(zip(("q", "v", "u"), states[entry["model"]]))
     return [program] + [re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], a) for a in entry["args"]]

@@ -249,6 +249,7 @@ int runWorldSimulation(const ParsedArgs& args, std::ostream& out, long steps, do
   }
   Data kinematics(model);
   const auto loopResidual = [&]() {
+    if (model.loops().empty()) return 0.0;  // nothing to close: no kinematics for it at every step
     forwardKinematics(model, kinematics, sim.q());
     return loopClosureError(model, kinematics);
   };
