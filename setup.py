@@ -5,6 +5,8 @@ The wheel's grbda/ directory is a small install prefix of its own:
     grbda/_grbda.cpython-*.so           the extension, RUNPATH $ORIGIN/lib
     grbda/lib/libgrbda.so.0             the shared library
     grbda/lib/libgrbda_backends.so.0    its readers and FCL queries, which it loads privately
+    grbda/lib/glibc-hwcaps/x86-64-v3/libgrbda.so.0   the same library for AVX2 + FMA (when built),
+                                        which the dynamic loader picks on a CPU that has them
     grbda/bin/grbda                     the command (RUNPATH $ORIGIN/../lib), run by the `grbda` script
     grbda/share/grbda/models/           the robot models (the command finds them beside itself)
 
@@ -120,8 +122,13 @@ class CMakeBuild(build_ext):
         # opens from its own directory (loaders/backends.cpp)
         (package / "lib").mkdir()
         for name in ("libgrbda.so.*", "libgrbda_backends.so.*"):
-            library = self.one(p for p in stage.rglob(name) if p.name.count(".") == 2)
+            library = self.one(p for p in stage.rglob(name) if p.name.count(".") == 2 and "glibc-hwcaps" not in p.parts)
             shutil.copy2(library.resolve(), package / "lib" / library.name)
+        # the x86-64-v3 flavour, where the dynamic loader looks for it on a CPU that has AVX2 and FMA
+        for flavour in stage.rglob("glibc-hwcaps/*/libgrbda.so.0"):
+            into = package / "lib" / "glibc-hwcaps" / flavour.parent.name
+            into.mkdir(parents=True)
+            shutil.copy2(flavour.resolve(), into / flavour.name)
         (package / "bin").mkdir()
         shutil.copy2(stage / (cache_value(build_dir, "CMAKE_INSTALL_BINDIR") or "bin") / "grbda", package / "bin" / "grbda")
         # GNUInstallDirs leaves CMAKE_INSTALL_DATADIR empty in the cache (it defaults to DATAROOTDIR)

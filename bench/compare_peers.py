@@ -21,7 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
-from ledger import callgrind  # noqa: E402  (one way of counting for the ledger and this table)
+from ledger import callgrind, flavour_launch  # noqa: E402  (one way of counting for the ledger and this table)
 
 # (grbda measure, peer measure, goal on grbda / peer for instructions, for time): issue #52
 PAIRS = [
@@ -57,16 +57,17 @@ def build_side_by_side(build, venv):
     return out / "side_by_side"
 
 
-def instructions(program, measure):
+def instructions(program, measure, launch):
     repeat = next((n for key, n in REPEAT.items() if measure.endswith(key)), 100)
-    once = callgrind([str(program), "count", measure, "1"])
-    many = callgrind([str(program), "count", measure, str(repeat)])
+    once = callgrind([str(program), "count", measure, "1"], launch=launch)
+    many = callgrind([str(program), "count", measure, str(repeat)], launch=launch)
     return (many - once) / (repeat - 1)
 
 
-def times(program, rounds):
-    out = subprocess.run([str(program), "time", "--rounds", str(rounds)], check=True, capture_output=True,
-                         text=True).stdout
+def times(program, rounds, launch):
+    prefix, env = launch
+    out = subprocess.run(prefix + [str(program), "time", "--rounds", str(rounds)], check=True, capture_output=True,
+                         text=True, env=env).stdout
     header = next(line for line in out.splitlines() if line.startswith("#"))
     rows = dict(line.split("\t") for line in out.splitlines() if "\t" in line)
     return header, {name: float(ns) for name, ns in rows.items()}
@@ -79,18 +80,21 @@ def ratio_cell(ours, theirs, goal):
     return f"{r:.2f} × ({'met' if r <= goal else 'goal'} ≤ {goal} ×)"
 
 
-def table(counts, ns, header):
+def table(runs, header):
+    """runs: flavour -> (instruction counts or {}, ns per call)."""
     lines = [f"{header}; instructions: callgrind, steady state", "",
-             "| grbda | peer | instructions grbda / peer | ratio | time grbda / peer [µs] | ratio |",
+             "| grbda (flavour) | peer | instructions grbda / peer | ratio | time grbda / peer [µs] | ratio |",
              "|---|---|---:|---|---:|---|"]
     for ours, theirs, goal_instr, goal_time in PAIRS:
-        if counts:
-            c = f"{counts[ours] / 1e3:.1f} k / {counts[theirs] / 1e3:.1f} k"
-            cr = ratio_cell(counts[ours], counts[theirs], goal_instr)
-        else:
-            c, cr = "-", "-"
-        t = f"{ns[ours] / 1e3:.2f} / {ns[theirs] / 1e3:.2f}"
-        lines.append(f"| {ours} | {theirs} | {c} | {cr} | {t} | {ratio_cell(ns[ours], ns[theirs], goal_time)} |")
+        for flavour, (counts, ns) in runs.items():
+            if counts:
+                c = f"{counts[ours] / 1e3:.1f} k / {counts[theirs] / 1e3:.1f} k"
+                cr = ratio_cell(counts[ours], counts[theirs], goal_instr)
+            else:
+                c, cr = "-", "-"
+            t = f"{ns[ours] / 1e3:.2f} / {ns[theirs] / 1e3:.2f}"
+            lines.append(f"| {ours} ({flavour}) | {theirs} | {c} | {cr} | {t} | "
+                         f"{ratio_cell(ns[ours], ns[theirs], goal_time)} |")
     return "\n".join(lines)
 
 
@@ -108,10 +112,23 @@ def main():
         print("compare_peers.py: skipped: the peer environment could not be installed (no package index?)")
         return 1 if args.require_peers else 0
     program = build_side_by_side(build.resolve(), Path(args.venv).resolve())
-    names = sorted({name for pair in PAIRS for name in pair[:2]})
-    counts = {} if args.no_counts or not shutil.which("valgrind") else {n: instructions(program, n) for n in names}
-    header, ns = times(program, args.rounds)
-    text = table(counts, ns, header)
+    ours = sorted({pair[0] for pair in PAIRS})
+    theirs = sorted({pair[1] for pair in PAIRS})
+    count = not args.no_counts and shutil.which("valgrind")
+    runs, header, peer_counts = {}, "", {}
+    # the plain x86-64 build and, where it was built, the x86-64-v3 flavour (AVX2, FMA) the dynamic
+    # loader picks on this CPU: each run times grbda and the peers interleaved in one process
+    for flavour in ("x86-64", "x86-64-v3"):
+        launch = flavour_launch(build.resolve(), flavour)
+        if launch is None:
+            print(f"compare_peers.py: no {flavour} flavour of libgrbda in {build} (GRBDA_X86_64_V3)")
+            continue
+        if count and not peer_counts:
+            peer_counts = {n: instructions(program, n, launch) for n in theirs}
+        counts = {**peer_counts, **{n: instructions(program, n, launch) for n in ours}} if count else {}
+        header, ns = times(program, args.rounds, launch)
+        runs[flavour] = (counts, ns)
+    text = table(runs, header)
     print(text)
     if args.write:
         Path(args.write).write_text(text + "\n")

@@ -17,6 +17,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+from ledger import flavour_launch  # noqa: E402  (the plain x86-64 libgrbda, as the ledger counts it)
 STAGES = ["kinematics", "collision", "contact assembly", "solve", "dynamics", "integration"]
 # stage -> functions whose inclusive costs add up to it (disjoint: none calls another of the list)
 GRBDA = {
@@ -41,12 +43,13 @@ MUJOCO = {  # MuJoCo 4.0's exported stages of mj_step (mj_fwdKinematics: kinemat
 ENGINES = {"grbda": ("grbda step", GRBDA), "MuJoCo 4.0 armature": ("MuJoCo armature", MUJOCO)}
 
 
-def inclusive_costs(program, measure, steps):
+def inclusive_costs(program, measure, steps, build):
+    prefix, env = flavour_launch(build, "x86-64")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
         subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-                        "--toggle-collect=*measuredCalls*", str(program), "count", measure, str(steps)],
-                       check=True, capture_output=True)
+                        "--toggle-collect=*measuredCalls*"] + prefix + [str(program), "count", measure, str(steps)],
+                       check=True, capture_output=True, env=env)
         text = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(out)], check=True,
                               capture_output=True, text=True).stdout
     costs = {}
@@ -85,7 +88,7 @@ def main():
     columns = []
     for scenario in ("standing", "falling"):
         for engine, (prefix, stages) in ENGINES.items():
-            costs = inclusive_costs(program, f"{prefix} {scenario}", args.steps)
+            costs = inclusive_costs(program, f"{prefix} {scenario}", args.steps, build)
             columns.append((f"{engine} {scenario}", stage_table(costs, stages, args.steps)))
     lines = ["| stage | " + " | ".join(name for name, _ in columns) + " |",
              "|---|" + "---:|" * len(columns)]

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <string>
 
+#include <unistd.h>
+
 #include "cli/mini_json.hpp"
 #include "support/cli_runner.hpp"
 
@@ -18,8 +20,12 @@ namespace {
 
 constexpr double kLinkIzz = 0.05, kRotor = 3e-4, kRatio = 8.0;
 
+/// The arm's file, one per test process: ctest runs the cases of this file in parallel, and a
+/// shared path let one case read the file while another rewrote it (an empty document).
 std::string writeArm() {
-  const std::string path = (std::filesystem::temp_directory_path() / "grbda_cli_transmission_arm.urdf").string();
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("grbda_cli_transmission_arm_" + std::to_string(::getpid()) + ".urdf"))
+                               .string();
   std::ofstream(path) << R"(<robot name="arm">
   <link name="world"/>
   <link name="a"><inertial><origin xyz="0 0 0"/><mass value="2"/>

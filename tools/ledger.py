@@ -19,6 +19,8 @@ Placeholders in "args": {repeat}, {milliseconds} ({repeat} ms in seconds: that m
 `grbda simulate --duration`), {models} (the repository's models/), {q}, {v}, {u} (a fixed
 state of the entry's "model": joint positions, velocities and inputs in [-0.5, 0.5] from a
 seeded generator, unit base quaternion, base at z = 0.3 m; the same on every machine).
+Each entry counts one flavour of libgrbda ("flavour": "x86-64", the default, or "x86-64-v3"; the
+dynamic loader would otherwise pick the v3 build on a CPU that has AVX2 and FMA).
 "program" is "grbda" (BUILD/tools/grbda) or a path relative to BUILD (bench/sim_step_count). An
 entry with "optional" (the peers' counts, BUILD/peers-bench/side_by_side of bench/compare_peers.py)
 is skipped, saying so, when its program was not built.
@@ -68,13 +70,31 @@ def command_line(entry, build, repeat, states):
     return [program] + [re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], a) for a in entry["args"]]
 
 
-def callgrind(argv, toggle=None):
+LOADER = "/lib64/ld-linux-x86-64.so.2"
+
+
+def flavour_launch(build, flavour):
+    """(argv prefix, environment) that run a program on one flavour of libgrbda: the plain x86-64
+    build (the dynamic loader told to search no glibc-hwcaps subdirectory) or x86-64-v3 (its
+    directory first on the library path). None when that flavour was not built."""
+    env = dict(os.environ)
+    if flavour == "x86-64-v3":
+        directory = build / "glibc-hwcaps" / "x86-64-v3"
+        if not (directory / "libgrbda.so.0").exists():
+            return None
+        env["LD_LIBRARY_PATH"] = str(directory) + (":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
+        return [], env
+    return ([LOADER, "--glibc-hwcaps-mask", "none"] if Path(LOADER).exists() else []), env
+
+
+def callgrind(argv, toggle=None, launch=([], None)):
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
         cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
         if toggle:
             cmd.append(f"--toggle-collect={toggle}")
-        run = subprocess.run(cmd + argv, capture_output=True, text=True)
+        prefix, env = launch
+        run = subprocess.run(cmd + prefix + argv, capture_output=True, text=True, env=env)
         if run.returncode != 0:
             raise RuntimeError(f"{' '.join(argv)} failed ({run.returncode}):\n{run.stderr[-2000:]}")
         for line in out.read_text().splitlines():
@@ -85,10 +105,11 @@ def callgrind(argv, toggle=None):
 
 def count(entry, build, states):
     repeat = entry["repeat"]
+    launch = flavour_launch(build, entry.get("flavour", "x86-64"))
     if "toggle" in entry:
-        return callgrind(command_line(entry, build, repeat, states), entry["toggle"]) / repeat
-    once = callgrind(command_line(entry, build, 1, states))
-    many = callgrind(command_line(entry, build, repeat, states))
+        return callgrind(command_line(entry, build, repeat, states), entry["toggle"], launch) / repeat
+    once = callgrind(command_line(entry, build, 1, states), launch=launch)
+    many = callgrind(command_line(entry, build, repeat, states), launch=launch)
     return (many - once) / (repeat - 1)
 
 
@@ -121,6 +142,9 @@ def main():
 
     for e in [e for e in entries if "optional" in e and not program_of(e).exists()]:
         print(f"skipped: {e['name']}: no {program_of(e)} ({e['optional']})")
+        entries.remove(e)
+    for e in [e for e in entries if flavour_launch(build, e.get("flavour", "x86-64")) is None]:
+        print(f"skipped: {e['name']}: this build has no {e['flavour']} flavour of libgrbda (GRBDA_X86_64_V3)")
         entries.remove(e)
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:

@@ -19,13 +19,19 @@ namespace {
 
 constexpr const char* kBackendFile = "libgrbda_backends.so.0";
 
-/// The directory of the file this function was loaded from (libgrbda.so), with a slash.
+/// The directory of the file this function was loaded from (libgrbda.so), with a slash; for the
+/// x86-64-v3 flavour, which the dynamic loader picks from LIBDIR/glibc-hwcaps/x86-64-v3/ on a
+/// CPU that has AVX2 and FMA (docs/performance.md), the LIBDIR it sits under, where the backend is.
 std::string ownDirectory() {
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(&ownDirectory), &info) == 0 || !info.dli_fname) return {};
   const std::string self = info.dli_fname;
   const size_t slash = self.find_last_of('/');
-  return slash == std::string::npos ? std::string() : self.substr(0, slash + 1);
+  if (slash == std::string::npos) return {};
+  const std::string dir = self.substr(0, slash + 1);
+  const std::string flavour = "glibc-hwcaps/x86-64-v3/";
+  const bool inFlavourDir = dir.size() >= flavour.size() && dir.compare(dir.size() - flavour.size(), flavour.size(), flavour) == 0;
+  return inFlavourDir ? dir.substr(0, dir.size() - flavour.size()) : dir;
 }
 
 bool underSanitizer() {
