@@ -61,7 +61,6 @@ const char* constraintSolverName(ConstraintSolver solver);
 /// listing the valid names otherwise.
 ConstraintSolver constraintSolverFromName(const std::string& name);
 
-/// Which solver constrainedForwardDynamics uses, and the proximal solver's settings.
 /// Whether constrainedForwardDynamics measures the equation of motion at its answer
 /// (ConstraintData::dynamicsResidual, ‖H q̈ + C − τ − Jᵀλ‖∞ by one Newton–Euler sweep: about a
 /// fifth of a C-ABA on the Mini Cheetah). A check to ask for, like MuJoCo's fwdinv flag: the
@@ -76,6 +75,8 @@ const char* dynamicsCheckName(DynamicsCheck check);
 /// The check named `name`; InputError listing the valid names otherwise.
 DynamicsCheck dynamicsCheckFromName(const std::string& name);
 
+/// Which solver constrainedForwardDynamics uses, the proximal solver's settings, and when to
+/// measure the equation of motion.
 struct ConstraintSolverSettings {
   ConstraintSolver solver = ConstraintSolver::PV;  ///< the solver (PV by default)
   double mu = 1e-8;          ///< proximal: regularisation, relative to the largest diagonal of J H⁻¹ Jᵀ
